@@ -1,0 +1,1 @@
+"""Printable boards, board/camera calibration, tile-set profiles."""

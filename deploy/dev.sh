@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# One entry point that sets everything up on a fresh Debian / Raspberry Pi OS machine, then acts.
+#   deploy/dev.sh run [tilescribe run options]   the table session (with no source: the demo game)
+#   deploy/dev.sh test [pytest options]          the test suite
+#   deploy/dev.sh tilescribe ARGS...             any other tilescribe command
+# Set-up (idempotent): Debian packages (tesseract-ocr, SDL/GL runtime, fonts), a virtual
+# environment in .venv, and the package with its dev extra.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+APT_PACKAGES=(python3-venv python3-pip tesseract-ocr tesseract-ocr-eng libgl1 libglib2.0-0
+              fonts-dejavu-core fonts-freefont-ttf fonts-liberation2 fonts-urw-base35)
+
+missing=()
+for p in "${APT_PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "Installing system packages: ${missing[*]}"
+    SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}"
+fi
+
+PY=${PYTHON:-python3}
+if [ ! -x .venv/bin/python ]; then
+    echo "Creating the virtual environment .venv"
+    "$PY" -m venv .venv
+fi
+if [ ! -f .venv/.setup-stamp ] || [ pyproject.toml -nt .venv/.setup-stamp ]; then
+    echo "Installing tilescribe and its Python dependencies into .venv"
+    .venv/bin/python -m pip install -q --upgrade pip
+    .venv/bin/python -m pip install -q -e ".[dev]"
+    touch .venv/.setup-stamp
+fi
+
+cmd=${1:-run}
+shift || true
+case "$cmd" in
+    run) exec .venv/bin/tilescribe run "$@" ;;
+    test) exec .venv/bin/python -m pytest "$@" ;;
+    tilescribe) exec .venv/bin/tilescribe "$@" ;;
+    *) echo "usage: deploy/dev.sh run|test|tilescribe [ARGS...]" >&2; exit 2 ;;
+esac

@@ -1,0 +1,1 @@
+"""The pygame kiosk: scoreboard, board map, alerts."""

@@ -1,0 +1,1 @@
+"""The rules: pure Python, no camera, no screen (see architecture.md)."""

@@ -1,0 +1,1 @@
+"""tilescribe: a table companion for numbered-tile board games."""

@@ -1,0 +1,1 @@
+"""Sub-commands of the tilescribe command line (see tilescribe.cli)."""

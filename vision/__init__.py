@@ -1,0 +1,1 @@
+"""Vision: frames in, a BoardReading out."""

@@ -1,0 +1,444 @@
+"""Frame sources: where camera frames come from (issue 5, "Sources").
+
+One interface, :class:`FrameSource`, over four kinds of source:
+
+- :class:`PiCameraSource`: the Raspberry Pi camera through picamera2 (thin; the ``pi`` extra).
+- :class:`OpenCVCameraSource`: any OpenCV camera, a USB webcam index (``"0"``) or a stream URL.
+- :class:`VideoFileSource`: a video file readable by OpenCV.
+- :class:`RecordingSource`: a recording folder as written by ``tilescribe simulate``: frames
+  ``000000.jpg``..., ``frames.json`` (``{"board", "fps", "frames": [{"file", "t", "cells",
+  "hand"}]}``) and ``events.jsonl`` (one ``{"t", "frame", "type": "end_turn", "turn"}`` per line).
+  Its end-of-turn events ride on the frames they belong to.
+
+``read()`` returns the next :class:`Frame`, ``None`` at the end of a finite source, and raises
+:class:`SourceLostError` when the camera disappears (or a recorded frame cannot be read); the caller
+reports it and calls ``reopen()``; the source then continues where it stood. Nothing is opened at
+import time: a source opens its device on the first ``read()``.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+
+class SourceError(Exception):
+    """A frame source cannot be opened or its description is malformed (names the input)."""
+
+
+class SourceLostError(SourceError):
+    """The camera disappeared (or a recorded frame is unreadable); ``reopen()`` may bring it back."""
+
+
+@dataclass(frozen=True, slots=True)
+class SourceEvent:
+    """An event carried by a source, e.g. an end-of-turn signal in a recording.
+
+    Attributes:
+        type: event kind; recordings use ``"end_turn"``.
+        t: time of the event in seconds from the start of the source.
+        frame: index of the frame the event belongs to.
+        turn: the turn number the event ends (1-based), when known.
+    """
+
+    type: str
+    t: float
+    frame: int
+    turn: int | None = None
+
+    def __post_init__(self) -> None:
+        if not self.type:
+            raise ValueError("event type must not be empty")
+        if self.frame < 0:
+            raise ValueError(f"event frame index must be >= 0, got {self.frame!r}")
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Frame:
+    """One camera frame.
+
+    Attributes:
+        image: the picture, BGR uint8, H x W x 3.
+        t: capture time in seconds (from the start of the source for files and recordings,
+            monotonic clock for live cameras).
+        index: 0-based frame number within the source.
+        events: events that arrive with this frame (end-of-turn signals of a recording).
+    """
+
+    image: np.ndarray
+    t: float
+    index: int
+    events: tuple[SourceEvent, ...] = ()
+
+    def __post_init__(self) -> None:
+        img = self.image
+        if not isinstance(img, np.ndarray) or img.dtype != np.uint8 or img.ndim != 3 or img.shape[2] != 3:
+            shape = getattr(img, "shape", None)
+            raise ValueError(f"frame {self.index}: image must be BGR uint8 H x W x 3, got shape {shape}")
+        if self.index < 0:
+            raise ValueError(f"frame index must be >= 0, got {self.index!r}")
+
+
+class FrameSource:
+    """Base of all frame sources: ``read()`` frames until ``None``; ``close()`` when done.
+
+    Sub-classes implement ``_open()``, ``_read()`` and ``_release()``. Iterating a source yields
+    frames until the end (a :class:`SourceLostError` propagates to the caller).
+    """
+
+    #: True for sources that run out (files, recordings); False for live cameras.
+    finite: bool = True
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self._is_open = False
+        self._index = 0
+
+    def read(self) -> Frame | None:
+        """The next frame, or ``None`` at the end of a finite source.
+
+        Raises:
+            SourceError: the source cannot be opened (wrong path, no such camera).
+            SourceLostError: the camera stopped delivering frames (call ``reopen()``).
+        """
+        if not self._is_open:
+            self._open()
+            self._is_open = True
+        return self._read()
+
+    def reopen(self) -> None:
+        """Release the device and open it again on the next ``read()``; the frame count goes on."""
+        self.close()
+
+    def close(self) -> None:
+        """Release the device (idempotent)."""
+        if self._is_open:
+            self._release()
+            self._is_open = False
+
+    def __iter__(self) -> Iterator[Frame]:
+        while (frame := self.read()) is not None:
+            yield frame
+
+    def __enter__(self) -> FrameSource:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _next_index(self) -> int:
+        index = self._index
+        self._index += 1
+        return index
+
+    def _open(self) -> None:
+        raise NotImplementedError
+
+    def _read(self) -> Frame | None:
+        raise NotImplementedError
+
+    def _release(self) -> None:
+        raise NotImplementedError
+
+
+class _CaptureSource(FrameSource):
+    """A ``cv2.VideoCapture`` on a camera index, a stream URL or a video file."""
+
+    def __init__(self, name: str, target: int | str) -> None:
+        super().__init__(name)
+        self._target = target
+        self._capture: cv2.VideoCapture | None = None
+
+    def _open(self) -> None:
+        capture = cv2.VideoCapture(self._target)
+        if not capture.isOpened():
+            capture.release()
+            raise SourceError(f"cannot open {self.name}")
+        self._capture = capture
+
+    def _release(self) -> None:
+        if self._capture is not None:
+            self._capture.release()
+            self._capture = None
+
+    def _cap(self) -> cv2.VideoCapture:
+        if self._capture is None:
+            raise SourceError(f"{self.name} is not open")
+        return self._capture
+
+
+class OpenCVCameraSource(_CaptureSource):
+    """A live OpenCV camera: a USB webcam index or a stream URL; frames stamped with a monotonic clock.
+
+    Args:
+        target: camera index (``0``, or ``"0"``) or a stream URL (``rtsp://...``, ``http://...``).
+        width, height: requested capture size in pixels (the camera may pick another).
+    """
+
+    finite = False
+
+    def __init__(self, target: int | str, width: int = 1280, height: int = 960) -> None:
+        if isinstance(target, str) and target.isdigit():
+            target = int(target)
+        super().__init__(f"camera {target!r}", target)
+        self._size = (width, height)
+
+    def _open(self) -> None:
+        super()._open()
+        self._cap().set(cv2.CAP_PROP_FRAME_WIDTH, self._size[0])
+        self._cap().set(cv2.CAP_PROP_FRAME_HEIGHT, self._size[1])
+
+    def _read(self) -> Frame | None:
+        ok, image = self._cap().read()
+        if not ok or image is None:
+            raise SourceLostError(f"{self.name} stopped delivering frames")
+        return Frame(image, time.monotonic(), self._next_index())
+
+
+class VideoFileSource(_CaptureSource):
+    """A video file; frame times come from the file's timestamps (seconds from the start).
+
+    Raises (from ``read``):
+        SourceError: the file does not exist or OpenCV cannot decode it.
+    """
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        super().__init__(f"video file {str(self.path)!r}", str(self.path))
+
+    def _open(self) -> None:
+        if not self.path.is_file():
+            raise SourceError(f"video file {str(self.path)!r} does not exist")
+        super()._open()
+        if self._index:  # reopened: skip what was already delivered
+            self._cap().set(cv2.CAP_PROP_POS_FRAMES, self._index)
+
+    def _read(self) -> Frame | None:
+        ok, image = self._cap().read()
+        if not ok or image is None:
+            return None
+        t = self._cap().get(cv2.CAP_PROP_POS_MSEC) / 1000.0
+        return Frame(image, t, self._next_index())
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedFrame:
+    """One entry of a recording's ``frames.json``.
+
+    Attributes:
+        file: image file name inside the recording folder.
+        t: time in seconds from the start of the recording.
+        cells: the true occupied cells, address -> face (``"10"``, ``"#"``, ``"marker"``).
+        hand: True when a hand or arm is over the board in this frame.
+    """
+
+    file: str
+    t: float
+    cells: dict[str, str] = field(hash=False)
+    hand: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Recording:
+    """A recording folder's index, as written by ``tilescribe simulate``.
+
+    Attributes:
+        folder: the recording folder.
+        board: the board.json path named by ``frames.json`` (resolved against the folder).
+        fps: nominal frames per second.
+        frames: the frame entries, in order.
+        events: the events from ``events.jsonl``, in file order.
+    """
+
+    folder: Path
+    board: Path | None
+    fps: float
+    frames: tuple[RecordedFrame, ...]
+    events: tuple[SourceEvent, ...]
+
+    @classmethod
+    def load(cls, folder: str | Path) -> Recording:
+        """Read ``frames.json`` and ``events.jsonl`` (the latter may be absent).
+
+        Raises:
+            SourceError: the folder or ``frames.json`` is missing, or an entry is malformed; the
+                message names the file and the entry (frame index or line number).
+        """
+        folder = Path(folder)
+        index_path = folder / "frames.json"
+        if not index_path.is_file():
+            raise SourceError(f"recording {str(folder)!r}: no frames.json")
+        try:
+            data = json.loads(index_path.read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError) as exc:
+            raise SourceError(f"{index_path}: not valid JSON ({exc})") from exc
+        entries = enumerate(_list(data, index_path))
+        frames = tuple(_recorded_frame(index_path, i, entry) for i, entry in entries)
+        board = data.get("board")
+        fps = data.get("fps", 0)
+        if not isinstance(fps, int | float) or fps < 0:
+            raise SourceError(f"{index_path}: 'fps' must be a non-negative number, got {fps!r}")
+        return cls(
+            folder=folder,
+            board=(folder / board) if isinstance(board, str) else None,
+            fps=float(fps),
+            frames=frames,
+            events=_load_events(folder / "events.jsonl", len(frames)),
+        )
+
+
+def _list(data: Any, path: Path) -> list[Any]:
+    frames = data.get("frames") if isinstance(data, dict) else None
+    if not isinstance(frames, list):
+        raise SourceError(f"{path}: expected an object with a 'frames' list")
+    return frames
+
+
+def _recorded_frame(path: Path, i: int, entry: Any) -> RecordedFrame:
+    try:
+        file, t = entry["file"], float(entry["t"])
+        cells = dict(entry.get("cells", {}))
+        if not isinstance(file, str) or not all(isinstance(v, str) for v in cells.values()):
+            raise TypeError("file and cell faces must be strings")
+        return RecordedFrame(file=file, t=t, cells=cells, hand=bool(entry.get("hand", False)))
+    except (KeyError, TypeError, ValueError) as exc:
+        raise SourceError(f"{path}: frame entry {i} is malformed ({exc!r}): {entry!r}") from exc
+
+
+def _load_events(path: Path, n_frames: int) -> tuple[SourceEvent, ...]:
+    if not path.is_file():
+        return ()
+    events = []
+    for lineno, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            raw = json.loads(line)
+            turn = raw.get("turn")
+            event = SourceEvent(
+                type=str(raw["type"]),
+                t=float(raw["t"]),
+                frame=int(raw["frame"]),
+                turn=None if turn is None else int(turn),
+            )
+        except (json.JSONDecodeError, KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise SourceError(f"{path}:{lineno}: malformed event ({exc}): {line!r}") from exc
+        if event.frame >= n_frames:
+            raise SourceError(f"{path}:{lineno}: event names frame {event.frame}, recording has {n_frames}")
+        events.append(event)
+    return tuple(events)
+
+
+class RecordingSource(FrameSource):
+    """A recording folder (``tilescribe simulate`` format); frames carry their end-of-turn events.
+
+    A frame file that is missing or unreadable raises :class:`SourceLostError` (like a camera that
+    dropped out); after ``reopen()`` the source goes on with the following frame.
+
+    Args:
+        folder: the recording folder.
+        start: index of the first frame to deliver (to resume part-way).
+    """
+
+    def __init__(self, folder: str | Path, start: int = 0) -> None:
+        self.recording = Recording.load(folder)
+        super().__init__(f"recording {str(self.recording.folder)!r}")
+        self._index = start
+        self._events: dict[int, tuple[SourceEvent, ...]] = {}
+        for event in self.recording.events:
+            self._events[event.frame] = (*self._events.get(event.frame, ()), event)
+
+    def __len__(self) -> int:
+        return len(self.recording.frames)
+
+    def _open(self) -> None:
+        pass
+
+    def _release(self) -> None:
+        pass
+
+    def _read(self) -> Frame | None:
+        if self._index >= len(self.recording.frames):
+            return None
+        index = self._next_index()
+        entry = self.recording.frames[index]
+        path = self.recording.folder / entry.file
+        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if image is None:
+            raise SourceLostError(f"{self.name}: frame {index} ({entry.file}) is missing or unreadable")
+        return Frame(image, entry.t, index, self._events.get(index, ()))
+
+
+class PiCameraSource(FrameSource):
+    """The Raspberry Pi camera through picamera2 (``python3-picamera2`` or the ``pi`` extra).
+
+    Args:
+        width, height: capture size in pixels.
+
+    Raises (from ``read``):
+        SourceError: picamera2 is not installed or no camera is connected.
+        SourceLostError: the camera stopped delivering frames.
+    """
+
+    finite = False
+
+    def __init__(self, width: int = 1280, height: int = 960) -> None:
+        super().__init__("Pi camera")
+        self._size = (width, height)
+        self._camera: Any = None
+
+    def _open(self) -> None:
+        try:
+            from picamera2 import Picamera2  # type: ignore[import-not-found]
+        except ImportError as exc:
+            raise SourceError("Pi camera: picamera2 missing (apt install python3-picamera2)") from exc
+        try:
+            camera = Picamera2()
+            config = camera.create_video_configuration(main={"size": self._size, "format": "RGB888"})
+            camera.configure(config)
+            camera.start()
+        except (RuntimeError, IndexError, OSError) as exc:
+            raise SourceError(f"Pi camera: cannot start ({exc})") from exc
+        self._camera = camera
+
+    def _read(self) -> Frame | None:
+        try:
+            image = self._camera.capture_array("main")  # "RGB888" is BGR byte order in memory
+        except (RuntimeError, OSError) as exc:
+            raise SourceLostError(f"Pi camera stopped delivering frames ({exc})") from exc
+        return Frame(np.ascontiguousarray(image[:, :, :3]), time.monotonic(), self._next_index())
+
+    def _release(self) -> None:
+        if self._camera is not None:
+            self._camera.close()
+            self._camera = None
+
+
+def open_source(spec: str) -> FrameSource:
+    """The frame source a command-line ``--source`` names.
+
+    Args:
+        spec: ``"pi"`` for the Pi camera; a digit for an OpenCV camera index; a URL
+            (``scheme://...``) for a stream; a folder holding ``frames.json`` for a recording;
+            otherwise a video file path.
+
+    Raises:
+        SourceError: ``spec`` names a path that does not exist, or a folder that is no recording.
+    """
+    if spec == "pi":
+        return PiCameraSource()
+    if spec.isdigit() or "://" in spec:
+        return OpenCVCameraSource(spec)
+    path = Path(spec)
+    if path.is_dir():
+        return RecordingSource(path)
+    if path.is_file():
+        return VideoFileSource(path)
+    raise SourceError(f"source {spec!r}: no such file, folder or camera")

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 #: Sub-command modules, in the order ``tilescribe --help`` lists them.
 COMMAND_MODULES: tuple[str, ...] = (
     "tilescribe.commands.score",
+    "tilescribe.commands.board",
 )
 
 

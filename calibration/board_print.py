@@ -1,0 +1,247 @@
+"""Design and print the MODLINSEQ board sheet: board.png, board.json and a true-scale board.pdf.
+
+The sheet is a pointy-top hexagon of cells (§1-2) sized for the seeds' 25 mm tiles (§1-3): with the
+default 32 mm between cell centres a tile leaves a few millimetres of paper around it. Faint
+outlines and small faint addresses (near the bottom of each cell, so a tile hides them) help the
+players; ArUco fiducial markers in a band around the cells let vision.locate find the board when
+tiles and hands cover much of it.
+
+Run ``python -m calibration.board_print OUT_DIR`` to write an order-9 board.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+from fpdf import FPDF
+
+from calibration.geometry import DEFAULT_DICTIONARY, BoardGeometry, CellGeometry, MarkerGeometry
+from calibration.layout import SQRT3, Layout
+from engine.hexgrid import format_address, hexagon_cells
+
+#: Paper sizes (width, height) in millimetres, portrait.
+PAPER_MM: dict[str, tuple[float, float]] = {
+    "A3": (297.0, 420.0),
+    "A2": (420.0, 594.0),
+    "letter": (215.9, 279.4),
+    "tabloid": (279.4, 431.8),
+}
+PRINTER_MARGIN_MM = 10.0  # unprintable edge assumed on every sheet
+OVERLAP_MM = 10.0  # shared strip between neighbouring sheets of a tiled print
+
+OUTLINE_GREY = 185
+ADDRESS_GREY = 175
+
+
+@dataclass(frozen=True, slots=True)
+class SheetSpec:
+    """What to print.
+
+    Attributes:
+        order: hexagon order (rings 0..order), 9 for the seeds' standard board.
+        cell_mm: distance between neighbouring cell centres, millimetres (>= 27 for 25 mm tiles).
+        dpi: board.png resolution.
+        marker_mm: side of each fiducial marker, millimetres.
+        quiet_mm: white space around each marker and between markers and cells, millimetres.
+    """
+
+    order: int = 9
+    cell_mm: float = 32.0
+    dpi: float = 150.0
+    marker_mm: float = 36.0
+    quiet_mm: float = 8.0
+
+    def __post_init__(self) -> None:
+        if self.order < 0:
+            raise ValueError(f"board order must be >= 0, got {self.order!r}")
+        if self.cell_mm < 27.0:
+            raise ValueError(f"cell_mm {self.cell_mm!r} too small for 25 mm tiles (need >= 27)")
+        if not 50 <= self.dpi <= 600:
+            raise ValueError(f"dpi must be between 50 and 600, got {self.dpi!r}")
+        if self.marker_mm < 10 or self.quiet_mm < 2:
+            raise ValueError(
+                f"marker_mm >= 10 and quiet_mm >= 2 needed, got {self.marker_mm}, {self.quiet_mm}"
+            )
+
+
+def design_board(spec: SheetSpec) -> BoardGeometry:
+    """Lay out cells and fiducial markers on the sheet (§1-2 addresses, §1-3 tile size).
+
+    Returns:
+        The board's geometry in board.png pixels at ``spec.dpi``.
+    """
+    ppm = spec.dpi / 25.4
+    size_mm = spec.cell_mm / SQRT3
+    band = spec.marker_mm + 2 * spec.quiet_mm
+    cells_w = (2 * spec.order + 1) * spec.cell_mm
+    cells_h = (3 * spec.order + 2) * size_mm
+    sheet_w, sheet_h = cells_w + 2 * band, cells_h + 2 * band
+    layout = Layout((sheet_w / 2 * ppm, sheet_h / 2 * ppm), size_mm * ppm)
+    cells = {}
+    for cell in hexagon_cells(spec.order):
+        address = format_address(cell)
+        cells[address] = CellGeometry(address, layout.hex_to_pixel(cell), tuple(layout.hex_corners(cell)))
+    q, m = spec.quiet_mm, spec.marker_mm
+    left, right, top, bottom = q, sheet_w - q - m, q, sheet_h - q - m
+    mid_y = (sheet_h - m) / 2
+    third = (right - left) / 3
+    # clockwise from the top-left corner
+    origins = [(left, top), (left + third, top), (left + 2 * third, top), (right, top), (right, mid_y),
+               (right, bottom), (left + 2 * third, bottom), (left + third, bottom), (left, bottom),
+               (left, mid_y)]
+    markers = tuple(
+        MarkerGeometry(i, ((x * ppm, y * ppm), ((x + m) * ppm, y * ppm), ((x + m) * ppm, (y + m) * ppm),
+                           (x * ppm, (y + m) * ppm)))
+        for i, (x, y) in enumerate(origins)
+    )
+    return BoardGeometry(spec.order, spec.cell_mm, (round(sheet_w * ppm), round(sheet_h * ppm)), spec.dpi,
+                         cells, markers, layout, DEFAULT_DICTIONARY)
+
+
+def render_board(geometry: BoardGeometry, scale: float = 1.0) -> np.ndarray:
+    """Draw the sheet: white paper, faint cell outlines and addresses, black fiducial markers.
+
+    Args:
+        geometry: the board (from :func:`design_board` or board.json).
+        scale: output pixels per board.png pixel (1.0 draws board.png itself).
+
+    Returns:
+        BGR uint8, H x W x 3, of size ``image_size * scale``.
+    """
+    w, h = (round(v * scale) for v in geometry.image_size)
+    image = np.full((h, w, 3), 255, np.uint8)
+    ppm = geometry.px_per_mm * scale
+    line = max(1, round(0.5 * ppm))
+    polys = [np.round(np.array(c.corners) * scale * 16).astype(np.int32) for c in geometry.cells.values()]
+    cv2.polylines(image, polys, True, (OUTLINE_GREY,) * 3, line, cv2.LINE_AA, shift=4)
+    inner = geometry.layout.size * scale * SQRT3 / 2
+    font = cv2.FONT_HERSHEY_SIMPLEX
+    font_scale = 2.4 * ppm / 22.0  # about 2.4 mm tall capitals
+    thickness = max(1, round(0.25 * ppm))
+    for c in geometry.cells.values():
+        (tw, th), _ = cv2.getTextSize(c.address, font, font_scale, thickness)
+        x = c.center[0] * scale - tw / 2
+        y = c.center[1] * scale + 0.78 * inner
+        cv2.putText(image, c.address, (round(x), round(y)), font, font_scale, (ADDRESS_GREY,) * 3,
+                    thickness, cv2.LINE_AA)
+    dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, geometry.marker_dictionary))
+    for m in geometry.markers:
+        (x0, y0), _, (x1, y1), _ = m.corners
+        x0, y0, x1, y1 = (round(v * scale) for v in (x0, y0, x1, y1))
+        side = x1 - x0
+        marker = cv2.aruco.generateImageMarker(dictionary, m.id, side, borderBits=1)
+        image[y0:y0 + side, x0:x0 + side] = marker[:, :, None]
+    label = f"tilescribe MODLINSEQ board  order {geometry.order}  {geometry.cell_mm:g} mm cells"
+    cv2.putText(image, label, (round(w * 0.35), round(h - 3 * ppm)), font, font_scale, (120,) * 3,
+                thickness, cv2.LINE_AA)
+    return image
+
+
+def sheet_grid(board_mm: tuple[float, float], paper: str) -> tuple[tuple[float, float], int, int]:
+    """Choose the paper orientation that needs the fewest sheets for a true-scale print.
+
+    Returns:
+        ((page width, page height) in mm, columns, rows).
+
+    Raises:
+        ValueError: unknown paper name.
+    """
+    if paper not in PAPER_MM:
+        raise ValueError(f"unknown paper {paper!r}; choose one of {sorted(PAPER_MM)}")
+    best = None
+    for pw, ph in (PAPER_MM[paper], PAPER_MM[paper][::-1]):
+        uw, uh = pw - 2 * PRINTER_MARGIN_MM, ph - 2 * PRINTER_MARGIN_MM
+        cols = 1 if board_mm[0] <= uw else math.ceil((board_mm[0] - OVERLAP_MM) / (uw - OVERLAP_MM))
+        rows = 1 if board_mm[1] <= uh else math.ceil((board_mm[1] - OVERLAP_MM) / (uh - OVERLAP_MM))
+        if best is None or cols * rows < best[1] * best[2]:
+            best = ((pw, ph), cols, rows)
+    assert best is not None
+    return best
+
+
+def write_pdf(geometry: BoardGeometry, png_path: Path, pdf_path: Path, paper: str) -> int:
+    """Write board.pdf at true scale, tiled over several sheets with alignment marks if needed.
+
+    Each sheet shows its part of board.png inside the printable area; neighbouring sheets share a
+    10 mm strip whose edges carry crosshair alignment marks, and each sheet names its row/column.
+
+    Returns:
+        The number of sheets.
+
+    Raises:
+        ValueError: unknown paper name.
+    """
+    board_mm = (geometry.image_size[0] / geometry.px_per_mm, geometry.image_size[1] / geometry.px_per_mm)
+    (pw, ph), cols, rows = sheet_grid(board_mm, paper)
+    uw, uh = pw - 2 * PRINTER_MARGIN_MM, ph - 2 * PRINTER_MARGIN_MM
+    pdf = FPDF(unit="mm", format=(pw, ph))
+    pdf.set_auto_page_break(False)
+    pdf.set_font("helvetica", size=7)
+    for row in range(rows):
+        for col in range(cols):
+            x0 = col * (uw - OVERLAP_MM) if cols > 1 else (board_mm[0] - uw) / 2
+            y0 = row * (uh - OVERLAP_MM) if rows > 1 else (board_mm[1] - uh) / 2
+            pdf.add_page()
+            with pdf.rect_clip(PRINTER_MARGIN_MM, PRINTER_MARGIN_MM, uw, uh):
+                pdf.image(str(png_path), x=PRINTER_MARGIN_MM - x0, y=PRINTER_MARGIN_MM - y0,
+                          w=board_mm[0], h=board_mm[1])
+            pdf.set_draw_color(0, 0, 0)
+            pdf.set_line_width(0.2)
+            if cols * rows > 1:
+                _alignment_marks(pdf, uw, uh, left=col > 0, right=col < cols - 1, top=row > 0,
+                                 bottom=row < rows - 1)
+                pdf.text(PRINTER_MARGIN_MM, ph - 4, f"sheet row {row + 1}/{rows} column {col + 1}/{cols}: "
+                         f"overlap the {OVERLAP_MM:g} mm strips, match the crosses")
+    pdf.output(str(pdf_path))
+    return cols * rows
+
+
+def _alignment_marks(pdf: FPDF, uw: float, uh: float, *, left: bool, right: bool, top: bool,
+                     bottom: bool) -> None:
+    """Crosses on the inner edges of the overlap strips of one sheet."""
+    m = PRINTER_MARGIN_MM
+    xs = [m + OVERLAP_MM] if left else []
+    xs += [m + uw - OVERLAP_MM] if right else []
+    ys = [m + OVERLAP_MM] if top else []
+    ys += [m + uh - OVERLAP_MM] if bottom else []
+    for x in xs:
+        for y in (m + uh * f for f in (0.25, 0.5, 0.75)):
+            _cross(pdf, x, y)
+    for y in ys:
+        for x in (m + uw * f for f in (0.25, 0.5, 0.75)):
+            _cross(pdf, x, y)
+
+
+def _cross(pdf: FPDF, x: float, y: float) -> None:
+    pdf.line(x - 4, y, x + 4, y)
+    pdf.line(x, y - 4, x, y + 4)
+    pdf.circle(x=x, y=y, radius=2)
+
+
+def print_board(spec: SheetSpec, out_dir: str | Path, paper: str = "A3") -> BoardGeometry:
+    """Write board.png, board.json and board.pdf into ``out_dir`` (created if missing).
+
+    Raises:
+        ValueError: unknown paper name.
+        OSError: ``out_dir`` cannot be written.
+    """
+    if paper not in PAPER_MM:
+        raise ValueError(f"unknown paper {paper!r}; choose one of {sorted(PAPER_MM)}")
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    geometry = design_board(spec)
+    png = out / "board.png"
+    if not cv2.imwrite(str(png), render_board(geometry)):
+        raise OSError(f"cannot write {png}")
+    geometry.save(out / "board.json")
+    write_pdf(geometry, png, out / "board.pdf", paper)
+    return geometry
+
+
+if __name__ == "__main__":
+    print_board(SheetSpec(), sys.argv[1] if len(sys.argv) > 1 else ".")

@@ -1,0 +1,120 @@
+"""What the kiosk shows: one immutable snapshot of the table, built by the session.
+
+The kiosk draws a :class:`KioskView` and nothing else, so a screenshot is a pure function of the
+view; two equal views give the same picture (the kiosk saves a screenshot only when the view
+changes).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+from engine.hexgrid import Hex
+
+
+class CameraState(Enum):
+    """The camera and board-locating state shown in the header."""
+
+    LOCKED = "board locked"
+    HAND = "hand over the board"
+    MOVING = "board moving"
+    LOST = "board lost"
+    NO_CAMERA = "camera lost"
+    STARTING = "starting"
+
+
+class AlertLevel(Enum):
+    """How an alert is drawn: INFO plain, WARN amber, ERROR red (with a sound when it appears)."""
+
+    INFO = "info"
+    WARN = "warn"
+    ERROR = "error"
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryLine:
+    """One committed turn in the history panel.
+
+    Attributes:
+        number: turn number, 1-based.
+        player: the player's name.
+        text: the turn in tilde notation, e.g. ``"4B2 ~ 6B1 ~ 1A0 ~ 3M1"``, or ``"pass"``.
+        points: points scored by the turn.
+    """
+
+    number: int
+    player: str
+    text: str
+    points: int
+
+    def __post_init__(self) -> None:
+        if self.number < 1:
+            raise ValueError(f"turn number must be >= 1, got {self.number!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerLine:
+    """One row of the scoreboard.
+
+    Attributes:
+        name: the player's name.
+        score: running total in points.
+        is_current: True for the player whose turn it is.
+        is_frozen: True for a frozen player (§3-3).
+    """
+
+    name: str
+    score: int
+    is_current: bool = False
+    is_frozen: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class KioskView:
+    """A snapshot of everything on the kiosk.
+
+    Attributes:
+        cells: every cell of the board.
+        tiles: committed tiles, cell -> label (``"7"``, ``"#"``, ``"#=8"``, ``"0"`` for the marker).
+        provisional: tiles of the turn in progress, cell -> label.
+        last_turn: cells placed by the last committed turn (highlighted).
+        blocked: blocked cells (§2-2), marked.
+        illegal: cells of an illegal placement (flashing red).
+        restore: cells that vanished or changed since the last commit, cell -> the label to put
+            back ("board out of sync").
+        selected: the cell picked for a correction, if any.
+        players: the scoreboard rows, in turn order.
+        history: committed turns, oldest first.
+        provisional_points: the score the turn in progress would earn, when it is legal.
+        camera: the camera state.
+        alert: a message in words (the rule broken, the cells to restore...), or empty.
+        alert_level: how to draw the alert.
+        title: the header text (game, modulus, turn number).
+        is_over: True once the game has ended (§3-3).
+    """
+
+    cells: frozenset[Hex]
+    tiles: dict[Hex, str] = field(default_factory=dict)
+    provisional: dict[Hex, str] = field(default_factory=dict)
+    last_turn: frozenset[Hex] = frozenset()
+    blocked: frozenset[Hex] = frozenset()
+    illegal: frozenset[Hex] = frozenset()
+    restore: dict[Hex, str] = field(default_factory=dict)
+    selected: Hex | None = None
+    players: tuple[PlayerLine, ...] = ()
+    history: tuple[HistoryLine, ...] = ()
+    provisional_points: int | None = None
+    camera: CameraState = CameraState.STARTING
+    alert: str = ""
+    alert_level: AlertLevel = AlertLevel.INFO
+    title: str = "tilescribe"
+    is_over: bool = False
+
+    def __post_init__(self) -> None:
+        for name in ("tiles", "provisional", "restore"):
+            outside = [c for c in getattr(self, name) if c not in self.cells]
+            if outside:
+                raise ValueError(f"KioskView.{name}: cells {outside} are not on the board")
+        if self.selected is not None and self.selected not in self.cells:
+            raise ValueError(f"KioskView.selected: {self.selected} is not on the board")

@@ -20,7 +20,8 @@ from pathlib import Path
 import numpy as np
 import pygame
 
-from display.board_map import MapLayout, draw_board
+from calibration.layout import Layout
+from display.board_map import draw_board, fit_layout
 from display.theme import Colour, Theme
 from display.view import AlertLevel, CameraState, KioskView
 from engine.hexgrid import Hex, format_address
@@ -111,7 +112,7 @@ class Kiosk:
         self._want_sound = sound
         self._beep: pygame.mixer.Sound | None = None
         self._screen: pygame.Surface | None = None
-        self._layout: MapLayout | None = None
+        self._layout: Layout | None = None
         self._buttons: list[tuple[pygame.Rect, ActionKind]] = []
         self._last: tuple[KioskView, Hex | None, str, bool] | None = None
         self._view: KioskView | None = None
@@ -167,7 +168,7 @@ class Kiosk:
         w, h = self.size
         board_side = min(h, int(w * 0.6))
         board_rect = pygame.Rect(0, 0, board_side, h).inflate(-board_side // 30, -h // 30)
-        self._layout = MapLayout.fit(view.cells, board_rect)
+        self._layout = fit_layout(view.cells, board_rect)
         shown = dataclasses.replace(view, selected=self.selected)
         draw_board(screen, shown, self._layout, self.theme, flash_on)
         self._draw_panel(screen, view, pygame.Rect(board_side, 0, w - board_side, h))
@@ -323,7 +324,7 @@ class Kiosk:
                     return action
                 return KioskAction(kind)
         if self._layout is not None and self._view is not None:
-            cell = self._layout.cell_at(x, y)
+            cell = self._layout.pixel_to_hex(x, y)
             if cell in self._view.cells:
                 self.selected, self.typed = (None if cell == self.selected else cell), ""
         return None

@@ -8,7 +8,7 @@ from pathlib import Path
 import pygame
 import pytest
 
-from display.board_map import MapLayout
+from display.board_map import fit_layout
 from display.kiosk import ActionKind, Kiosk
 from display.view import AlertLevel, CameraState, HistoryLine, KioskView, PlayerLine
 from engine.hexgrid import Board, parse_address
@@ -54,11 +54,11 @@ def test_screenshot_shows_board_scores_and_illegal_flag(tmp_path: Path, size: tu
     assert pygame.image.load(str(shot)).get_size() == size
     theme = kiosk.theme
     board_side = min(size[1], int(size[0] * 0.6))
-    layout = MapLayout.fit(view.cells, pygame.Rect(0, 0, board_side, size[1]).inflate(-board_side // 30,
+    layout = fit_layout(view.cells, pygame.Rect(0, 0, board_side, size[1]).inflate(-board_side // 30,
                                                                                           -size[1] // 30))
 
     def fill(address: str) -> tuple[int, int, int]:  # left of the label, inside the hexagon
-        x, y = layout.centre(A(address))
+        x, y = layout.hex_to_pixel(A(address))
         return _pixel(shot, (x - layout.size * 0.6, y))
 
     assert fill("M3") == theme.illegal
@@ -87,8 +87,8 @@ def test_keys_touch_and_correction(tmp_path: Path) -> None:
         assert kiosk.handle(key(pygame.K_u, "u")).kind is ActionKind.UNDO  # type: ignore[union-attr]
         assert kiosk.handle(key(pygame.K_p, "p")).kind is ActionKind.PASS  # type: ignore[union-attr]
         # touch a cell, type 1 2, Enter: a correction of that cell
-        layout = MapLayout.fit(_view().cells, pygame.Rect(0, 0, 480, 480).inflate(-16, -16))
-        x, y = layout.centre(A("E1"))
+        layout = fit_layout(_view().cells, pygame.Rect(0, 0, 480, 480).inflate(-16, -16))
+        x, y = layout.hex_to_pixel(A("E1"))
         touch = pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(int(x), int(y)), button=1)
         assert kiosk.handle(touch) is None
         assert kiosk.selected == A("E1")
@@ -119,10 +119,10 @@ def test_bad_size_and_bad_view() -> None:
         KioskView(cells=Board.hexagon(1).cells, tiles={A("B9"): "3"})
 
 
-def test_map_layout_round_trip() -> None:
+def test_fit_layout_round_trip() -> None:
     cells = Board.hexagon(9).cells
-    layout = MapLayout.fit(cells, pygame.Rect(0, 0, 480, 480))
+    layout = fit_layout(cells, pygame.Rect(0, 0, 480, 480))
     for cell in cells:
-        assert layout.cell_at(*layout.centre(cell)) == cell
-        xs = [x for x, _ in layout.corners(cell)]
+        assert layout.pixel_to_hex(*layout.hex_to_pixel(cell)) == cell
+        xs = [x for x, _ in layout.hex_corners(cell)]
         assert min(xs) >= -0.5 and max(xs) <= 480.5

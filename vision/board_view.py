@@ -1,0 +1,111 @@
+"""The top-down board view at a fixed scale and the per-cell regions of interest in it.
+
+A :class:`BoardView` fixes a rectified scale (pixels per board.png pixel, chosen by the wanted
+distance between cell centres) and precomputes, for every cell, a square region of interest
+centred on the cell and the masks of its central disk and of its inner hexagon. ``patches``
+gathers every cell's region of interest from a rectified image in one numpy indexing step, and
+``warp_cells`` warps only some cells straight from the camera frame (a still frame where only a
+few cells changed need not be rectified whole).
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from calibration.geometry import BoardGeometry
+from vision.locate import BoardLocation, rectify
+
+
+class BoardView:
+    """Cells' regions of interest in the rectified board image at one scale.
+
+    Args:
+        geometry: the printed board.
+        pitch_px: wanted distance between neighbouring cell centres in rectified pixels.
+        roi_factor: side of each cell's square region of interest, in pitches.
+
+    Attributes:
+        scale: rectified pixels per board.png pixel.
+        size: (width, height) of the rectified board image.
+        addresses: cell addresses in board.json order; cell indices refer to this tuple.
+        origins: int32 array (shape: [N, 2]) of each region of interest's top-left (x, y).
+        roi: side of the square regions of interest in pixels (odd).
+        disk_mask: bool (shape: [roi, roi]), the central disk (half the inner radius).
+        hex_mask: bool (shape: [roi, roi]), the cell's hexagon shrunk to 82 % (no outline).
+
+    Raises:
+        ValueError: pitch_px outside 4..400 or roi_factor outside 0.5..2.
+    """
+
+    def __init__(self, geometry: BoardGeometry, pitch_px: float = 48.0, roi_factor: float = 1.0) -> None:
+        if not 4 <= pitch_px <= 400 or not 0.5 <= roi_factor <= 2.0:
+            raise ValueError(f"pitch_px must be 4..400 and roi_factor 0.5..2, got {pitch_px}, {roi_factor}")
+        self.geometry = geometry
+        self.pitch_px = pitch_px
+        self.scale = pitch_px / geometry.layout.pitch
+        self.size = (round(geometry.image_size[0] * self.scale), round(geometry.image_size[1] * self.scale))
+        self.roi = int(round(pitch_px * roi_factor)) | 1  # odd, so the centre is a pixel
+        self.addresses = tuple(geometry.cells)
+        centres = np.array([c.center for c in geometry.cells.values()], np.float64) * self.scale
+        self.origins = np.round(centres).astype(np.int32) - self.roi // 2
+        yy, xx = np.mgrid[0:self.roi, 0:self.roi] - self.roi // 2
+        self.disk_mask = np.hypot(xx, yy) <= 0.25 * pitch_px
+        hexagon = np.zeros((self.roi, self.roi), np.uint8)
+        some_cell = next(iter(geometry.cells.values()))
+        corners = np.array(some_cell.corners) - np.array(some_cell.center)
+        cv2.fillConvexPoly(hexagon, np.round(corners * self.scale * 0.82 + self.roi // 2).astype(np.int32), 1)
+        self.hex_mask = hexagon.astype(bool)
+
+    def rectify(self, image: np.ndarray, location: BoardLocation) -> np.ndarray:
+        """The whole board top-down at this view's scale (BGR uint8, size[1] x size[0] x 3)."""
+        return rectify(image, location, self.scale, self.size)
+
+    def patches(self, rectified: np.ndarray, indices: np.ndarray | None = None) -> np.ndarray:
+        """Every (or some) cell's region of interest from a rectified image.
+
+        Args:
+            rectified: output of :meth:`rectify` (H x W or H x W x C).
+            indices: cell indices (into ``addresses``) to gather; all cells when None.
+
+        Returns:
+            array (shape: [N, roi, roi] or [N, roi, roi, C]), same dtype as ``rectified``.
+        """
+        origins = self.origins if indices is None else self.origins[indices]
+        r = np.arange(self.roi)
+        ys = np.clip(origins[:, 1, None, None] + r[None, :, None], 0, rectified.shape[0] - 1)
+        xs = np.clip(origins[:, 0, None, None] + r[None, None, :], 0, rectified.shape[1] - 1)
+        return rectified[ys, xs]
+
+    def warp_cells(self, image: np.ndarray, location: BoardLocation, indices: np.ndarray) -> np.ndarray:
+        """Some cells' regions of interest warped straight from the frame (no full rectification).
+
+        Args:
+            image: the camera frame, BGR uint8, H x W x 3.
+            location: the board's location in ``image``.
+            indices: cell indices (into ``addresses``).
+
+        Returns:
+            BGR uint8 (shape: [N, roi, roi, 3]), equal to ``patches(rectify(image), indices)``
+            up to interpolation.
+        """
+        out = np.empty((len(indices), self.roi, self.roi, 3), np.uint8)
+        unscale = np.diag([1.0 / self.scale, 1.0 / self.scale, 1.0])
+        for k, i in enumerate(indices):
+            shift = np.array([[1.0, 0, self.origins[i, 0]], [0, 1.0, self.origins[i, 1]], [0, 0, 1.0]])
+            to_frame = location.homography @ unscale @ shift
+            out[k] = cv2.warpPerspective(image, to_frame, (self.roi, self.roi),
+                                         flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                         borderMode=cv2.BORDER_REPLICATE)
+        return out
+
+    def index(self, address: str) -> int:
+        """Index of a cell address in ``addresses``.
+
+        Raises:
+            KeyError: the board has no such cell.
+        """
+        try:
+            return self.addresses.index(address)
+        except ValueError:
+            raise KeyError(f"board has no cell {address!r}") from None

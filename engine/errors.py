@@ -1,0 +1,103 @@
+"""The engine's error family and the rule-violation value (§2-2, §3-2, §3-3, §7).
+
+- :class:`RuleViolation`: a broken rule as data (rule section, cells, message), carried by an
+  illegal :class:`engine.rules.TurnResult`.
+- :class:`IllegalTurnError`: raised by ``Game.play`` for an illegal turn; carries the violation.
+- :class:`TranscriptError`: a transcript problem with its line and column; the reader collects
+  these instead of raising (engine.transcript).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.hexgrid import Hex, format_address
+
+#: Rule identifiers: the section of the rules (or variations) a turn breaks.
+RULE_AT_LEAST_ONE_TILE = "§3-2 at least one tile"
+RULE_ON_BOARD = "§1-2 cell on the board"
+RULE_VALUE_BELOW_MODULUS = "§1-3 value below the modulus"
+RULE_ONE_TILE_PER_CELL = "§3-2 one tile per cell"
+RULE_EMPTY_CELL = "§3-2 empty cell"
+RULE_STRAIGHT_LINE = "§3-2 one straight line"
+RULE_UNBROKEN_RUN = "§3-2 one unbroken run"
+RULE_FIRST_TURN_A0 = "§3-3 first turn covers A0"
+RULE_ABUT = "§3-3 abut an old tile"
+RULE_MODULAR_LINEAR = "§2-2 modular-linear"
+RULE_NO_WILDS = "§7-1 wild tiles not in play"
+RULE_WILD_POLICY = "§7-2 wild value resolution"
+RULE_HASH_SWAP = "§7-4 hash swap"
+RULE_MARKER = "§8 modulus marker"
+RULE_TURN_ORDER = "§3-3 turn order"
+RULE_FROZEN = "§3-3 frozen player"
+RULE_GAME_OVER = "§3-3 game over"
+
+
+@dataclass(frozen=True, slots=True)
+class RuleViolation:
+    """A rule broken by a turn.
+
+    Attributes:
+        rule: the rule identifier, one of the ``RULE_*`` constants (section and short name).
+        cells: the cells involved, in board order along the offending line where there is one.
+        message: a sentence naming the offending input.
+    """
+
+    rule: str
+    cells: tuple[Hex, ...]
+    message: str
+
+    def __post_init__(self) -> None:
+        if not self.rule or not self.message:
+            raise ValueError(f"a rule violation needs a rule and a message, got {self.rule!r}")
+
+    @property
+    def addresses(self) -> list[str]:
+        """The cells as addresses (``["B2", "M1"]``)."""
+        return [format_address(c) for c in self.cells]
+
+    def __str__(self) -> str:
+        where = f" at {', '.join(self.addresses)}" if self.cells else ""
+        return f"{self.rule}{where}: {self.message}"
+
+
+class IllegalTurnError(ValueError):
+    """A turn broken a rule; ``violation`` says which rule and where."""
+
+    def __init__(self, violation: RuleViolation) -> None:
+        super().__init__(str(violation))
+        self.violation = violation
+
+    @property
+    def rule(self) -> str:
+        """The broken rule's identifier."""
+        return self.violation.rule
+
+    @property
+    def cells(self) -> tuple[Hex, ...]:
+        """The cells involved."""
+        return self.violation.cells
+
+
+class TranscriptError(ValueError):
+    """A problem in a transcript text, at a 1-based line and column.
+
+    Attributes:
+        line: 1-based line number (0 when the problem has no single place, e.g. a missing tag).
+        column: 1-based column (0 when unknown).
+        message: what is wrong, quoting the offending text.
+    """
+
+    def __init__(self, line: int, column: int, message: str) -> None:
+        super().__init__(f"line {line}, column {column}: {message}")
+        self.line = line
+        self.column = column
+        self.message = message
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, TranscriptError):
+            return NotImplemented
+        return (self.line, self.column, self.message) == (other.line, other.column, other.message)
+
+    def __hash__(self) -> int:
+        return hash((self.line, self.column, self.message))

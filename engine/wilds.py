@@ -1,0 +1,210 @@
+"""The constraint solver behind wild tiles (§7-1, §7-2, §7-3, §7-4).
+
+Every unbroken straight line of tiles must be modular-linear (§2-2): there is a pair (a, d) with
+the value at position p equal to a + p*d (mod m). A wild tile whose value is not fixed is a
+variable; each line through variables is a constraint allowing exactly the (a, d) pairs that agree
+with the line's fixed values. The solver finds, for every variable, the values it takes in at least
+one assignment satisfying every line at once (generalised arc consistency, then a search per value
+left). A variable with one such value is resolved; several values leave the wild ambiguous (§7-2 E,
+figures 7B to 7E); no assignment at all means the position breaks the modular-linear rule.
+
+Domains are bit masks: bit v set when value v is possible.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass
+
+from engine.grid import AMBIGUOUS, Grid
+
+
+@dataclass(frozen=True, slots=True)
+class LineConstraint:
+    """One unbroken line of tiles seen by the solver.
+
+    Attributes:
+        fixed: (position along the line, value) for tiles whose value is known.
+        variables: (position along the line, variable) for wild tiles whose value is not.
+
+    Raises:
+        ValueError: a position used twice or negative.
+    """
+
+    fixed: tuple[tuple[int, int], ...]
+    variables: tuple[tuple[int, Hashable], ...]
+
+    def __post_init__(self) -> None:
+        positions = [p for p, _ in self.fixed] + [p for p, _ in self.variables]
+        if len(set(positions)) != len(positions) or any(p < 0 for p in positions):
+            raise ValueError(f"line positions must be distinct and >= 0: {self!r}")
+
+    def pairs(self, modulus: int) -> list[tuple[int, int]]:
+        """Every (a, d) agreeing with the fixed values: value at position p is a + p*d (mod m)."""
+        m = modulus
+        if not self.fixed:
+            return [(a, d) for d in range(m) for a in range(m)]
+        (p0, v0), rest = self.fixed[0], self.fixed[1:]
+        out = []
+        for d in range(m):
+            a = (v0 - p0 * d) % m
+            if all((a + p * d - v) % m == 0 for p, v in rest):
+                out.append((a, d))
+        return out
+
+
+class _Problem:
+    """Lines with their allowed (a, d) pairs, and the variables' domains."""
+
+    def __init__(self, lines: Sequence[LineConstraint], modulus: int) -> None:
+        self.m = modulus
+        self.lines = [(line.variables, line.pairs(modulus)) for line in lines if line.variables]
+        self.lines_of: dict[Hashable, list[int]] = {}
+        for k, (variables, _) in enumerate(self.lines):
+            for _, var in variables:
+                self.lines_of.setdefault(var, []).append(k)
+
+    def propagate(self, domains: dict[Hashable, int]) -> bool:
+        """Shrink ``domains`` in place to arc consistency; False when a line has no pair left."""
+        m = self.m
+        pending = set(range(len(self.lines)))
+        while pending:
+            k = pending.pop()
+            variables, pairs = self.lines[k]
+            support = dict.fromkeys((var for _, var in variables), 0)
+            alive = False
+            for a, d in pairs:
+                if all(domains[var] >> ((a + p * d) % m) & 1 for p, var in variables):
+                    alive = True
+                    for p, var in variables:
+                        support[var] |= 1 << ((a + p * d) % m)
+            if not alive:
+                return False
+            for var, mask in support.items():
+                new = domains[var] & mask
+                if new != domains[var]:
+                    domains[var] = new
+                    pending.update(self.lines_of[var])
+        return True
+
+    def find(self, domains: dict[Hashable, int]) -> dict[Hashable, int] | None:
+        """One full assignment (every domain a single bit) extending ``domains``, or None."""
+        domains = dict(domains)
+        if not self.propagate(domains):
+            return None
+        open_vars = [v for v, mask in domains.items() if mask & (mask - 1)]
+        if not open_vars:
+            return domains
+        var = min(open_vars, key=lambda v: domains[v].bit_count())
+        mask = domains[var]
+        while mask:
+            bit = mask & -mask
+            mask ^= bit
+            trial = dict(domains)
+            trial[var] = bit
+            found = self.find(trial)
+            if found is not None:
+                return found
+        return None
+
+
+def solve(
+    lines: Sequence[LineConstraint], domains: Mapping[Hashable, int], modulus: int
+) -> dict[Hashable, int] | None:
+    """The values each variable takes in some assignment satisfying every line (§7-2, §7-3).
+
+    Args:
+        lines: the unbroken lines through the variables (lines without variables are ignored:
+            check those with engine.sequences.is_modular_linear).
+        domains: variable -> bit mask of the values allowed before the lines are considered.
+        modulus: m.
+
+    Returns:
+        variable -> bit mask of its supported values (each value is part of a full solution),
+        or None when no assignment satisfies every line.
+
+    Raises:
+        ValueError: a line names a variable without a domain.
+    """
+    problem = _Problem(lines, modulus)
+    missing = [v for v in problem.lines_of if v not in domains]
+    if missing:
+        raise ValueError(f"variables without a domain: {missing!r}")
+    work = dict(domains)
+    first = problem.find(work)
+    if first is None:
+        return None
+    support = dict(first)
+    problem.propagate(work)
+    for var in work:
+        untried = work[var] & ~support[var]
+        while untried:
+            bit = untried & -untried
+            untried ^= bit
+            trial = dict(work)
+            trial[var] = bit
+            found = problem.find(trial)
+            if found is None:
+                work[var] &= ~bit
+                continue
+            for v, b in found.items():
+                support[v] |= b
+            untried &= ~support[var]
+    return support
+
+
+def mask_values(mask: int) -> frozenset[int]:
+    """The values whose bits are set in ``mask``."""
+    out = []
+    v = 0
+    while mask:
+        if mask & 1:
+            out.append(v)
+        mask >>= 1
+        v += 1
+    return frozenset(out)
+
+
+def wild_lines(grid: Grid, values: list[int], variables: list[int]) -> list[LineConstraint]:
+    """The lines through the given variable cells, each once, as solver constraints."""
+    seen: set[tuple[int, int]] = set()
+    lines = []
+    for i in variables:
+        for k in range(3):
+            run = grid.run(values, i, k)
+            if len(run) < 2 or (k, run[0]) in seen:
+                continue
+            seen.add((k, run[0]))
+            lines.append(
+                LineConstraint(
+                    fixed=tuple((p, values[j]) for p, j in enumerate(run) if values[j] >= 0),
+                    variables=tuple((p, j) for p, j in enumerate(run) if values[j] < 0),
+                )
+            )
+    return lines
+
+
+def resolve_wilds(
+    grid: Grid, values: list[int], modulus: int, extra: Mapping[int, int] | None = None
+) -> dict[int, int] | None:
+    """Solve for every ambiguous wild tile (and the ``extra`` variable cells) at once.
+
+    Args:
+        grid: index tables.
+        values: per cell index, with AMBIGUOUS (-2) at every variable cell, including ``extra``.
+        modulus: m.
+        extra: cell index -> starting domain mask for further variables (e.g. an empty cell whose
+            legal values are wanted); ambiguous wilds start with every value.
+
+    Returns:
+        cell index -> supported values mask for every variable, or None when unsatisfiable.
+    """
+    variables = [i for i, v in enumerate(values) if v == AMBIGUOUS]
+    if not variables:
+        return {}
+    full = (1 << modulus) - 1
+    domains: dict[int, int] = dict.fromkeys(variables, full)
+    if extra:
+        domains.update(extra)
+    result = solve(wild_lines(grid, values, variables), domains, modulus)
+    return None if result is None else {k: v for k, v in result.items() if isinstance(k, int)}

@@ -1,0 +1,351 @@
+"""Transcripts: a PGN-like text record of a game, its reader, writer and replay.
+
+Layers (like sgfmill): text -> :class:`Transcript` (typed turns with line numbers) -> replay on a
+:class:`engine.game.Game`. Format::
+
+    [Game "MODLINSEQ"]
+    [Modulus "11"]
+    [Order "9"]
+    [Players "Ana, Bo"]
+    1. Ana: 4B2, 7B1, 10A0, 2M1, 5M2 {+6}
+    2. Bo: 1B4, 8M4 {+15}
+    3. Ana: pass
+    4. Bo: freeze
+
+A header of tag pairs, then one line per turn: an optional number ``N.``, an optional player name
+and colon (turn order decides when it is left out), then placements in cell notation (``4B2``,
+``#B2``, ``#=8B2``; commas and/or spaces between them), or ``pass``, or ``freeze``. ``{...}`` is a
+comment. Settings tags: Game, Modulus, Order, Dropped (addresses cut from the hexagon, §1-2),
+Players, Wild ("A".."E" or "no", §7-2), HashSwap ("yes"/"no", §7-4), Marker ("yes"/"no", §8),
+Bonus ("9A", "9B" or "no", §9), TilesPerValue (a number or "no", §1-3). Other tags are kept as they
+are. The reader is forgiving: it collects every :class:`engine.errors.TranscriptError` with its
+line and column and carries on.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, fields
+
+from engine.errors import RULE_GAME_OVER, RULE_TURN_ORDER, RuleViolation, TranscriptError
+from engine.game import FREEZE, PASS, PLAY, Game
+from engine.hexgrid import Board
+from engine.rules import TurnResult
+from engine.settings import Settings
+from engine.tiles import Placement, format_placement, parse_placement
+
+_TAG_RE = re.compile(r'\s*\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*')
+_TURN_RE = re.compile(r"\s*(?:(\d+)\s*\.)?\s*(?:([^:,]*[^:,\s])\s*:)?\s*")
+_TOKEN_RE = re.compile(r"[^,\s]+")
+_YES = {"yes": True, "true": True, "1": True, "no": False, "false": False, "0": False}
+_NONE = {"no", "none", "-", ""}
+
+#: Settings tags in the order the writer puts them.
+SETTINGS_TAGS = (
+    "Game",
+    "Modulus",
+    "Order",
+    "Dropped",
+    "Players",
+    "Wild",
+    "HashSwap",
+    "Marker",
+    "Bonus",
+    "TilesPerValue",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class TranscriptTurn:
+    """One turn line.
+
+    Attributes:
+        number: the turn's number (as written, or counted when left out).
+        player: the player named on the line, None when left out.
+        kind: "play", "pass" or "freeze".
+        placements: the tiles of a play.
+        comment: the text of the line's ``{...}`` comments, None without one.
+        line: the 1-based line number in the text it was read from (0 when built in code).
+    """
+
+    number: int
+    player: str | None
+    kind: str
+    placements: tuple[Placement, ...] = ()
+    comment: str | None = None
+    line: int = field(default=0, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.kind not in (PLAY, PASS, FREEZE):
+            raise ValueError(f"turn kind must be play, pass or freeze, got {self.kind!r}")
+        if (self.kind == PLAY) != bool(self.placements):
+            raise ValueError(f"a play needs placements and a {self.kind} has none (turn {self.number})")
+
+
+@dataclass(frozen=True, slots=True)
+class Transcript:
+    """A whole game record.
+
+    Attributes:
+        settings: the game's settings (from the header).
+        turns: the turns in order.
+        tags: header tags other than the settings tags, in order (e.g. Event, Date).
+    """
+
+    settings: Settings
+    turns: tuple[TranscriptTurn, ...] = ()
+    tags: tuple[tuple[str, str], ...] = ()
+
+
+def _settings_tags(settings: Settings) -> list[tuple[str, str]]:
+    out = [
+        ("Game", settings.game),
+        ("Modulus", str(settings.modulus)),
+        ("Order", str(settings.board.order)),
+    ]
+    if settings.dropped:
+        out.append(("Dropped", " ".join(settings.dropped)))
+    out.append(("Players", ", ".join(settings.players)))
+    if settings.wild_policy is not None:
+        out.append(("Wild", settings.wild_policy))
+    if settings.hash_swap:
+        out.append(("HashSwap", "yes"))
+    if settings.marker:
+        out.append(("Marker", "yes"))
+    if settings.bonus is not None:
+        out.append(("Bonus", settings.bonus))
+    out.append(("TilesPerValue", "no" if settings.tiles_per_value is None else str(settings.tiles_per_value)))
+    return out
+
+
+def _escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def format_turn(turn: TranscriptTurn) -> str:
+    """One turn line: ``3. Ana: 4B2, 7B1 {+6}``."""
+    who = f"{turn.player}: " if turn.player else ""
+    body = ", ".join(format_placement(p) for p in turn.placements) if turn.kind == PLAY else turn.kind
+    comment = f" {{{turn.comment}}}" if turn.comment else ""
+    return f"{turn.number}. {who}{body}{comment}"
+
+
+def format_transcript(transcript: Transcript) -> str:
+    """The transcript as text; :func:`parse_transcript` reads it back to an equal value."""
+    lines = [f'[{name} "{_escape(value)}"]' for name, value in _settings_tags(transcript.settings)]
+    lines += [f'[{name} "{_escape(value)}"]' for name, value in transcript.tags]
+    lines.append("")
+    lines += [format_turn(t) for t in transcript.turns]
+    return "\n".join(lines) + "\n"
+
+
+def transcript_of(game: Game, tags: tuple[tuple[str, str], ...] = ()) -> Transcript:
+    """The transcript of a game so far; each play's comment is its score (``+6``)."""
+    turns = tuple(
+        TranscriptTurn(r.number, r.player, r.kind, r.placements, f"+{r.score}" if r.kind == PLAY else None)
+        for r in game.history
+    )
+    return Transcript(game.settings, turns, tags)
+
+
+class _Reader:
+    """Line-by-line parsing state of :func:`parse_transcript`."""
+
+    def __init__(self) -> None:
+        self.errors: list[TranscriptError] = []
+        self.tags: list[tuple[str, str, int]] = []
+        self.turns: list[TranscriptTurn] = []
+
+    def error(self, line: int, column: int, message: str) -> None:
+        self.errors.append(TranscriptError(line, column, message))
+
+    def strip_comments(self, text: str, lineno: int) -> tuple[str, str | None]:
+        """The line with ``{...}`` blanked out (columns kept) and the comments' text."""
+        out, comments, pos = [], [], 0
+        while True:
+            start = text.find("{", pos)
+            if start < 0:
+                out.append(text[pos:])
+                break
+            end = text.find("}", start)
+            out.append(text[pos:start])
+            if end < 0:
+                self.error(lineno, start + 1, f"comment {text[start:]!r} is not closed with }}")
+                comments.append(text[start + 1 :].strip())
+                break
+            comments.append(text[start + 1 : end].strip())
+            out.append(" " * (end - start + 1))
+            pos = end + 1
+        stripped = "".join(out)
+        return stripped, " ".join(c for c in comments if c) or None
+
+    def turn_line(self, text: str, lineno: int) -> None:
+        body_text, comment = self.strip_comments(text, lineno)
+        if not body_text.strip():
+            return
+        m = _TURN_RE.match(body_text)
+        assert m is not None  # noqa: S101 (the pattern matches any text, possibly empty)
+        expected = len(self.turns) + 1
+        number = int(m.group(1)) if m.group(1) else expected
+        if m.group(1) and number != expected:
+            self.error(lineno, m.start(1) + 1, f"turn number {number} where {expected} was expected")
+            number = expected
+        player = m.group(2)
+        tokens = list(_TOKEN_RE.finditer(body_text, m.end()))
+        if len(tokens) == 1 and tokens[0].group().lower() in (PASS, FREEZE):
+            self.turns.append(TranscriptTurn(number, player, tokens[0].group().lower(), (), comment, lineno))
+            return
+        placements = []
+        for tok in tokens:
+            try:
+                placements.append(parse_placement(tok.group()))
+            except ValueError as exc:
+                self.error(lineno, tok.start() + 1, str(exc))
+        if not placements:
+            if not tokens:
+                self.error(lineno, m.end() + 1, f"turn {number} has no placements, pass or freeze")
+            return
+        self.turns.append(TranscriptTurn(number, player, PLAY, tuple(placements), comment, lineno))
+
+    def settings(self) -> tuple[Settings, tuple[tuple[str, str], ...]]:
+        values: dict[str, object] = {}
+        order, dropped = 9, ""
+        extra = []
+        for name, value, lineno in self.tags:
+            try:
+                key = name.lower()
+                if key == "game":
+                    values["game"] = value
+                elif key == "modulus":
+                    values["modulus"] = int(value)
+                elif key == "order":
+                    order = int(value)
+                elif key == "dropped":
+                    dropped = value
+                elif key == "players":
+                    values["players"] = tuple(p.strip() for p in value.split(",") if p.strip())
+                elif key == "wild":
+                    values["wild_policy"] = None if value.lower() in _NONE else value.upper()
+                elif key in ("hashswap", "marker"):
+                    if value.lower() not in _YES:
+                        raise ValueError(f"expected yes or no, got {value!r}")
+                    values["hash_swap" if key == "hashswap" else "marker"] = _YES[value.lower()]
+                elif key == "bonus":
+                    values["bonus"] = None if value.lower() in _NONE else value.upper()
+                elif key == "tilespervalue":
+                    values["tiles_per_value"] = None if value.lower() in _NONE else int(value)
+                else:
+                    extra.append((name, value))
+            except ValueError as exc:
+                self.error(lineno, 1, f"tag {name} {value!r}: {exc}")
+        if "modulus" not in values:
+            self.error(0, 0, 'missing tag [Modulus "..."]; assuming 13')
+        if "players" not in values:
+            named = list(dict.fromkeys(t.player for t in self.turns if t.player))
+            if named:
+                values["players"] = tuple(named)
+        try:
+            values["board"] = Board.truncated(order, dropped.split()) if dropped else Board.hexagon(order)
+        except ValueError as exc:
+            self.error(0, 0, f"board of order {order!r} dropping {dropped!r}: {exc}")
+        known = {f.name for f in fields(Settings)}
+        try:
+            settings = Settings(**{k: v for k, v in values.items() if k in known})  # type: ignore[arg-type]
+        except ValueError as exc:
+            self.error(0, 0, f"settings: {exc}")
+            settings = Settings()
+        return settings, tuple(extra)
+
+
+def parse_transcript(text: str) -> tuple[Transcript, list[TranscriptError]]:
+    """Read a transcript, collecting every error instead of stopping at the first.
+
+    Args:
+        text: the whole transcript.
+
+    Returns:
+        The transcript (everything that could be read) and the errors, each with its 1-based line
+        and column (line 0 for a problem of the header as a whole, e.g. a missing Modulus tag).
+        Unreadable placements are left out of their turn; unreadable turn lines are skipped.
+    """
+    reader = _Reader()
+    for lineno, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        tag = _TAG_RE.fullmatch(line)
+        if tag:
+            if reader.turns:
+                reader.error(lineno, 1, f"tag {tag.group(1)} after the first turn")
+            value = re.sub(r"\\(.)", r"\1", tag.group(2))
+            reader.tags.append((tag.group(1), value, lineno))
+        elif line.lstrip().startswith("["):
+            reader.error(
+                lineno, line.index("[") + 1, f'not a tag pair: {line.strip()!r} (expected [Name "value"])'
+            )
+        else:
+            reader.turn_line(line, lineno)
+    settings, extra = reader.settings()
+    for t in reader.turns:
+        if t.player is not None and t.player not in settings.players:
+            reader.error(t.line, 1, f"player {t.player!r} is not one of {', '.join(settings.players)}")
+    reader.errors.sort(key=lambda e: (e.line, e.column))
+    return Transcript(settings, tuple(reader.turns), extra), reader.errors
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayedTurn:
+    """One transcript turn after replay.
+
+    Attributes:
+        turn: the transcript line.
+        player: who took it.
+        result: the rules' verdict on a play (legal or not), None for a pass or freeze.
+        error: why the turn was not applied (illegal play, wrong player, game over), else None.
+    """
+
+    turn: TranscriptTurn
+    player: str
+    result: TurnResult | None
+    error: RuleViolation | None
+
+
+def replay(transcript: Transcript) -> tuple[Game, list[ReplayedTurn]]:
+    """Replay a transcript on a new game.
+
+    An illegal play is reported and not applied; the player's turn is then spent as a pass so the
+    turn order stays in step with the transcript. A turn naming a player other than the one whose
+    turn it is, or coming after the end of the game, is reported and skipped.
+
+    Returns:
+        The game after the last turn, and every turn with its verdict.
+
+    Raises:
+        ValueError: the settings name an unknown game.
+    """
+    game = Game(transcript.settings)
+    out = []
+    for turn in transcript.turns:
+        player = turn.player or (game.current_player if not game.is_over else "?")
+        if game.is_over:
+            out.append(
+                ReplayedTurn(turn, player, None, RuleViolation(RULE_GAME_OVER, (), "every player has frozen"))
+            )
+            continue
+        if turn.player is not None and turn.player != game.current_player:
+            message = f"it is {game.current_player}'s turn, not {turn.player}'s"
+            out.append(ReplayedTurn(turn, player, None, RuleViolation(RULE_TURN_ORDER, (), message)))
+            continue
+        if turn.kind == PASS:
+            game.pass_turn()
+            out.append(ReplayedTurn(turn, player, None, None))
+        elif turn.kind == FREEZE:
+            game.freeze()
+            out.append(ReplayedTurn(turn, player, None, None))
+        else:
+            result = game.evaluate(turn.placements)
+            if result.legal:
+                game.play(turn.placements)
+            else:
+                game.pass_turn()
+            out.append(ReplayedTurn(turn, player, result, result.error))
+    return game, out

@@ -1,0 +1,183 @@
+"""Hands and arms over the board: simple shapes (forearm, sleeve, palm, fingers, thumb) and shadows.
+
+A hand is given by its fingertip point and the shoulder point it comes from, both in image pixels,
+and the image scale in pixels per millimetre. Sizes are those of an adult hand (about 19 cm long).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+Point = tuple[float, float]
+
+#: Skin tones (BGR), light to dark.
+SKIN_TONES: tuple[tuple[int, int, int], ...] = (
+    (170, 190, 235),
+    (140, 170, 225),
+    (110, 145, 200),
+    (80, 115, 170),
+    (55, 80, 125),
+    (40, 55, 90),
+)
+#: Sleeve colours (BGR).
+SLEEVES: tuple[tuple[int, int, int], ...] = (
+    (140, 60, 30),
+    (40, 40, 40),
+    (200, 200, 200),
+    (40, 40, 150),
+    (60, 120, 60),
+    (150, 120, 90),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class HandLook:
+    """How one player's hand looks.
+
+    Attributes:
+        skin: skin colour, BGR.
+        sleeve: sleeve colour, BGR.
+        right: a right hand (thumb on the left of the arm as seen from the shoulder) or a left one.
+        size: size factor (1.0 = 19 cm from wrist crease to fingertip... roughly).
+        sleeve_mm: bare forearm length before the sleeve starts, millimetres.
+    """
+
+    skin: tuple[int, int, int]
+    sleeve: tuple[int, int, int]
+    right: bool = True
+    size: float = 1.0
+    sleeve_mm: float = 120.0
+
+    def __post_init__(self) -> None:
+        if not 0.5 <= self.size <= 1.5 or self.sleeve_mm < 0:
+            raise ValueError(
+                f"hand size must be 0.5..1.5 and sleeve_mm >= 0, got {self.size}, {self.sleeve_mm}"
+            )
+
+
+def random_look(rng: np.random.Generator) -> HandLook:
+    """A random hand look."""
+    return HandLook(
+        SKIN_TONES[int(rng.integers(len(SKIN_TONES)))],
+        SLEEVES[int(rng.integers(len(SLEEVES)))],
+        bool(rng.random() < 0.85),
+        float(rng.uniform(0.85, 1.15)),
+        float(rng.uniform(40, 200)),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _Stroke:
+    """A round-capped thick line (a capsule) in image pixels; sleeve strokes take the sleeve colour."""
+
+    a: Point
+    b: Point
+    width: float
+    sleeve: bool = False
+
+
+def hand_strokes(shoulder: Point, tip: Point, px_per_mm: float, look: HandLook) -> list[_Stroke]:
+    """The capsules making up an arm and hand, back to front (image pixels)."""
+    sx, sy = shoulder
+    tx, ty = tip
+    length = math.hypot(tx - sx, ty - sy) or 1.0
+    u = np.array([(tx - sx) / length, (ty - sy) / length])
+    v = np.array([-u[1], u[0]]) * (1 if look.right else -1)
+    k = px_per_mm * look.size
+    f = np.array(tip)
+
+    def at(along: float, across: float) -> Point:
+        p = f + u * along * k + v * across * k
+        return (float(p[0]), float(p[1]))
+
+    strokes = [
+        _Stroke(shoulder, at(-160 - look.sleeve_mm, 0), 80 * k, sleeve=True),
+        _Stroke(at(-160 - look.sleeve_mm, 0), at(-150, 0), 62 * k),
+        _Stroke(at(-150, 0), at(-110, 0), 58 * k),  # wrist
+        _Stroke(at(-110, -8), at(-85, -8), 80 * k),  # palm
+        _Stroke(at(-115, 25), at(-60, 45), 24 * k),  # thumb base
+        _Stroke(at(-60, 45), at(-30, 52), 19 * k),  # thumb tip
+    ]
+    for across, reach in ((-33, -14), (-12, -3), (9, 0), (29, -6)):
+        strokes.append(_Stroke(at(-80, across * 0.95), at(reach - 8, across * 0.8), 17 * k))
+    return strokes
+
+
+def _rasterise(
+    canvas: np.ndarray, strokes: list[_Stroke], origin: Point, scale: float, *, sleeve: bool | None
+) -> None:
+    """Fill the strokes (optionally only sleeve or only skin ones) with 255 on a uint8 canvas."""
+    for s in strokes:
+        if sleeve is not None and s.sleeve != sleeve:
+            continue
+        a = (round((s.a[0] - origin[0]) * scale * 16), round((s.a[1] - origin[1]) * scale * 16))
+        b = (round((s.b[0] - origin[0]) * scale * 16), round((s.b[1] - origin[1]) * scale * 16))
+        cv2.line(canvas, a, b, 255, max(1, round(s.width * scale)), cv2.LINE_AA, shift=4)
+
+
+def draw_hand(
+    image: np.ndarray, strokes: list[_Stroke], look: HandLook, region: np.ndarray | None = None
+) -> bool:
+    """Paint an arm and hand onto ``image`` in place.
+
+    Args:
+        image: BGR uint8, H x W x 3.
+        strokes: from :func:`hand_strokes`.
+        look: colours.
+        region: optional uint8 H x W mask (e.g. the sheet); the return value tells whether the hand
+            covers any of it.
+
+    Returns:
+        True when some of the hand lies in the image (and over ``region`` when given).
+    """
+    h, w = image.shape[:2]
+    pts = np.array([p for s in strokes for p in (s.a, s.b)])
+    pad = max(s.width for s in strokes) / 2 + 2
+    x0, y0 = (int(max(0, math.floor(v - pad))) for v in pts.min(axis=0))
+    x1 = int(min(w, math.ceil(pts[:, 0].max() + pad)))
+    y1 = int(min(h, math.ceil(pts[:, 1].max() + pad)))
+    if x0 >= x1 or y0 >= y1:
+        return False
+    roi = image[y0:y1, x0:x1]
+    covered = np.zeros(roi.shape[:2], np.uint8)
+    for sleeve, colour in ((True, look.sleeve), (False, look.skin)):
+        mask = np.zeros(roi.shape[:2], np.uint8)
+        _rasterise(mask, strokes, (x0, y0), 1.0, sleeve=sleeve)
+        if not mask.any():
+            continue
+        # round the shading a little: darker towards the outline
+        shade = cv2.blur(mask, (9, 9))
+        alpha = cv2.GaussianBlur(mask, (3, 3), 0).astype(np.float32) / 255
+        tone = np.array(colour, np.float32) * (0.78 + 0.22 * shade[..., None].astype(np.float32) / 255)
+        roi[:] = (roi * (1 - alpha[..., None]) + tone * alpha[..., None]).astype(np.uint8)
+        covered |= mask
+    if region is None:
+        return bool(covered.any())
+    return bool(cv2.countNonZero(cv2.bitwise_and(covered, region[y0:y1, x0:x1])) > 0)
+
+
+def shadow_mask(
+    size: tuple[int, int], strokes: list[_Stroke], image_size: tuple[int, int], offset: Point, strength: float
+) -> np.ndarray:
+    """A soft shadow of the strokes on a coarse grid.
+
+    Args:
+        size: coarse grid (width, height).
+        strokes: from :func:`hand_strokes`, in image pixels.
+        image_size: image (width, height).
+        offset: shadow offset in image pixels (away from the light).
+        strength: darkening in the shadow's core, 0..1.
+
+    Returns:
+        float32, H x W on the coarse grid, 0 (lit) .. strength (full shadow).
+    """
+    w, h = size
+    scale = w / image_size[0]
+    canvas = np.zeros((h, w), np.uint8)
+    _rasterise(canvas, strokes, (-offset[0], -offset[1]), scale, sleeve=None)
+    k = max(3, int(w / 40) | 1)
+    return cv2.GaussianBlur(canvas, (k, k), 0).astype(np.float32) * (strength / 255)

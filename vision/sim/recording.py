@@ -1,0 +1,333 @@
+"""Simulated recordings of a game: frames in memory (``simulate``) or on disk (``make_recording``).
+
+A recording folder holds (issue 3)::
+
+    000000.jpg 000001.jpg ...      camera frames, in order
+    frames.json                    {"board": "path/to/board.json", "fps": F, "frames": [
+                                      {"file": "000000.jpg", "t": 0.0, "cells": {"A0": "10", ...},
+                                       "hand": false, "pose": 0}, ...], ...}
+    events.jsonl                   {"t": seconds, "frame": index, "type": "end_turn", "turn": n}
+
+``cells`` are the truly occupied cells and their printed faces; ``hand`` tells whether a hand or
+arm covers part of the sheet. frames.json extends the issue's format with ``size``, ``seed``,
+``poses`` (per pose index: the homography from board.png pixels to ideal image pixels and the lens
+term k1, see vision.sim.camera) and ``tiles`` (per cell: face, style, angle in degrees
+counter-clockwise, turn). Turns are numbered from 1 in the order given. Everything is drawn from
+``SimOptions.seed``: the same inputs give byte-identical frames.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from calibration.geometry import BoardGeometry
+from vision.sim.camera import CameraPose, bumped, random_lighting, random_pose
+from vision.sim.hands import HandLook, random_look
+from vision.sim.scene import HandInFrame, Optics, Scene, table_top
+from vision.sim.tiles import SHAPES, Shape, Split, TileStyle, sample_style
+from vision.sim.timeline import Pacing, SimPlacement, Timeline, TurnEnd, build_timeline, seat_points
+
+Turn = Sequence[SimPlacement]
+
+
+@dataclass(frozen=True, slots=True)
+class SimOptions:
+    """How to simulate a recording.
+
+    Attributes:
+        seed: seeds every random choice.
+        size: image (width, height), pixels.
+        fps: frames per second.
+        players: seats around the board; turn i is played from seat i % players.
+        hands: paint hands and arms (without them tiles just appear).
+        pacing: durations and mid-turn pauses (``Pacing.pause_chance``).
+        split: tile styles from the "train" or the "held_out" set (vision.sim.tiles).
+        shapes: tile shapes to draw styles from.
+        per_tile_styles: draw a new style for every tile (else one tile set for the whole game;
+            real Rummikub crops still vary in ink colour from tile to tile).
+        any_rotation: tiles at any angle; else facing their player +- 25 degrees.
+        bumps: times the sheet is knocked to a new pose during the recording.
+        light_change: amplitude of the slow change of light.
+        blur_sigma: defocus blur in pixels; None draws it (0.4..1.0).
+        noise_sigma: sensor noise in grey levels; None draws it (1.5..4.5).
+        jpeg_quality: JPEG quality of written frames (1..100).
+        modulus: the number shown on a modulus marker (§8).
+    """
+
+    seed: int = 0
+    size: tuple[int, int] = (1280, 960)
+    fps: float = 10.0
+    players: int = 2
+    hands: bool = True
+    pacing: Pacing = field(default_factory=Pacing)
+    split: Split = "train"
+    shapes: tuple[Shape, ...] = ("pentagon",)
+    per_tile_styles: bool = False
+    any_rotation: bool = False
+    bumps: int = 0
+    light_change: float = 0.1
+    blur_sigma: float | None = None
+    noise_sigma: float | None = None
+    jpeg_quality: int = 90
+    modulus: int = 13
+
+    def __post_init__(self) -> None:
+        if min(self.size) < 64 or self.fps <= 0 or self.players < 1 or self.bumps < 0:
+            raise ValueError(f"options need size >= 64 px, fps > 0, players >= 1, bumps >= 0: {self}")
+        if not self.shapes or any(s not in SHAPES for s in self.shapes):
+            raise ValueError(f"shapes must be a non-empty subset of {SHAPES}, got {self.shapes!r}")
+        if not 1 <= self.jpeg_quality <= 100:
+            raise ValueError(f"jpeg_quality must be 1..100, got {self.jpeg_quality}")
+
+
+@dataclass(frozen=True, slots=True)
+class SimFrame:
+    """One simulated camera frame with its ground truth.
+
+    Attributes:
+        index: frame number from 0.
+        t: time in seconds.
+        image: BGR uint8, H x W x 3.
+        cells: address -> printed face of every occupied cell.
+        hand: a hand or arm covers part of the sheet.
+        pose: index of the camera pose (changes when the sheet is bumped).
+        turn_ends: end-of-turn signals that fall on this frame.
+    """
+
+    index: int
+    t: float
+    image: np.ndarray
+    cells: Mapping[str, str]
+    hand: bool
+    pose: int
+    turn_ends: tuple[TurnEnd, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class RecordingInfo:
+    """What :func:`make_recording` wrote."""
+
+    out_dir: Path
+    frames: int
+    turn_ends: int
+    duration: float
+
+
+class Simulation:
+    """A planned recording: timeline, styles, poses and scene, ready to render frame by frame.
+
+    Args:
+        turns: per turn, the tiles placed (an empty turn is a pass).
+        board: the printed board.
+        options: simulation options.
+
+    Raises:
+        ValueError: a placement names a cell not on the board, fills a cell twice, or shows a
+            face that the chosen tile styles cannot show (the message names turn, cell and face).
+    """
+
+    def __init__(self, turns: Sequence[Turn], board: BoardGeometry, options: SimOptions) -> None:
+        self.board = board
+        self.options = options
+        seed = options.seed
+        plan = np.random.default_rng([seed, 0])
+        centres = {a: c.center for a, c in board.cells.items()}
+        bw, bh = board.image_size
+        seats = seat_points((bw / 2, bh / 2), 0.75 * math.hypot(bw, bh), options.players)
+        self.timeline: Timeline = build_timeline(
+            turns, centres, seats, options.pacing, plan, any_rotation=options.any_rotation
+        )
+        self.styles = self._choose_styles(plan)
+        self.looks: tuple[HandLook, ...] = tuple(random_look(plan) for _ in seats)
+        first = random_pose(board.image_size, options.size, plan)
+        self.poses: list[CameraPose] = [first]
+        self.bump_times = sorted(
+            float(v) for v in plan.uniform(0, self.timeline.duration, size=options.bumps)
+        )
+        for _ in self.bump_times:
+            self.poses.append(bumped(self.poses[-1], plan))
+        optics = Optics(
+            blur_sigma=options.blur_sigma
+            if options.blur_sigma is not None
+            else float(plan.uniform(0.4, 1.0)),
+            noise_sigma=options.noise_sigma
+            if options.noise_sigma is not None
+            else float(plan.uniform(1.5, 4.5)),
+            shadow_offset=(float(plan.uniform(10, 40)), float(plan.uniform(10, 40))),
+        )
+        lighting = random_lighting(plan, change=options.light_change)
+        scale = first.scale_at((bw / 2, bh / 2))
+        texture_scale = min(1.0, 2.0 * scale)
+        self.scene = Scene(
+            board,
+            options.size,
+            texture_scale,
+            table_top(options.size, plan),
+            lighting,
+            optics,
+            np.random.default_rng([seed, 3]),
+        )
+        self.frame_count = int(math.floor(self.timeline.duration * options.fps)) + 1
+
+    def _choose_styles(self, rng: np.random.Generator) -> list[TileStyle]:
+        """One style per landing (the same one for all unless per_tile_styles or real crops)."""
+        o = self.options
+        base = sample_style(rng, o.split, o.shapes)
+        styles = []
+        for landing in self.timeline.landings:
+            style = base
+            if o.per_tile_styles or base.shape == "photo":
+                shapes = o.shapes if o.per_tile_styles else ("photo",)
+                style = sample_style(rng, o.split, shapes)
+                for _ in range(20):
+                    if style.supports(landing.placement.face):
+                        break
+                    style = sample_style(rng, o.split, shapes)
+            if not style.supports(landing.placement.face):
+                raise ValueError(
+                    f"turn {landing.turn}: cell {landing.placement.address}: tile style "
+                    f"{style.name!r} cannot show face {landing.placement.face!r}"
+                )
+            styles.append(style)
+        return styles
+
+    def frames(self) -> Iterator[SimFrame]:
+        """Render every frame in order."""
+        o = self.options
+        landings = self.timeline.landings
+        placed = 0
+        pose_index = -1
+        ends = list(self.timeline.turn_ends)
+        for index in range(self.frame_count):
+            t = index / o.fps
+            wanted_pose = int(np.searchsorted(self.bump_times, t, side="right"))
+            if wanted_pose != pose_index:
+                pose_index = wanted_pose
+                self.scene.set_pose(self.poses[pose_index])
+            while placed < len(landings) and landings[placed].t <= t:
+                landing = landings[placed]
+                self.scene.place_tile(
+                    landing.placement.address,
+                    landing.placement.face,
+                    self.styles[placed],
+                    landing.angle_deg,
+                    np.random.default_rng([o.seed, 2, placed]),
+                    modulus=o.modulus,
+                )
+                placed += 1
+            hands = self._hands(t) if o.hands else []
+            image, hand = self.scene.render(t, hands, np.random.default_rng([o.seed, 1, index]))
+            due = tuple(e for e in ends if e.t <= t)
+            ends = ends[len(due) :]
+            cells = {x.placement.address: x.placement.face for x in landings[:placed]}
+            yield SimFrame(index, round(t, 4), image, cells, hand, pose_index, due)
+
+    def _hands(self, t: float) -> list[HandInFrame]:
+        pose = self.scene.pose
+        hands = []
+        for seat, look in enumerate(self.looks):
+            point = self.timeline.hand_at(seat, t)
+            if point is None:
+                continue
+            tip = pose.project(np.array([point]))[0]
+            seat_xy = np.array([self.timeline.seats[seat]], np.float64).reshape(-1, 1, 2)
+            shoulder = cv2.perspectiveTransform(seat_xy, pose.homography).reshape(2)
+            hands.append(
+                HandInFrame((float(tip[0]), float(tip[1])), (float(shoulder[0]), float(shoulder[1])), look)
+            )
+        return hands
+
+    def tiles_json(self) -> dict[str, dict[str, object]]:
+        """Per cell: face, style name, angle (degrees counter-clockwise) and turn."""
+        return {
+            x.placement.address: {
+                "face": x.placement.face,
+                "style": s.name,
+                "angle_deg": round(x.angle_deg, 2),
+                "turn": x.turn,
+            }
+            for x, s in zip(self.timeline.landings, self.styles, strict=True)
+        }
+
+
+def simulate(
+    turns: Sequence[Turn], board: BoardGeometry, options: SimOptions | None = None
+) -> Iterator[SimFrame]:
+    """Render a game's frames in memory, in order (see :class:`Simulation`).
+
+    Raises:
+        ValueError: see :class:`Simulation`.
+    """
+    return Simulation(turns, board, options or SimOptions()).frames()
+
+
+def make_recording(
+    turns: Sequence[Turn],
+    board: BoardGeometry | str | Path,
+    out_dir: str | Path,
+    options: SimOptions | None = None,
+    *,
+    progress: bool = False,
+) -> RecordingInfo:
+    """Write a recording folder (module docstring) for a game.
+
+    Args:
+        turns: per turn, the placements (an empty turn is a pass).
+        board: the board, or the path of its board.json (named in frames.json; a geometry given
+            as a value is saved as out_dir/board.json).
+        out_dir: the folder to write; created if missing.
+        options: simulation options.
+        progress: show a tqdm progress bar.
+
+    Raises:
+        ValueError: see :class:`Simulation`.
+        calibration.geometry.BoardFileError: board.json cannot be read.
+        OSError: the folder or a file cannot be written.
+    """
+    options = options or SimOptions()
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    if isinstance(board, BoardGeometry):
+        geometry, board_path = board, out / "board.json"
+        geometry.save(board_path)
+    else:
+        board_path = Path(board)
+        geometry = BoardGeometry.load(board_path)
+    sim = Simulation(turns, geometry, options)
+    frames_doc: list[dict[str, object]] = []
+    events: list[str] = []
+    iterator: Iterator[SimFrame] = sim.frames()
+    if progress:
+        from tqdm import tqdm
+
+        iterator = tqdm(iterator, total=sim.frame_count, unit="frame")
+    for frame in iterator:
+        name = f"{frame.index:06d}.jpg"
+        if not cv2.imwrite(str(out / name), frame.image, [cv2.IMWRITE_JPEG_QUALITY, options.jpeg_quality]):
+            raise OSError(f"{out / name}: cannot write frame")
+        frames_doc.append(
+            {"file": name, "t": frame.t, "cells": dict(frame.cells), "hand": frame.hand, "pose": frame.pose}
+        )
+        events += [
+            json.dumps({"t": frame.t, "frame": frame.index, "type": "end_turn", "turn": e.turn})
+            for e in frame.turn_ends
+        ]
+    doc = {
+        "board": str(board_path),
+        "fps": options.fps,
+        "size": list(options.size),
+        "seed": options.seed,
+        "poses": [p.to_json() for p in sim.poses],
+        "tiles": sim.tiles_json(),
+        "frames": frames_doc,
+    }
+    (out / "frames.json").write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+    (out / "events.jsonl").write_text("".join(e + "\n" for e in events), encoding="utf-8")
+    return RecordingInfo(out, len(frames_doc), len(events), sim.timeline.duration)

@@ -1,0 +1,253 @@
+"""The scene: the printed sheet with tiles on a table, seen by the simulated camera.
+
+The sheet and its tiles live in a top-down texture (board pixels times ``texture_scale``); tiles
+are drawn into it once, when they land, turned and slightly off-centre, with a soft contact shadow
+and a visible edge. Each frame warps the texture into the image through the camera pose and lens
+(one cv2.remap with cached maps), lays it over a table top, paints the hands, and applies light,
+shadows, blur and sensor noise.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from calibration.board_print import render_board
+from calibration.geometry import BoardGeometry
+from vision.sim.camera import CameraPose, Lighting, NoiseBank
+from vision.sim.hands import HandLook, draw_hand, hand_strokes, shadow_mask
+from vision.sim.tiles import TileStyle, render_tile
+
+#: Tile sizes on paper, millimetres: a pentagon's width (§1-3: 25 mm) and a rectangle's height.
+TILE_MM: dict[str, float] = {"pentagon": 25.0, "rectangle": 28.0, "photo": 28.0}
+#: Coarse grid step (image pixels) on which light and shadows are computed.
+_LIGHT_STEP = 16
+
+
+@dataclass(frozen=True, slots=True)
+class HandInFrame:
+    """A hand to paint: its fingertip and shoulder in image pixels and its look."""
+
+    tip: tuple[float, float]
+    shoulder: tuple[float, float]
+    look: HandLook
+
+
+@dataclass(frozen=True, slots=True)
+class Optics:
+    """Per-recording image degradations.
+
+    Attributes:
+        blur_sigma: Gaussian defocus blur, image pixels (0 for none).
+        noise_sigma: sensor noise, grey levels (0 for none).
+        shadow_strength: darkening in the core of a hand's shadow, 0..1.
+        shadow_offset: hand shadow offset (x, y), image pixels.
+    """
+
+    blur_sigma: float = 0.7
+    noise_sigma: float = 3.0
+    shadow_strength: float = 0.35
+    shadow_offset: tuple[float, float] = (25.0, 30.0)
+
+    def __post_init__(self) -> None:
+        if self.blur_sigma < 0 or self.noise_sigma < 0 or not 0 <= self.shadow_strength <= 1:
+            raise ValueError(f"optics need blur, noise >= 0 and shadow strength 0..1: {self}")
+
+
+class Scene:
+    """A sheet on a table with tiles, rendered frame by frame.
+
+    Args:
+        board: the printed board's geometry.
+        image_size: camera image (width, height).
+        texture_scale: texture pixels per board pixel.
+        table: BGR uint8 image of the table top, image_size.
+        lighting: light model.
+        optics: blur, noise, shadows.
+        rng: random generator for the noise bank and the table.
+    """
+
+    def __init__(
+        self,
+        board: BoardGeometry,
+        image_size: tuple[int, int],
+        texture_scale: float,
+        table: np.ndarray,
+        lighting: Lighting,
+        optics: Optics,
+        rng: np.random.Generator,
+    ) -> None:
+        if table.shape != (image_size[1], image_size[0], 3):
+            raise ValueError(f"table image must be {image_size[1]} x {image_size[0]} x 3, got {table.shape}")
+        self.board = board
+        self.size = image_size
+        self.texture_scale = texture_scale
+        self.texture = render_board(board, texture_scale)
+        self._table = table
+        self._lighting = lighting
+        self._optics = optics
+        self._noise = NoiseBank(image_size, optics.noise_sigma, rng) if optics.noise_sigma > 0 else None
+        self._pose: CameraPose | None = None
+        self._maps: tuple[np.ndarray, np.ndarray] | None = None
+        self._sheet_mask: np.ndarray | None = None
+
+    def set_pose(self, pose: CameraPose) -> None:
+        """Use this camera pose from now on (recomputes the warp maps)."""
+        if pose.size != self.size:
+            raise ValueError(f"pose image size {pose.size} differs from the scene's {self.size}")
+        self._pose = pose
+        self._maps = pose.texture_maps(self.texture_scale)
+        w, h = self.board.image_size
+        corners = pose.project(np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64))
+        mask = np.zeros((self.size[1], self.size[0]), np.uint8)
+        cv2.fillConvexPoly(mask, np.round(corners).astype(np.int32), 255)
+        self._sheet_mask = mask
+
+    @property
+    def pose(self) -> CameraPose:
+        """The current camera pose.
+
+        Raises:
+            ValueError: before the first :meth:`set_pose`.
+        """
+        if self._pose is None:
+            raise ValueError("scene has no camera pose yet: call set_pose first")
+        return self._pose
+
+    def place_tile(
+        self,
+        address: str,
+        face: str,
+        style: TileStyle,
+        angle_deg: float,
+        rng: np.random.Generator,
+        *,
+        modulus: int = 13,
+    ) -> None:
+        """Draw a tile into the texture on a cell, turned by ``angle_deg`` (counter-clockwise).
+
+        Raises:
+            KeyError: the address is not a cell of the board.
+            vision.sim.tiles.TileStyleError: the style cannot show the face.
+        """
+        cell = self.board.cells[address]
+        ppm = self.board.px_per_mm * self.texture_scale
+        side = max(16, round(TILE_MM[style.shape] * ppm))
+        sprite = render_tile(face, style, side, rng, modulus=modulus)
+        pitch = self.board.layout.pitch * self.texture_scale
+        offset = rng.normal(0, 0.03, size=2) * pitch
+        centre = (
+            cell.center[0] * self.texture_scale + offset[0],
+            cell.center[1] * self.texture_scale + offset[1],
+        )
+        _composite_tile(self.texture, sprite, centre, angle_deg, thickness=max(1.0, 1.2 * ppm))
+
+    def render(
+        self, t: float, hands: Sequence[HandInFrame], rng: np.random.Generator
+    ) -> tuple[np.ndarray, bool]:
+        """One camera frame.
+
+        Args:
+            t: time in seconds (drives the light).
+            hands: hands to paint (image pixels).
+            rng: per-frame random generator (noise window).
+
+        Returns:
+            (image BGR uint8 H x W x 3, whether a hand covers part of the sheet).
+
+        Raises:
+            ValueError: before the first :meth:`set_pose`.
+        """
+        if self._maps is None or self._sheet_mask is None:
+            raise ValueError("scene has no camera pose yet: call set_pose first")
+        image = cv2.remap(
+            self.texture,
+            self._maps[0],
+            self._maps[1],
+            cv2.INTER_LINEAR,
+            dst=self._table.copy(),
+            borderMode=cv2.BORDER_TRANSPARENT,
+        )
+        over_sheet = False
+        w, h = self.size
+        coarse = (math.ceil(w / _LIGHT_STEP), math.ceil(h / _LIGHT_STEP))
+        shadow = np.zeros((coarse[1], coarse[0]), np.float32)
+        for hand in hands:
+            px_per_mm = self.pose.scale_at(self.board.layout.origin) * self.board.px_per_mm * 1.15
+            strokes = hand_strokes(hand.shoulder, hand.tip, px_per_mm, hand.look)
+            shadow = np.maximum(
+                shadow,
+                shadow_mask(
+                    coarse, strokes, self.size, self._optics.shadow_offset, self._optics.shadow_strength
+                ),
+            )
+            over_sheet |= draw_hand(image, strokes, hand.look, self._sheet_mask)
+        gain = self._lighting.gain(t, coarse, shadow)
+        gain_u8 = np.clip(gain * 128, 0, 255).astype(np.uint8)
+        gain_full = cv2.resize(gain_u8, (w, h), interpolation=cv2.INTER_LINEAR)
+        image = cv2.multiply(image, gain_full, scale=1 / 128)
+        if self._optics.blur_sigma > 0:
+            image = cv2.GaussianBlur(image, (0, 0), self._optics.blur_sigma)
+        if self._noise is not None:
+            image = self._noise.add(image, rng)
+        return image, over_sheet
+
+
+def _composite_tile(
+    texture: np.ndarray, sprite: np.ndarray, centre: tuple[float, float], angle_deg: float, thickness: float
+) -> None:
+    """Alpha-composite a BGRA tile sprite, turned, centred at ``centre``, with edge and shadow."""
+    side = sprite.shape[0]
+    out = int(math.ceil(side * 1.45)) + 2 * int(math.ceil(thickness)) + 4
+    matrix = cv2.getRotationMatrix2D((side / 2, side / 2), angle_deg, 1.0)
+    matrix[:, 2] += (out - side) / 2
+    turned = cv2.warpAffine(
+        sprite,
+        matrix,
+        (out, out),
+        flags=cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_CONSTANT,
+        borderValue=(0, 0, 0, 0),
+    )
+    x0 = int(round(centre[0] - out / 2))
+    y0 = int(round(centre[1] - out / 2))
+    h, w = texture.shape[:2]
+    if x0 < 0 or y0 < 0 or x0 + out > w or y0 + out > h:
+        raise ValueError(f"tile at {centre} lies outside the sheet texture {w} x {h}")
+    roi = texture[y0 : y0 + out, x0 : x0 + out].astype(np.float32)
+    alpha = turned[..., 3].astype(np.float32) / 255
+    shift = np.array([[1, 0, thickness * 0.8], [0, 1, thickness]], np.float32)
+    edge = cv2.warpAffine(alpha, shift, (out, out))
+    far = np.array([[1, 0, thickness * 2.0], [0, 1, thickness * 2.5]], np.float32)
+    soft = cv2.GaussianBlur(cv2.warpAffine(alpha, far, (out, out)), (0, 0), max(1.0, thickness * 1.5))
+    roi *= (1 - 0.35 * soft)[..., None]  # contact shadow on the paper
+    solid = alpha > 0.9
+    edge_colour = np.median(turned[..., :3][solid], axis=0) * 0.7 if solid.any() else (90, 90, 90)
+    edged = roi * (1 - edge[..., None]) + np.asarray(edge_colour, np.float32) * edge[..., None]
+    result = edged * (1 - alpha[..., None]) + turned[..., :3].astype(np.float32) * alpha[..., None]
+    texture[y0 : y0 + out, x0 : x0 + out] = np.clip(result, 0, 255).astype(np.uint8)
+
+
+def table_top(size: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
+    """A table top around the sheet: wood grain, cloth or felt in a random colour.
+
+    Returns:
+        BGR uint8, size[1] x size[0] x 3.
+    """
+    w, h = size
+    base = np.array(
+        ((60, 100, 150), (45, 75, 110), (110, 110, 105), (60, 95, 50), (120, 140, 160))[int(rng.integers(5))],
+        np.float32,
+    )
+    coarse = cv2.resize(
+        rng.normal(0, 1, size=(12, 16)).astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC
+    )
+    fine = cv2.resize(rng.normal(0, 1, size=(h // 4, w // 4)).astype(np.float32), (w, h))
+    ys = np.arange(h, dtype=np.float32)[:, None]
+    grain = np.sin(ys / float(rng.uniform(3, 9)) + coarse * 4) * float(rng.uniform(0.0, 1.0))
+    shade = 1 + 0.08 * coarse + 0.04 * fine + 0.06 * grain
+    return np.clip(base * shade[..., None], 0, 255).astype(np.uint8)

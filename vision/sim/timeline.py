@@ -1,0 +1,253 @@
+"""The timeline of a simulated game: when each hand moves where, when each tile lands, when turns end.
+
+Pure scheduling, no pixels: positions are in board.png pixels (the printed sheet), times in seconds.
+A turn is played by the player whose seat is ``turn_index % players``: the hand comes in from the
+seat, moves to each cell in turn, rests there while the tile is put down (the tile appears when the
+hand lifts), optionally leaves the board in the middle of the turn (a pause: the position is
+incomplete and no end of turn is signalled), and leaves; the end of turn is signalled a moment
+after the hand has gone. A pass (an empty turn) only signals the end of turn.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+Point = tuple[float, float]
+
+
+@dataclass(frozen=True, slots=True)
+class SimPlacement:
+    """One tile put on one cell.
+
+    Attributes:
+        address: the cell address ("A0", "B14", ...).
+        face: the printed face: "0".."19", "#", "marker" or "joker".
+    """
+
+    address: str
+    face: str
+
+    def __post_init__(self) -> None:
+        if not self.address or not self.face:
+            raise ValueError(f"placement needs an address and a face, got {self.address!r}, {self.face!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class Pacing:
+    """How long things take, in seconds (the defaults are a brisk but human player).
+
+    Attributes:
+        lead_in: still frames of the board before the first turn.
+        reach: hand moving from the seat onto the board or off it again.
+        move: hand moving from one cell to the next.
+        rest: hand resting over a cell while the tile is put down.
+        settle: hand gone, before the end of turn is signalled.
+        after: still time after the end-of-turn signal, before the next turn.
+        pause: length of a mid-turn pause (hand off the board, turn incomplete).
+        pause_chance: probability of one mid-turn pause in a turn of two or more tiles.
+        jitter: relative random spread applied to every duration.
+    """
+
+    lead_in: float = 1.0
+    reach: float = 0.6
+    move: float = 0.4
+    rest: float = 0.5
+    settle: float = 0.6
+    after: float = 0.8
+    pause: float = 1.5
+    pause_chance: float = 0.0
+    jitter: float = 0.25
+
+    def __post_init__(self) -> None:
+        durations = (self.lead_in, self.reach, self.move, self.rest, self.settle, self.after, self.pause)
+        if any(d < 0 for d in durations) or not 0 <= self.pause_chance <= 1 or not 0 <= self.jitter < 1:
+            raise ValueError(f"pacing needs durations >= 0, 0 <= pause_chance <= 1, 0 <= jitter < 1: {self}")
+
+
+@dataclass(frozen=True, slots=True)
+class HandKey:
+    """A keyframe of the hand: at time ``t`` it is at ``point`` (board.png pixels); None = at the seat."""
+
+    t: float
+    point: Point | None
+
+
+@dataclass(frozen=True, slots=True)
+class Landing:
+    """A tile appears on the board at time ``t`` (the hand lifts off it)."""
+
+    t: float
+    turn: int
+    placement: SimPlacement
+    angle_deg: float
+
+
+@dataclass(frozen=True, slots=True)
+class TurnEnd:
+    """The end of turn ``turn`` (1-based) is signalled at time ``t``."""
+
+    t: float
+    turn: int
+
+
+@dataclass(frozen=True, slots=True)
+class Timeline:
+    """Everything that happens in a simulated game, in time order.
+
+    Attributes:
+        hands: per seat, the hand keyframes (time-ordered).
+        seats: per seat, the seat point in board.png pixels (off the sheet, where the arm comes from).
+        landings: tiles appearing, time-ordered.
+        turn_ends: end-of-turn signals, time-ordered.
+        duration: seconds from the first to the last moment.
+    """
+
+    hands: tuple[tuple[HandKey, ...], ...]
+    seats: tuple[Point, ...]
+    landings: tuple[Landing, ...]
+    turn_ends: tuple[TurnEnd, ...]
+    duration: float
+    _landing_times: np.ndarray = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if len(self.hands) != len(self.seats) or not self.seats:
+            raise ValueError("a timeline needs one hand track per seat and at least one seat")
+        object.__setattr__(self, "_landing_times", np.array([x.t for x in self.landings]))
+
+    def placed_at(self, t: float) -> tuple[Landing, ...]:
+        """The tiles on the board at time ``t`` (those whose landing time is <= t)."""
+        return self.landings[: int(np.searchsorted(self._landing_times, t, side="right"))]
+
+    def hand_at(self, seat: int, t: float) -> Point | None:
+        """Where the hand of ``seat`` is at time ``t`` (board.png pixels), or None when at the seat.
+
+        Between keyframes the hand moves along a straight line with eased speed; coming from or
+        going to the seat it moves along the line from the seat point.
+        """
+        keys = self.hands[seat]
+        times = [k.t for k in keys]
+        i = int(np.searchsorted(times, t, side="right"))
+        if i == 0 or i == len(keys):
+            return None
+        a, b = keys[i - 1], keys[i]
+        if a.point is None and b.point is None:
+            return None
+        start = a.point if a.point is not None else self.seats[seat]
+        end = b.point if b.point is not None else self.seats[seat]
+        u = (t - a.t) / (b.t - a.t) if b.t > a.t else 1.0
+        u = u * u * (3 - 2 * u)
+        return (start[0] + (end[0] - start[0]) * u, start[1] + (end[1] - start[1]) * u)
+
+
+def seat_points(centre: Point, radius: float, players: int) -> tuple[Point, ...]:
+    """Seat points around the board: player 1 at the bottom (south), the others clockwise.
+
+    Args:
+        centre: the board centre, board.png pixels.
+        radius: distance of the seats from the centre, pixels (beyond the sheet's edge).
+        players: number of seats (>= 1).
+    """
+    if players < 1:
+        raise ValueError(f"players must be >= 1, got {players}")
+    seats = []
+    for p in range(players):
+        angle = math.pi / 2 + 2 * math.pi * p / players
+        seats.append((centre[0] + radius * math.cos(angle), centre[1] + radius * math.sin(angle)))
+    return tuple(seats)
+
+
+def seat_angle_deg(seat: int, players: int) -> float:
+    """How far the tiles of ``seat`` are turned (degrees, counter-clockwise) when put down facing
+    their player: 0 for the player at the bottom."""
+    return (-360.0 * seat / players) % 360.0
+
+
+def build_timeline(
+    turns: Sequence[Sequence[SimPlacement]],
+    cell_centres: Mapping[str, Point],
+    seats: Sequence[Point],
+    pacing: Pacing,
+    rng: np.random.Generator,
+    *,
+    any_rotation: bool = False,
+) -> Timeline:
+    """Schedule a game.
+
+    Args:
+        turns: per turn, the tiles placed (an empty turn is a pass).
+        cell_centres: address -> centre in board.png pixels.
+        seats: seat points in board.png pixels; turn i is played from seat i % len(seats).
+        pacing: durations.
+        rng: random generator for durations, pauses, hand offsets and tile angles.
+        any_rotation: turn tiles at any angle; otherwise they face their player +- 25 degrees.
+
+    Raises:
+        ValueError: a placement names a cell that is not on the board (names the turn and cell),
+            or a cell is filled twice.
+    """
+    hands: list[list[HandKey]] = [[] for _ in seats]
+    landings: list[Landing] = []
+    ends: list[TurnEnd] = []
+    filled: set[str] = set()
+    pitch = _pitch(cell_centres)
+    t = pacing.lead_in
+
+    def dur(base: float) -> float:
+        return base * float(1 + rng.uniform(-pacing.jitter, pacing.jitter))
+
+    for index, turn in enumerate(turns):
+        number = index + 1
+        seat = index % len(seats)
+        keys = hands[seat]
+        pause_after = -1
+        if len(turn) >= 2 and rng.random() < pacing.pause_chance:
+            pause_after = int(rng.integers(1, len(turn)))
+        if turn:
+            keys.append(HandKey(t, None))
+            t += dur(pacing.reach)
+        for k, placement in enumerate(turn):
+            if placement.address not in cell_centres:
+                raise ValueError(f"turn {number}: cell {placement.address!r} is not on the board")
+            if placement.address in filled:
+                raise ValueError(f"turn {number}: cell {placement.address!r} already holds a tile")
+            filled.add(placement.address)
+            cx, cy = cell_centres[placement.address]
+            point = (cx + float(rng.normal(0, 0.08)) * pitch, cy + float(rng.normal(0, 0.08)) * pitch)
+            if k > 0:
+                t += dur(pacing.move)
+            keys.append(HandKey(t, point))
+            t += dur(pacing.rest)
+            keys.append(HandKey(t, point))
+            angle = (
+                float(rng.uniform(0, 360))
+                if any_rotation
+                else seat_angle_deg(seat, len(seats)) + float(rng.uniform(-25, 25))
+            )
+            landings.append(Landing(t, number, placement, angle % 360.0))
+            if k == pause_after - 1:
+                t += dur(pacing.reach)
+                keys.append(HandKey(t, None))
+                t += dur(pacing.pause)
+                keys.append(HandKey(t, None))
+                t += dur(pacing.reach)
+                keys.append(HandKey(t, point))
+        if turn:
+            t += dur(pacing.reach)
+            keys.append(HandKey(t, None))
+        t += dur(pacing.settle)
+        ends.append(TurnEnd(t, number))
+        t += dur(pacing.after)
+    return Timeline(tuple(tuple(k) for k in hands), tuple(seats), tuple(landings), tuple(ends), t)
+
+
+def _pitch(cell_centres: Mapping[str, Point]) -> float:
+    """Distance between neighbouring cell centres (from A0 to its nearest neighbour)."""
+    points = np.array(list(cell_centres.values()))
+    if len(points) < 2:
+        return 1.0
+    d = np.hypot(*(points[1:] - points[0]).T)
+    return float(d.min())

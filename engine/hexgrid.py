@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from math import isqrt
 
 
@@ -140,6 +141,12 @@ def format_address(cell: Hex) -> str:
     """
     if not isinstance(cell, Hex):
         raise ValueError(f"not a Hex: {cell!r}")
+    return _format_address(cell)
+
+
+@lru_cache(maxsize=65536)
+def _format_address(cell: Hex) -> str:
+    """format_address without the type check, cached (addresses are asked for very often)."""
     k = distance(cell, ORIGIN)
     if k == 0:
         return "A0"
@@ -171,6 +178,7 @@ def hexagon_cells(order: int) -> list[Hex]:
     return sorted(cells, key=address_sort_key)
 
 
+@lru_cache(maxsize=65536)
 def address_sort_key(cell: Hex) -> tuple[int, str, int]:
     """Key that sorts cells by ring, then sextant letter, then number (A0, B1, E1, ..., B2, ...)."""
     address = format_address(cell)

@@ -53,6 +53,10 @@ class Position(Mapping[Hex, Tile]):
     def __iter__(self) -> Iterator[Hex]:
         return iter(sorted(self._tiles, key=address_sort_key))
 
+    def tiles(self) -> Iterator[Tile]:
+        """The tiles in no particular order (faster than ``values()``, which sorts by address)."""
+        return iter(self._tiles.values())
+
     def __len__(self) -> int:
         return len(self._tiles)
 

@@ -51,7 +51,7 @@ from engine.hexgrid import ORIGIN, Hex, format_address
 from engine.legal import line_end_cells
 from engine.sequences import is_modular_linear, msa_of, points, tilde
 from engine.state import BoardState
-from engine.tiles import Placement, format_placement
+from engine.tiles import Placement, Tile, format_placement
 from engine.wilds import LineConstraint, resolve_wilds
 
 
@@ -207,7 +207,12 @@ class _Applied:
 
 
 def _is_first_turn(state: BoardState) -> bool:
-    return all(tile.is_marker for tile in state.position.values())
+    """No tile on the board but the modulus marker (§3-3, §8)."""
+    position = state.position
+    return len(position) == 0 or (len(position) == 1 and position.get(ORIGIN, _NO_TILE).is_marker)
+
+
+_NO_TILE = Tile.natural(0)
 
 
 def _check_turn(state: BoardState, placements: Sequence[Placement]) -> RuleViolation | _Applied:
@@ -385,7 +390,7 @@ def _count_warnings(after: BoardState, placements: Sequence[Placement]) -> tuple
         return ()
     placed = {p.tile.value for p in placements if p.tile.is_natural}
     counts: dict[int, int] = {}
-    for tile in after.position.values():
+    for tile in after.position.tiles():
         if tile.is_natural and not tile.is_marker and tile.value in placed:
             counts[tile.value] = counts.get(tile.value, 0) + 1  # type: ignore[index]
     return tuple(

@@ -127,13 +127,16 @@ class Simulation:
         turns: per turn, the tiles placed (an empty turn is a pass).
         board: the printed board.
         options: simulation options.
+        initial: tiles on the board from the start (e.g. the modulus marker on A0, §8).
 
     Raises:
         ValueError: a placement names a cell not on the board, fills a cell twice, or shows a
             face that the chosen tile styles cannot show (the message names turn, cell and face).
     """
 
-    def __init__(self, turns: Sequence[Turn], board: BoardGeometry, options: SimOptions) -> None:
+    def __init__(
+        self, turns: Sequence[Turn], board: BoardGeometry, options: SimOptions, initial: Turn = ()
+    ) -> None:
         self.board = board
         self.options = options
         seed = options.seed
@@ -142,7 +145,7 @@ class Simulation:
         bw, bh = board.image_size
         seats = seat_points((bw / 2, bh / 2), 0.75 * math.hypot(bw, bh), options.players)
         self.timeline: Timeline = build_timeline(
-            turns, centres, seats, options.pacing, plan, any_rotation=options.any_rotation
+            turns, centres, seats, options.pacing, plan, any_rotation=options.any_rotation, initial=initial
         )
         self.styles = self._choose_styles(plan)
         self.looks: tuple[HandLook, ...] = tuple(random_look(plan) for _ in seats)
@@ -258,14 +261,14 @@ class Simulation:
 
 
 def simulate(
-    turns: Sequence[Turn], board: BoardGeometry, options: SimOptions | None = None
+    turns: Sequence[Turn], board: BoardGeometry, options: SimOptions | None = None, initial: Turn = ()
 ) -> Iterator[SimFrame]:
     """Render a game's frames in memory, in order (see :class:`Simulation`).
 
     Raises:
         ValueError: see :class:`Simulation`.
     """
-    return Simulation(turns, board, options or SimOptions()).frames()
+    return Simulation(turns, board, options or SimOptions(), initial).frames()
 
 
 def make_recording(
@@ -274,6 +277,7 @@ def make_recording(
     out_dir: str | Path,
     options: SimOptions | None = None,
     *,
+    initial: Turn = (),
     progress: bool = False,
 ) -> RecordingInfo:
     """Write a recording folder (module docstring) for a game.
@@ -284,6 +288,7 @@ def make_recording(
             as a value is saved as out_dir/board.json).
         out_dir: the folder to write; created if missing.
         options: simulation options.
+        initial: tiles on the board from the start (e.g. the modulus marker on A0, §8).
         progress: show a tqdm progress bar.
 
     Raises:
@@ -300,7 +305,7 @@ def make_recording(
     else:
         board_path = Path(board)
         geometry = BoardGeometry.load(board_path)
-    sim = Simulation(turns, geometry, options)
+    sim = Simulation(turns, geometry, options, initial)
     frames_doc: list[dict[str, object]] = []
     events: list[str] = []
     iterator: Iterator[SimFrame] = sim.frames()

@@ -86,7 +86,9 @@ class Scene:
         self.board = board
         self.size = image_size
         self.texture_scale = texture_scale
-        self.texture = render_board(board, texture_scale)
+        self._paper = render_board(board, texture_scale)
+        self.texture = self._paper.copy()
+        self._tiles: dict[str, tuple[np.ndarray, tuple[float, float], float, float]] = {}
         self._table = table
         self._lighting = lighting
         self._optics = optics
@@ -130,6 +132,8 @@ class Scene:
     ) -> None:
         """Draw a tile into the texture on a cell, turned by ``angle_deg`` (counter-clockwise).
 
+        A tile put on a cell that holds one replaces it (the hash swap, §7-4).
+
         Raises:
             KeyError: the address is not a cell of the board.
             vision.sim.tiles.TileStyleError: the style cannot show the face.
@@ -144,7 +148,14 @@ class Scene:
             cell.center[0] * self.texture_scale + offset[0],
             cell.center[1] * self.texture_scale + offset[1],
         )
-        _composite_tile(self.texture, sprite, centre, angle_deg, thickness=max(1.0, 1.2 * ppm))
+        replaces = address in self._tiles
+        self._tiles[address] = (sprite, centre, angle_deg, max(1.0, 1.2 * ppm))
+        if replaces:
+            self.texture = self._paper.copy()
+            for tile in self._tiles.values():
+                _composite_tile(self.texture, *tile)
+        else:
+            _composite_tile(self.texture, *self._tiles[address])
 
     def render(
         self, t: float, hands: Sequence[HandInFrame], rng: np.random.Generator

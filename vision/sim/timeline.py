@@ -174,6 +174,7 @@ def build_timeline(
     rng: np.random.Generator,
     *,
     any_rotation: bool = False,
+    initial: Sequence[SimPlacement] = (),
 ) -> Timeline:
     """Schedule a game.
 
@@ -184,15 +185,19 @@ def build_timeline(
         pacing: durations.
         rng: random generator for durations, pauses, hand offsets and tile angles.
         any_rotation: turn tiles at any angle; otherwise they face their player +- 25 degrees.
+        initial: tiles on the board from the start (turn 0, e.g. the modulus marker on A0, §8).
 
     Raises:
         ValueError: a placement names a cell that is not on the board (names the turn and cell),
-            or a cell is filled twice.
+            or a cell is filled twice (except a natural replacing a wild tile: the hash swap, §7-4).
     """
     hands: list[list[HandKey]] = [[] for _ in seats]
     landings: list[Landing] = []
     ends: list[TurnEnd] = []
-    filled: set[str] = set()
+    filled: dict[str, str] = {}
+    for placement in initial:
+        _check_cell(placement, filled, cell_centres, 0)
+        landings.append(Landing(0.0, 0, placement, 0.0))
     pitch = _pitch(cell_centres)
     t = pacing.lead_in
 
@@ -210,11 +215,7 @@ def build_timeline(
             keys.append(HandKey(t, None))
             t += dur(pacing.reach)
         for k, placement in enumerate(turn):
-            if placement.address not in cell_centres:
-                raise ValueError(f"turn {number}: cell {placement.address!r} is not on the board")
-            if placement.address in filled:
-                raise ValueError(f"turn {number}: cell {placement.address!r} already holds a tile")
-            filled.add(placement.address)
+            _check_cell(placement, filled, cell_centres, number)
             cx, cy = cell_centres[placement.address]
             point = (cx + float(rng.normal(0, 0.08)) * pitch, cy + float(rng.normal(0, 0.08)) * pitch)
             if k > 0:
@@ -242,6 +243,19 @@ def build_timeline(
         ends.append(TurnEnd(t, number))
         t += dur(pacing.after)
     return Timeline(tuple(tuple(k) for k in hands), tuple(seats), tuple(landings), tuple(ends), t)
+
+
+def _check_cell(
+    placement: SimPlacement, filled: dict[str, str], cell_centres: Mapping[str, Point], turn: int
+) -> None:
+    """Record a placement; a natural may replace a wild tile (the hash swap, §7-4)."""
+    address = placement.address
+    if address not in cell_centres:
+        raise ValueError(f"turn {turn}: cell {address!r} is not on the board")
+    old = filled.get(address)
+    if old is not None and not (old == "#" and placement.face != "#"):
+        raise ValueError(f"turn {turn}: cell {address!r} already holds a tile ({old!r})")
+    filled[address] = placement.face
 
 
 def _pitch(cell_centres: Mapping[str, Point]) -> float:

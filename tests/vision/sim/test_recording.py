@@ -159,3 +159,17 @@ def test_bad_cell_and_unshowable_face_are_named(board: BoardGeometry) -> None:
         Simulation([[P("A0", "1"), P("A0", "2")]], board, SimOptions(size=SMALL))
     with pytest.raises(ValueError, match=r"turn 1: cell A0: tile style .* cannot show face '0'"):
         Simulation([[P("A0", "0")]], board, SimOptions(size=SMALL, shapes=("photo",)))
+
+
+def test_hash_swap_replaces_the_wild_tile_in_truth_and_image(board: BoardGeometry) -> None:
+    options = SimOptions(seed=4, size=SMALL, fps=4, hands=False, noise_sigma=0, blur_sigma=0, light_change=0)
+    sim = Simulation([[P("A0", "#")], [P("A0", "5")]], board, options)
+    frames = list(sim.frames())
+    assert frames[-1].cells == {"A0": "5"}
+    wild = next(f for f in frames if f.cells == {"A0": "#"})
+    x, y = (int(v) for v in sim.scene.pose.project(np.array([board.cells["A0"].center]))[0])
+    diff = np.abs(wild.image.astype(int) - frames[-1].image.astype(int)).sum(axis=2)
+    assert diff[y - 8 : y + 8, x - 8 : x + 8].max() > 100  # the tile on A0 looks different
+    assert diff[: y - 40].max() < 10  # nothing else changed
+    with pytest.raises(ValueError, match="already holds a tile"):
+        Simulation([[P("A0", "5")], [P("A0", "#")]], board, options)

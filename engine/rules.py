@@ -68,6 +68,7 @@ class ScoredSequence:
         length: the scoring length: natural tiles, plus bonus, minus malus cells (§7-1, §9).
         points: (length-1)(length-2)/2, 0 below 3 (table 2A).
         primary: True for the primary sequence (§3-2).
+        wild: per cell, True for a wild tile.
     """
 
     cells: tuple[Hex, ...]
@@ -76,25 +77,30 @@ class ScoredSequence:
     length: int
     points: int
     primary: bool
+    wild: tuple[bool, ...]
 
     def __post_init__(self) -> None:
-        if len(self.cells) != len(self.values) or not self.cells:
-            raise ValueError(f"a sequence needs one value per cell: {self!r}")
+        if not self.cells or not len(self.cells) == len(self.values) == len(self.wild):
+            raise ValueError(f"a sequence needs one value and wild flag per cell: {self!r}")
 
     @property
     def addresses(self) -> list[str]:
         """The cells as addresses."""
         return [format_address(c) for c in self.cells]
 
+    def _faces(self) -> list[str]:
+        return ["#" if w else str(v) for v, w in zip(self.values, self.wild, strict=True)]
+
     def tilde(self) -> str:
-        """The sequence in tilde notation with values and addresses (``4B2 ~ 7B1 ~ 10A0``)."""
-        return " ~ ".join(
-            f"{'#' if v is None else v}{format_address(c)}"
-            for c, v in zip(self.cells, self.values, strict=True)
-        )
+        """The sequence in tilde notation with faces and addresses (``4B2 ~ #B1 ~ 10A0``, §2-1)."""
+        return " ~ ".join(f"{f}{a}" for f, a in zip(self._faces(), self.addresses, strict=True))
 
     def values_tilde(self) -> str:
-        """The values in tilde notation (``4 ~ 7 ~ 10``)."""
+        """The faces in tilde notation (``5 ~ 1 ~ # ~ 5``, §7-1)."""
+        return " ~ ".join(self._faces())
+
+    def resolved_tilde(self) -> str:
+        """The values in tilde notation, wild tiles by their value (``#`` when ambiguous)."""
         return tilde(self.values)
 
 
@@ -378,6 +384,7 @@ def _score(after: BoardState, changed: tuple[int, ...], direction: int) -> tuple
                     length=length,
                     points=points(length),
                     primary=primary,
+                    wild=tuple(after.wild[j] for j in run),
                 )
             )
     return tuple(out)

@@ -116,6 +116,7 @@ def test_score_command_text_json_and_exit_status(tmp_path, capsys):
             "length": 5,
             "points": 6,
             "primary": True,
+            "wild": [False] * 5,
         }
     ]
     assert first["legal"] is True and first["error"] is None and first["blocked"] == []

@@ -47,6 +47,7 @@ def _sequence_json(seq: ScoredSequence) -> dict[str, Any]:
         "length": seq.length,
         "points": seq.points,
         "primary": seq.primary,
+        "wild": list(seq.wild),
     }
 
 

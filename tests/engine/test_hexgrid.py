@@ -1,0 +1,86 @@
+"""Cell addresses and boards (§1-2, addressing.md, table 1B)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from engine.hexgrid import (
+    LINE_DIRECTIONS,
+    Board,
+    Hex,
+    distance,
+    format_address,
+    hexagon_cells,
+    parse_address,
+)
+
+EXAMPLES = {
+    "A0": (0, 0), "B1": (-1, 0), "B2": (-2, 0), "B3": (-1, -1), "B4": (-3, 0), "B5": (-2, -1),
+    "B6": (-1, -2), "E1": (0, -1), "E2": (0, -2), "E3": (1, -2), "H1": (1, -1), "M1": (1, 0),
+    "M2": (2, 0), "P1": (0, 1), "T1": (-1, 1), "T2": (-2, 2),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(("address", "qr"), sorted(EXAMPLES.items()))
+def test_addressing_examples(address, qr):
+    assert parse_address(address) == Hex(*qr)
+    assert format_address(Hex(*qr)) == address
+
+
+@pytest.mark.parametrize(
+    ("cells", "slope"),
+    [
+        ("B2 B1 A0 M1", "zero"),  # figure 2A
+        ("T2 T1 A0 H1", "positive"),  # figure 2C
+        ("E2 E1 A0 P1", "negative"),  # figure 2E, read north to south
+    ],
+)
+def test_section_2_1_lines_are_straight(cells, slope):
+    hexes = [parse_address(a) for a in cells.split()]
+    step = LINE_DIRECTIONS[slope]
+    assert all(b - a == step for a, b in zip(hexes, hexes[1:], strict=False))
+
+
+@pytest.mark.parametrize(("order", "cells"), [(0, 1), (4, 61), (7, 169), (9, 271), (12, 469), (18, 1027)])
+def test_table_1b_cell_counts(order, cells):
+    board = Board.hexagon(order)
+    assert len(board) == cells == 3 * order * (order + 1) + 1
+    assert board.is_hexagon
+
+
+def test_truncated_board_keeps_addresses():
+    board = Board.truncated(7, ["B26", "M7"])
+    assert parse_address("B26") not in board and parse_address("B20") in board
+    assert len(board) == 169 - 2 and not board.is_hexagon
+    # B26 lies immediately left of B20 on every board that has both (§1-2)
+    assert parse_address("B20") - parse_address("B26") == LINE_DIRECTIONS["zero"]
+
+
+@pytest.mark.parametrize("bad", ["", "A1", "Q3", "B0", "B", "7B", "B-2", None])
+def test_bad_addresses_are_rejected_with_the_text(bad):
+    with pytest.raises(ValueError, match="not a cell address"):
+        parse_address(bad)
+
+
+@given(st.integers(-40, 40), st.integers(-40, 40))
+def test_address_round_trip_from_coordinates(q, r):
+    cell = Hex(q, r)
+    assert parse_address(format_address(cell)) == cell
+
+
+@given(st.sampled_from("BEHMPT"), st.integers(1, 2000))
+def test_address_round_trip_from_text(letter, number):
+    text = f"{letter}{number}"
+    assert format_address(parse_address(text)) == text
+
+
+@given(st.integers(0, 12))
+def test_rings_hold_6k_cells_with_k_per_sextant(order):
+    cells = hexagon_cells(order)
+    for k in range(1, order + 1):
+        ring = [c for c in cells if distance(c, Hex(0, 0)) == k]
+        assert len(ring) == 6 * k
+        letters = [format_address(c)[0] for c in ring]
+        assert all(letters.count(x) == k for x in "BEHMPT")

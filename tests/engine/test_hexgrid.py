@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.hexgrid import (
@@ -64,18 +64,21 @@ def test_bad_addresses_are_rejected_with_the_text(bad):
         parse_address(bad)
 
 
+@settings(derandomize=True)
 @given(st.integers(-40, 40), st.integers(-40, 40))
 def test_address_round_trip_from_coordinates(q, r):
     cell = Hex(q, r)
     assert parse_address(format_address(cell)) == cell
 
 
+@settings(derandomize=True)
 @given(st.sampled_from("BEHMPT"), st.integers(1, 2000))
 def test_address_round_trip_from_text(letter, number):
     text = f"{letter}{number}"
     assert format_address(parse_address(text)) == text
 
 
+@settings(derandomize=True)
 @given(st.integers(0, 12))
 def test_rings_hold_6k_cells_with_k_per_sextant(order):
     cells = hexagon_cells(order)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from itertools import product
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.sequences import (
@@ -105,6 +105,7 @@ def test_msa_rejects_out_of_range_fields():
         msa_of_values([1, 2, 4], 12)
 
 
+@settings(derandomize=True)
 @given(st.integers(1, 16), st.integers(0, 3), st.data())
 def test_gap_fillings_match_brute_force(modulus, gap, data):
     left = data.draw(st.integers(0, modulus - 1))
@@ -118,6 +119,7 @@ def test_gap_fillings_match_brute_force(modulus, gap, data):
     assert count_gap_fillings(left, right, gap, modulus) == len(brute)
 
 
+@settings(derandomize=True)
 @given(st.sampled_from([2, 3, 5, 7, 11, 13]), st.integers(0, 12), st.integers(0, 12), st.integers(1, 11))
 def test_prime_modulus_fills_any_gap_uniquely(modulus, left, right, gap):
     if gap + 1 < modulus:  # gap + 1 coprime to the modulus

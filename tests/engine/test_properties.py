@@ -1,0 +1,102 @@
+"""Property-based checks of the rules against tests/engine/reference.py (hypothesis, seeded)."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.game import Game
+from engine.hexgrid import LINE_DIRECTIONS, Board
+from engine.position import Position
+from engine.randomgame import random_game
+from engine.settings import Settings
+from engine.tiles import Placement, Tile
+
+from . import reference
+
+MODULI = st.sampled_from([5, 6, 7, 8, 11, 12, 13])
+
+
+def _values(game: Game) -> dict:
+    return {c: t.value for c, t in game.position.items()}
+
+
+@settings(derandomize=True, max_examples=25, deadline=None)
+@given(st.integers(0, 10**6), MODULI, st.integers(2, 5))
+def test_random_legal_games_keep_every_line_legal_and_scores_recount(seed, modulus, order):
+    board = Board.hexagon(order)
+    game, results = random_game(Settings(modulus=modulus, board=board, players=("A", "B")), 14, seed)
+    assert reference.all_lines_linear(_values(game), modulus)
+    # replay the plays on the reference: each is legal there and scores the same
+    tiles: dict = {}
+    for record in game.history:
+        if record.kind != "play":
+            continue
+        turn = [(p.cell, p.tile.value) for p in record.placements]
+        assert reference.verdict(board, tiles, turn, modulus) == (True, record.score)
+        tiles.update(turn)
+    assert sum(game.scores.values()) == sum(r.score for r in results)
+
+
+@settings(derandomize=True, max_examples=200, deadline=None)
+@given(
+    st.integers(0, 10**6), MODULI, st.integers(0, 12), st.integers(1, 3), st.randoms(use_true_random=False)
+)
+def test_random_turns_agree_with_the_reference(seed, modulus, turns, length, rnd):
+    board = Board.hexagon(4)
+    game, _ = random_game(Settings(modulus=modulus, board=board, players=("A", "B")), turns, seed)
+    tiles = _values(game)
+    near = sorted({n for c in tiles for n in c.neighbours() if n in board and n not in tiles})
+    start = rnd.choice(near or sorted(board.cells))
+    step = rnd.choice(list(LINE_DIRECTIONS.values()))
+    turn: list = []
+    for i in range(length):
+        cell = start + step.scale(i * rnd.choice([1, 1, 1, 2]))
+        partial = dict(tiles) | dict(turn)
+        good = sorted(reference.legal_values_at(partial, modulus, cell)) if cell not in partial else []
+        value = rnd.choice(good) if good and rnd.random() < 0.8 else rnd.randrange(modulus + 1)
+        turn.append((cell, value))
+    placements = [Placement(c, Tile.natural(v)) for c, v in turn]
+    expected = reference.verdict(board, tiles, turn, modulus)
+    result = game.evaluate(placements)
+    assert (result.legal, result.score) == expected, (game.position, turn, result.error)
+
+
+@settings(derandomize=True, max_examples=25, deadline=None)
+@given(st.integers(0, 10**6), MODULI, st.integers(1, 20))
+def test_legal_values_and_blocked_cells_match_brute_force(seed, modulus, turns):
+    board = Board.hexagon(4)
+    game, _ = random_game(Settings(modulus=modulus, board=board, players=("A", "B")), turns, seed)
+    expected = reference.legal_values(board, _values(game), modulus)
+    assert {c: set(v) for c, v in game.legal_values().items()} == expected
+    assert game.blocked_cells() == {c for c, v in expected.items() if not v}
+
+
+@settings(derandomize=True, max_examples=20, deadline=None)
+@given(st.integers(0, 10**6), st.sampled_from([4, 5, 6, 7]), st.integers(1, 2))
+def test_wild_values_and_legal_values_match_brute_force(seed, modulus, wilds):
+    board = Board.hexagon(3)
+    game, _ = random_game(Settings(modulus=modulus, board=board, players=("A", "B")), 6, seed)
+    rng = random.Random(seed)
+    cells = sorted(game.position)
+    wild_cells = rng.sample(cells, min(wilds, len(cells)))
+    tiles = {c: (Tile.wild() if c in wild_cells else t) for c, t in game.position.items()}
+    wild_game = Game(Settings(modulus=modulus, board=board, wild_policy="E"), Position(tiles))
+    fixed = {c: t.value for c, t in tiles.items() if not t.is_wild}
+    solutions = []
+    for combo in itertools.product(range(modulus), repeat=len(wild_cells)):
+        full = dict(fixed)
+        full.update(zip(wild_cells, combo, strict=True))
+        if reference.all_lines_linear(full, modulus):
+            solutions.append(full)
+    assert solutions  # the natural game was legal, so its own values are a solution
+    expected = {c: {s[c] for s in solutions} for c in wild_cells}
+    assert {c: set(v) for c, v in wild_game.wild_values().items()} == expected
+    legal = wild_game.legal_values()
+    near = {n for c in tiles for n in c.neighbours() if n in board and n not in tiles}
+    for cell in sorted(near):
+        brute = set().union(*(reference.legal_values_at(s, modulus, cell) for s in solutions))
+        assert set(legal[cell]) == brute, cell

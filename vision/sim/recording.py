@@ -177,6 +177,8 @@ class Simulation:
             optics,
             np.random.default_rng([seed, 3]),
         )
+        self._held: dict[tuple[int, int], np.ndarray] = {}
+        self._pose_index = -1
         self.frame_count = int(math.floor(self.timeline.duration * options.fps)) + 1
 
     def _choose_styles(self, rng: np.random.Generator) -> list[TileStyle]:
@@ -212,7 +214,7 @@ class Simulation:
             t = index / o.fps
             wanted_pose = int(np.searchsorted(self.bump_times, t, side="right"))
             if wanted_pose != pose_index:
-                pose_index = wanted_pose
+                pose_index = self._pose_index = wanted_pose
                 self.scene.set_pose(self.poses[pose_index])
             while placed < len(landings) and landings[placed].t <= t:
                 landing = landings[placed]
@@ -242,10 +244,33 @@ class Simulation:
             tip = pose.project(np.array([point]))[0]
             seat_xy = np.array([self.timeline.seats[seat]], np.float64).reshape(-1, 1, 2)
             shoulder = cv2.perspectiveTransform(seat_xy, pose.homography).reshape(2)
+            carried = self.timeline.carried_at(seat, t)
+            held = self._held_sprite(carried) if carried is not None else None
             hands.append(
-                HandInFrame((float(tip[0]), float(tip[1])), (float(shoulder[0]), float(shoulder[1])), look)
+                HandInFrame(
+                    (float(tip[0]), float(tip[1])), (float(shoulder[0]), float(shoulder[1])), look, held
+                )
             )
         return hands
+
+    def _held_sprite(self, index: int) -> np.ndarray:
+        """The sprite of landing ``index`` as held in the hand (the same tile image as on the sheet)."""
+        key = (index, self._pose_index)
+        if key not in self._held:
+            landing = self.timeline.landings[index]
+            origin = self.board.layout.origin
+            ends = self.scene.pose.project(np.array([origin, (origin[0] + 100.0, origin[1])]))
+            turn = math.degrees(math.atan2(ends[1][1] - ends[0][1], ends[1][0] - ends[0][0]))
+            self._held = {
+                key: self.scene.held_sprite(
+                    landing.placement.face,
+                    self.styles[index],
+                    landing.angle_deg - turn,
+                    np.random.default_rng([self.options.seed, 2, index]),
+                    modulus=self.options.modulus,
+                )
+            }
+        return self._held[key]
 
     def tiles_json(self) -> dict[str, dict[str, object]]:
         """Per cell: face, style name, angle (degrees counter-clockwise) and turn."""

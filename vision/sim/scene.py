@@ -30,11 +30,13 @@ _LIGHT_STEP = 16
 
 @dataclass(frozen=True, slots=True)
 class HandInFrame:
-    """A hand to paint: its fingertip and shoulder in image pixels and its look."""
+    """A hand to paint: its fingertip and shoulder in image pixels, its look, and the tile it holds
+    (a BGRA sprite in image pixels, already turned; pinched at the fingertips), if any."""
 
     tip: tuple[float, float]
     shoulder: tuple[float, float]
     look: HandLook
+    held: np.ndarray | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,6 +159,20 @@ class Scene:
         else:
             _composite_tile(self.texture, *self._tiles[address])
 
+    def held_sprite(
+        self, face: str, style: TileStyle, angle_deg: float, rng: np.random.Generator, *, modulus: int = 13
+    ) -> np.ndarray:
+        """A tile as a hand holds it above the sheet: BGRA in image pixels (a little larger than on
+        the sheet, being nearer the camera), turned by ``angle_deg``.
+
+        Raises:
+            ValueError: before the first :meth:`set_pose`.
+            vision.sim.tiles.TileStyleError: the style cannot show the face.
+        """
+        px_per_mm = self.pose.scale_at(self.board.layout.origin) * self.board.px_per_mm * 1.1
+        side = max(16, round(TILE_MM[style.shape] * px_per_mm))
+        return turn_sprite(render_tile(face, style, side, rng, modulus=modulus), angle_deg)
+
     def render(
         self, t: float, hands: Sequence[HandInFrame], rng: np.random.Generator
     ) -> tuple[np.ndarray, bool]:
@@ -196,6 +212,11 @@ class Scene:
                     coarse, strokes, self.size, self._optics.shadow_offset, self._optics.shadow_strength
                 ),
             )
+            if hand.held is not None:
+                tx, ty = hand.tip
+                sx, sy = hand.shoulder
+                back = -6 * px_per_mm / max(1e-6, math.hypot(tx - sx, ty - sy))  # pinched at the tips
+                _paste(image, hand.held, (tx + (sx - tx) * back, ty + (sy - ty) * back))
             over_sheet |= draw_hand(image, strokes, hand.look, self._sheet_mask)
         gain = self._lighting.gain(t, coarse, shadow)
         gain_u8 = np.clip(gain * 128, 0, 255).astype(np.uint8)
@@ -208,15 +229,14 @@ class Scene:
         return image, over_sheet
 
 
-def _composite_tile(
-    texture: np.ndarray, sprite: np.ndarray, centre: tuple[float, float], angle_deg: float, thickness: float
-) -> None:
-    """Alpha-composite a BGRA tile sprite, turned, centred at ``centre``, with edge and shadow."""
+def turn_sprite(sprite: np.ndarray, angle_deg: float, margin: int = 2) -> np.ndarray:
+    """A square BGRA sprite turned by ``angle_deg`` (counter-clockwise) on a larger transparent canvas
+    (its side grows by sqrt 2 plus ``margin`` pixels)."""
     side = sprite.shape[0]
-    out = int(math.ceil(side * 1.45)) + 2 * int(math.ceil(thickness)) + 4
+    out = int(math.ceil(side * 1.45)) + margin
     matrix = cv2.getRotationMatrix2D((side / 2, side / 2), angle_deg, 1.0)
     matrix[:, 2] += (out - side) / 2
-    turned = cv2.warpAffine(
+    return cv2.warpAffine(
         sprite,
         matrix,
         (out, out),
@@ -224,6 +244,28 @@ def _composite_tile(
         borderMode=cv2.BORDER_CONSTANT,
         borderValue=(0, 0, 0, 0),
     )
+
+
+def _paste(image: np.ndarray, sprite: np.ndarray, centre: tuple[float, float]) -> None:
+    """Alpha-composite a BGRA sprite onto a BGR image, centred at ``centre``, clipped to the image."""
+    h, w = image.shape[:2]
+    sh, sw = sprite.shape[:2]
+    x0, y0 = int(round(centre[0] - sw / 2)), int(round(centre[1] - sh / 2))
+    ix0, iy0, ix1, iy1 = max(0, x0), max(0, y0), min(w, x0 + sw), min(h, y0 + sh)
+    if ix0 >= ix1 or iy0 >= iy1:
+        return
+    part = sprite[iy0 - y0 : iy1 - y0, ix0 - x0 : ix1 - x0].astype(np.float32)
+    alpha = part[..., 3:] / 255
+    roi = image[iy0:iy1, ix0:ix1].astype(np.float32)
+    image[iy0:iy1, ix0:ix1] = (roi * (1 - alpha) + part[..., :3] * alpha).astype(np.uint8)
+
+
+def _composite_tile(
+    texture: np.ndarray, sprite: np.ndarray, centre: tuple[float, float], angle_deg: float, thickness: float
+) -> None:
+    """Alpha-composite a BGRA tile sprite, turned, centred at ``centre``, with edge and shadow."""
+    turned = turn_sprite(sprite, angle_deg, int(math.ceil(thickness)) * 2 + 4)
+    out = turned.shape[0]
     x0 = int(round(centre[0] - out / 2))
     y0 = int(round(centre[1] - out / 2))
     h, w = texture.shape[:2]

@@ -78,12 +78,23 @@ class HandKey:
 
 @dataclass(frozen=True, slots=True)
 class Landing:
-    """A tile appears on the board at time ``t`` (the hand lifts off it)."""
+    """A tile appears on the board at time ``t`` (the hand lifts off it).
+
+    Attributes:
+        t: landing time, seconds.
+        turn: the turn (1-based; 0 for tiles on the board from the start).
+        placement: cell and face.
+        angle_deg: how far the tile is turned, degrees counter-clockwise.
+        seat: the seat whose hand brings it (-1 for tiles there from the start).
+        carried_from: when that hand starts carrying it towards the cell, seconds.
+    """
 
     t: float
     turn: int
     placement: SimPlacement
     angle_deg: float
+    seat: int = -1
+    carried_from: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +132,13 @@ class Timeline:
     def placed_at(self, t: float) -> tuple[Landing, ...]:
         """The tiles on the board at time ``t`` (those whose landing time is <= t)."""
         return self.landings[: int(np.searchsorted(self._landing_times, t, side="right"))]
+
+    def carried_at(self, seat: int, t: float) -> int | None:
+        """Index into ``landings`` of the tile the hand of ``seat`` holds at time ``t``, if any."""
+        for i, x in enumerate(self.landings):
+            if x.seat == seat and x.carried_from <= t < x.t:
+                return i
+        return None
 
     def hand_at(self, seat: int, t: float) -> Point | None:
         """Where the hand of ``seat`` is at time ``t`` (board.png pixels), or None when at the seat.
@@ -220,6 +238,7 @@ def build_timeline(
             point = (cx + float(rng.normal(0, 0.08)) * pitch, cy + float(rng.normal(0, 0.08)) * pitch)
             if k > 0:
                 t += dur(pacing.move)
+            carried_from = keys[-1].t
             keys.append(HandKey(t, point))
             t += dur(pacing.rest)
             keys.append(HandKey(t, point))
@@ -228,7 +247,7 @@ def build_timeline(
                 if any_rotation
                 else seat_angle_deg(seat, len(seats)) + float(rng.uniform(-25, 25))
             )
-            landings.append(Landing(t, number, placement, angle % 360.0))
+            landings.append(Landing(t, number, placement, angle % 360.0, seat, carried_from))
             if k == pause_after - 1:
                 t += dur(pacing.reach)
                 keys.append(HandKey(t, None))

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import cast
 
 from engine.errors import RULE_FROZEN, RULE_GAME_OVER, RULE_TURN_ORDER, IllegalTurnError, RuleViolation
 from engine.hexgrid import Hex, format_address
@@ -199,8 +200,8 @@ class Game:
         """
         self._check_player(player)
         result, after = self.ruleset.evaluate(self._state, tuple(placements))
-        if result.error is not None or after is None:
-            raise IllegalTurnError(result.error or RuleViolation(RULE_GAME_OVER, (), "turn not applied"))
+        if after is None:  # illegal: evaluate_turn returns a state exactly for legal turns
+            raise IllegalTurnError(cast(RuleViolation, result.error))
         self._commit(PLAY, after, result)
         return result
 

@@ -8,6 +8,7 @@ the board), so line walks are list look-ups.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -42,7 +43,7 @@ class Grid:
     backward: tuple[tuple[int, ...], ...]
     neighbours: tuple[tuple[int, ...], ...]
 
-    def run(self, occupied: list[int], i: int, k: int) -> list[int]:
+    def run(self, occupied: Sequence[int], i: int, k: int) -> list[int]:
         """The maximal run of occupied cells through cell ``i`` along direction ``k``, in order.
 
         Args:

@@ -85,7 +85,7 @@ def _touches_ambiguous(grid: Grid, values: list[int] | tuple[int, ...], i: int) 
 
 def frontier(grid: Grid, values: list[int] | tuple[int, ...]) -> set[int]:
     """Empty cells next to at least one tile: the only cells whose legal values are restricted."""
-    out = set()
+    out: set[int] = set()
     for i, v in enumerate(values):
         if v != EMPTY:
             out.update(j for j in grid.neighbours[i] if values[j] == EMPTY)
@@ -134,7 +134,7 @@ def line_end_cells(grid: Grid, values: list[int] | tuple[int, ...], changed: Ite
 
     These are the only cells whose legal values a turn can change when no wild tile is ambiguous.
     """
-    out = set()
+    out: set[int] = set()
     for i in changed:
         for k in range(3):
             for table in (grid.forward[k], grid.backward[k]):

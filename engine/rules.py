@@ -347,16 +347,12 @@ def _msa_text(after: BoardState, run: list[int]) -> str | None:
         return None
     if AMBIGUOUS not in vals:
         return str(msa_of(vals[0], vals[1] - vals[0], m))
-    line = LineConstraint(
-        fixed=tuple((p, v) for p, v in enumerate(vals) if v >= 0),
-        variables=tuple((p, j) for p, j in enumerate(run) if vals[p] < 0),
-    )
-    domains = after.domains
-    cells = after.grid.cells
+    unknown = [(p, after.domains[after.grid.cells[j]]) for p, j in enumerate(run) if vals[p] < 0]
+    line = LineConstraint(fixed=tuple((p, v) for p, v in enumerate(vals) if v >= 0), variables=tuple(unknown))
     found = {
         str(msa_of(a, d, m))
         for a, d in line.pairs(m)
-        if all((a + p * d) % m in domains[cells[j]] for p, j in line.variables)  # type: ignore[index]
+        if all((a + p * d) % m in domain for p, domain in unknown)
     }
     return found.pop() if len(found) == 1 else None
 
@@ -398,8 +394,8 @@ def _count_warnings(after: BoardState, placements: Sequence[Placement]) -> tuple
     placed = {p.tile.value for p in placements if p.tile.is_natural}
     counts: dict[int, int] = {}
     for tile in after.position.tiles():
-        if tile.is_natural and not tile.is_marker and tile.value in placed:
-            counts[tile.value] = counts.get(tile.value, 0) + 1  # type: ignore[index]
+        if tile.value is not None and tile.is_natural and not tile.is_marker and tile.value in placed:
+            counts[tile.value] = counts.get(tile.value, 0) + 1
     return tuple(
         f"§1-3 set composition: {n} tiles of value {v} on the board, the set has {limit}"
         for v, n in sorted(counts.items())
@@ -420,9 +416,7 @@ def evaluate_turn(state: BoardState, placements: Sequence[Placement]) -> tuple[T
         illegal turn: the broken rule and its cells are in ``result.error``.
     """
     placements = tuple(placements)
-    checked = _check_placements(state, placements)
-    if checked is None:
-        checked = _check_turn(state, placements)
+    checked = _check_placements(state, placements) or _check_turn(state, placements)
     if isinstance(checked, RuleViolation):
         return TurnResult(placements, False, checked, 0, (), state.blocked_cells(), (), state.domains), None
     after = checked.after

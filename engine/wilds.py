@@ -165,7 +165,7 @@ def mask_values(mask: int) -> frozenset[int]:
     return frozenset(out)
 
 
-def wild_lines(grid: Grid, values: list[int], variables: list[int]) -> list[LineConstraint]:
+def wild_lines(grid: Grid, values: Sequence[int], variables: list[int]) -> list[LineConstraint]:
     """The lines through the given variable cells, each once, as solver constraints."""
     seen: set[tuple[int, int]] = set()
     lines = []
@@ -185,7 +185,7 @@ def wild_lines(grid: Grid, values: list[int], variables: list[int]) -> list[Line
 
 
 def resolve_wilds(
-    grid: Grid, values: list[int], modulus: int, extra: Mapping[int, int] | None = None
+    grid: Grid, values: Sequence[int], modulus: int, extra: Mapping[int, int] | None = None
 ) -> dict[int, int] | None:
     """Solve for every ambiguous wild tile (and the ``extra`` variable cells) at once.
 
@@ -203,8 +203,8 @@ def resolve_wilds(
     if not variables:
         return {}
     full = (1 << modulus) - 1
-    domains: dict[int, int] = dict.fromkeys(variables, full)
-    if extra:
-        domains.update(extra)
+    domains: dict[Hashable, int] = dict.fromkeys(variables, full)
+    for i, mask in (extra or {}).items():
+        domains[i] = mask
     result = solve(wild_lines(grid, values, variables), domains, modulus)
     return None if result is None else {k: v for k, v in result.items() if isinstance(k, int)}

@@ -40,7 +40,7 @@ def main() -> None:
         pacing=Pacing(pause_chance=0.3),
         bumps=1,
         split=args.split,
-        shapes=tuple(args.shapes.split(",")),  # type: ignore[arg-type]
+        shapes=tuple(args.shapes.split(",")),
         per_tile_styles=True,
     )
     start = time.perf_counter()
@@ -61,9 +61,13 @@ def main() -> None:
         last = frame
     n = len(render_ms)
     tiles = len(last.cells) if last else 0
-    print(f"board order 9 (271 cells), {options.size[0]}x{options.size[1]}, shapes {args.shapes}, {args.split}")
-    print(f"game: {len(plan.turns)} turns, {sim.frame_count} frames in all; rendered {n}, "
-          f"{hands} with a hand over the sheet, {tiles} tiles on the last one")
+    print(
+        f"board order 9 (271 cells), {options.size[0]}x{options.size[1]}, shapes {args.shapes}, {args.split}"
+    )
+    print(
+        f"game: {len(plan.turns)} turns, {sim.frame_count} frames in all; rendered {n}, "
+        f"{hands} with a hand over the sheet, {tiles} tiles on the last one"
+    )
     print(f"setup (sheet texture, styles, poses): {setup_s * 1000:.0f} ms")
     print(f"render ms/frame: median {np.median(render_ms):.1f}, p95 {np.percentile(render_ms, 95):.1f}")
     print(f"JPEG encode ms/frame: median {np.median(jpeg_ms):.1f}, p95 {np.percentile(jpeg_ms, 95):.1f}")

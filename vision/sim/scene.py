@@ -22,8 +22,9 @@ from vision.sim.camera import CameraPose, Lighting, NoiseBank
 from vision.sim.hands import HandLook, draw_hand, hand_strokes, shadow_mask
 from vision.sim.tiles import TileStyle, render_tile
 
-#: Tile sizes on paper, millimetres: a pentagon's width (§1-3: 25 mm) and a rectangle's height.
-TILE_MM: dict[str, float] = {"pentagon": 25.0, "rectangle": 28.0, "photo": 28.0}
+#: Tile sizes on paper, millimetres: a pentagon's width (§1-3: 25 mm) and a rectangle's height
+#: (3:4 portrait, so that a turned tile stays inside its 32 mm cell).
+TILE_MM: dict[str, float] = {"pentagon": 25.0, "rectangle": 26.0, "photo": 26.0}
 #: Coarse grid step (image pixels) on which light and shadows are computed.
 _LIGHT_STEP = 16
 

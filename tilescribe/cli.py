@@ -16,6 +16,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "tilescribe.commands.score",
     "tilescribe.commands.board",
     "tilescribe.commands.simulate",
+    "tilescribe.commands.run",
+    "tilescribe.commands.games",
 )
 
 

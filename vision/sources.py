@@ -8,7 +8,9 @@ One interface, :class:`FrameSource`, over four kinds of source:
 - :class:`RecordingSource`: a recording folder as written by ``tilescribe simulate``: frames
   ``000000.jpg``..., ``frames.json`` (``{"board", "fps", "frames": [{"file", "t", "cells",
   "hand"}]}``) and ``events.jsonl`` (one ``{"t", "frame", "type": "end_turn", "turn"}`` per line).
-  Its end-of-turn events ride on the frames they belong to.
+  Its end-of-turn events ride on the frames they belong to. Besides ``end_turn``, a recording may
+  script the players' other requests: ``pass``, ``freeze``, ``undo``, ``end_game`` and
+  ``{"type": "correct", "cell": "B3", "face": "8"}`` (a kiosk correction of a misread cell).
 
 ``read()`` returns the next :class:`Frame`, ``None`` at the end of a finite source, and raises
 :class:`SourceLostError` when the camera disappears (or a recorded frame cannot be read); the caller
@@ -46,12 +48,16 @@ class SourceEvent:
         t: time of the event in seconds from the start of the source.
         frame: index of the frame the event belongs to.
         turn: the turn number the event ends (1-based), when known.
+        cell: for a scripted correction (``"correct"``), the cell's address.
+        face: for a scripted correction, the true face (``""`` for an empty cell).
     """
 
     type: str
     t: float
     frame: int
     turn: int | None = None
+    cell: str | None = None
+    face: str | None = None
 
     def __post_init__(self) -> None:
         if not self.type:
@@ -327,6 +333,8 @@ def _load_events(path: Path, n_frames: int) -> tuple[SourceEvent, ...]:
                 t=float(raw["t"]),
                 frame=int(raw["frame"]),
                 turn=None if turn is None else int(turn),
+                cell=raw.get("cell"),
+                face=raw.get("face"),
             )
         except (json.JSONDecodeError, KeyError, TypeError, ValueError, AttributeError) as exc:
             raise SourceError(f"{path}:{lineno}: malformed event ({exc}): {line!r}") from exc
@@ -396,7 +404,7 @@ class PiCameraSource(FrameSource):
 
     def _open(self) -> None:
         try:
-            from picamera2 import Picamera2  # type: ignore[import-not-found]
+            from picamera2 import Picamera2
         except ImportError as exc:
             raise SourceError("Pi camera: picamera2 missing (apt install python3-picamera2)") from exc
         try:

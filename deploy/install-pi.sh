@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Install tilescribe as a kiosk on Raspberry Pi OS (Bookworm), from a clone of the repository:
+#   sudo deploy/install-pi.sh [--user tilescribe] [--prefix /opt/tilescribe] [--no-service]
+# Installs the system packages (python3-picamera2, tesseract-ocr, SDL runtime, fonts), creates an
+# unprivileged user, a virtual environment that sees the system picamera2, the package, a settings
+# file, and a systemd unit that starts the kiosk at boot and restarts it on failure.
+set -euo pipefail
+
+KIOSK_USER=tilescribe
+PREFIX=/opt/tilescribe
+SERVICE=1
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --user) KIOSK_USER=$2; shift 2 ;;
+        --prefix) PREFIX=$2; shift 2 ;;
+        --no-service) SERVICE=0; shift ;;
+        -h|--help) sed -n '2,6p' "$0"; exit 0 ;;
+        *) echo "install-pi.sh: unknown option $1" >&2; exit 2 ;;
+    esac
+done
+
+if [ "$(id -u)" -ne 0 ]; then
+    echo "install-pi.sh: run as root (sudo $0)" >&2
+    exit 1
+fi
+SRC=$(cd "$(dirname "$0")/.." && pwd)
+. /etc/os-release
+if [ "${VERSION_CODENAME:-}" != "bookworm" ]; then
+    echo "warning: written for Raspberry Pi OS Bookworm, this is ${PRETTY_NAME:-unknown}" >&2
+fi
+
+APT_PACKAGES=(python3-venv python3-pip python3-picamera2 python3-libcamera python3-gpiozero
+              tesseract-ocr tesseract-ocr-eng libsdl2-2.0-0 libsdl2-ttf-2.0-0 libsdl2-image-2.0-0
+              libsdl2-mixer-2.0-0 libgl1 libglib2.0-0 fonts-dejavu-core)
+echo "== system packages: ${APT_PACKAGES[*]}"
+apt-get update -qq
+DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${APT_PACKAGES[@]}"
+
+echo "== user $KIOSK_USER (camera, screen, touch, keypad, GPIO, sound)"
+if ! id "$KIOSK_USER" >/dev/null 2>&1; then
+    useradd --system --create-home --home-dir "/var/lib/$KIOSK_USER" --shell /usr/sbin/nologin "$KIOSK_USER"
+fi
+for group in video render input gpio audio tty; do
+    getent group "$group" >/dev/null && usermod -aG "$group" "$KIOSK_USER"
+done
+
+echo "== virtual environment in $PREFIX/venv (sees the system picamera2)"
+mkdir -p "$PREFIX"
+python3 -m venv --system-site-packages "$PREFIX/venv"
+"$PREFIX/venv/bin/python" -m pip install -q --upgrade pip
+"$PREFIX/venv/bin/python" -m pip install -q "$SRC"
+"$PREFIX/venv/bin/python" -c "import picamera2" 2>/dev/null \
+    || echo "warning: picamera2 not importable from the venv; the Pi camera source will not work" >&2
+
+echo "== settings in /etc/tilescribe/settings.toml (edit players, modulus, variations)"
+mkdir -p /etc/tilescribe
+[ -f /etc/tilescribe/settings.toml ] || install -m 0644 "$SRC/deploy/settings.toml" /etc/tilescribe/settings.toml
+
+if [ "$SERVICE" -eq 1 ]; then
+    echo "== systemd unit tilescribe.service"
+    sed -e "s|@USER@|$KIOSK_USER|g" -e "s|@PREFIX@|$PREFIX|g" "$SRC/deploy/tilescribe.service" \
+        > /etc/systemd/system/tilescribe.service
+    systemctl daemon-reload
+    systemctl enable tilescribe.service
+    echo "The kiosk starts at the next boot (or now: sudo systemctl start tilescribe)."
+fi
+echo "Done. Games are kept in /var/lib/$KIOSK_USER/games; list them with: $PREFIX/venv/bin/tilescribe games"

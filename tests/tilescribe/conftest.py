@@ -1,0 +1,41 @@
+"""Simulated game recordings shared by the session tests (made once per test run)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from calibration.board_print import SheetSpec, print_board
+from engine.hexgrid import Board
+from engine.settings import Settings
+from tilescribe.demo import GamePlan, plan_game, write_recording
+from tilescribe.settings import TableSettings
+from vision.sim.recording import SimOptions
+from vision.sim.timeline import Pacing
+
+
+def small_plan() -> GamePlan:
+    """Seven turns, two players, modulus 13 on an order-4 board, turn 3's last tile first wrong."""
+    settings = TableSettings(
+        game=Settings(modulus=13, board=Board.hexagon(4), players=("Ana", "Bo"), tiles_per_value=None),
+        still_seconds=0.5,
+    )
+    return plan_game(settings, turns=7, seed=11, wrong_turn=3)
+
+
+@pytest.fixture(scope="session")
+def board_json(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """board.json of a printed order-4 board."""
+    out = tmp_path_factory.mktemp("board")
+    print_board(SheetSpec(order=4), out)
+    return out / "board.json"
+
+
+@pytest.fixture(scope="session")
+def truth_recording(tmp_path_factory: pytest.TempPathFactory, board_json: Path) -> tuple[Path, GamePlan]:
+    """A small (320x240) recording of :func:`small_plan` with hands and pauses mid-turn."""
+    plan = small_plan()
+    options = SimOptions(seed=5, size=(320, 240), fps=10.0, hands=True, pacing=Pacing(pause_chance=0.6))
+    folder = write_recording(plan, board_json, tmp_path_factory.mktemp("rec") / "recording", options)
+    return folder, plan

@@ -1,0 +1,163 @@
+"""Whole simulated games through ``tilescribe run``: exact transcripts and scores.
+
+These runs read the recordings' true cells (``--truth``): they test the session (hands, pauses
+mid-turn, the illegal placement, corrections, dropouts, crash and resume), not the vision.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from engine.hexgrid import format_address
+from engine.transcript import parse_transcript
+from tilescribe.cli import main
+from tilescribe.demo import DEMO_VERSION, GamePlan, demo_recording, face_of
+from vision.sources import Recording
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _turns(text: str) -> list[tuple[str | None, str, frozenset[str], str | None]]:
+    transcript, errors = parse_transcript(text)
+    assert errors == []
+    return [(t.player, t.kind, frozenset(str(p) for p in t.placements), t.comment) for t in transcript.turns]
+
+
+def _turn_lines(text: str) -> list[str]:
+    return [line for line in text.splitlines() if line[:1].isdigit()]
+
+
+def _run(tmp_path: Path, source: Path | None, *extra: str) -> tuple[int, Path]:
+    games = tmp_path / "games"
+    args = ["run", "--truth", "--headless", "--no-sound", "--games", str(games), "--resume", "no", *extra]
+    if source is not None:
+        args += ["--source", str(source)]
+    status = main(args)
+    transcripts = sorted(games.glob("*/transcript.txt"))
+    return status, transcripts[-1]
+
+
+def test_whole_game_hands_pauses_and_an_illegal_placement(
+        tmp_path: Path, truth_recording: tuple[Path, GamePlan], capsys: pytest.CaptureFixture[str]) -> None:
+    folder, plan = truth_recording
+    recording = Recording.load(folder)
+    assert any(f.hand for f in recording.frames)
+    wrong_turn = plan.wrong[0] if plan.wrong else 0
+    assert [e.turn for e in recording.events].count(wrong_turn) == 2  # rejected once, then committed
+    status, transcript = _run(tmp_path, folder, "--screenshots", str(tmp_path / "shots"))
+    assert status == 0
+    assert _turns(transcript.read_text()) == _turns(plan.transcript())
+    out = capsys.readouterr().out
+    scores = plan.scores()
+    assert f"scores final: Ana {scores['Ana']}, Bo {scores['Bo']}" in out
+    assert (transcript.parent / "finished.json").is_file()
+    plays = [r for r in plan.history if r.kind == "play"]
+    assert len(list((transcript.parent / "photos").glob("turn-*.jpg"))) == len(plays)
+    assert len(list((tmp_path / "shots").glob("*.png"))) > len(plan.history)
+
+
+def test_camera_dropout_loses_nothing(tmp_path: Path, truth_recording: tuple[Path, GamePlan],
+                                      caplog: pytest.LogCaptureFixture) -> None:
+    folder, plan = truth_recording
+    copy = shutil.copytree(folder, tmp_path / "rec")
+    frames = Recording.load(copy).frames
+    dropped = range(len(frames) // 2, len(frames) // 2 + 6)
+    for i in dropped:
+        (copy / frames[i].file).unlink()
+    status, transcript = _run(tmp_path, copy)
+    assert status == 0
+    assert _turns(transcript.read_text()) == _turns(plan.transcript())
+    lost = [r for r in caplog.records if "missing or unreadable" in r.getMessage()]
+    assert len(lost) == len(dropped)
+
+
+def _misread(folder: Path, plan: GamePlan, with_correction: bool) -> None:
+    """Make the recording's reading of turn 2's first tile wrong from its landing on; optionally
+    script a kiosk correction at turn 2's end-of-turn signal."""
+    doc = json.loads((folder / "frames.json").read_text())
+    placement = plan.history[1].placements[0]
+    address = format_address(placement.cell)
+    m = plan.settings.game.modulus
+    true_face = face_of(placement.tile, plan.settings.tileset, m)
+    wrong_face = str(((placement.tile.value or 0) + 5) % m)
+    for frame in doc["frames"]:
+        if frame["cells"].get(address) == true_face:
+            frame["cells"][address] = wrong_face
+    (folder / "frames.json").write_text(json.dumps(doc))
+    events = [json.loads(line) for line in (folder / "events.jsonl").read_text().splitlines()]
+    end = next(e for e in events if e["turn"] == 2)
+    if with_correction:
+        correction = {"t": end["t"], "frame": end["frame"], "type": "correct", "cell": address,
+                      "face": true_face}
+        events.insert(events.index(end), correction)
+    (folder / "events.jsonl").write_text("".join(json.dumps(e) + "\n" for e in events))
+
+
+@pytest.mark.parametrize("corrected", [True, False])
+def test_misread_corrected_from_the_kiosk(tmp_path: Path, truth_recording: tuple[Path, GamePlan],
+                                          corrected: bool) -> None:
+    folder, plan = truth_recording
+    copy = shutil.copytree(folder, tmp_path / "rec")
+    _misread(copy, plan, with_correction=corrected)
+    status, transcript = _run(tmp_path, copy)
+    assert status == 0
+    same = _turns(transcript.read_text()) == _turns(plan.transcript())
+    assert same is corrected  # without the correction the misread spoils the transcript
+
+
+def test_sigkill_mid_game_then_resume(tmp_path: Path, truth_recording: tuple[Path, GamePlan]) -> None:
+    folder, plan = truth_recording
+    games = tmp_path / "games"
+    cmd = [sys.executable, "-m", "tilescribe.cli", "run", "--source", str(folder), "--truth", "--headless",
+           "--no-sound", "--games", str(games), "--resume", "yes"]
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+    proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    committed: list[str] = []
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and proc.poll() is None:
+        found = list(games.glob("*/transcript.txt"))
+        if found:
+            committed = _turn_lines(found[0].read_text())
+            if len(committed) >= 3:
+                break
+        time.sleep(0.005)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    assert proc.returncode == -signal.SIGKILL, "the session ended before it could be killed mid-game"
+    folder_of_game = next(games.iterdir())
+    assert not (folder_of_game / "finished.json").exists()
+    before = _turn_lines((folder_of_game / "transcript.txt").read_text())
+    assert len(before) >= 3 and before[: len(committed)] == committed  # every committed turn is on disk
+
+    resumed = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True, timeout=120)
+    assert resumed.returncode == 0, resumed.stderr
+    assert f"after turn {len(before)}" in resumed.stdout
+    assert [p.name for p in games.iterdir()] == [folder_of_game.name]  # the same game went on
+    text = (folder_of_game / "transcript.txt").read_text()
+    assert _turn_lines(text)[: len(before)] == before
+    assert _turns(text) == _turns(plan.transcript())
+    assert (folder_of_game / "finished.json").is_file()
+
+
+def test_default_run_plays_the_cached_demo_and_games_lists_it(
+        tmp_path: Path, truth_recording: tuple[Path, GamePlan], capsys: pytest.CaptureFixture[str]) -> None:
+    folder, plan = truth_recording
+    cache = tmp_path / "cache"
+    cached = shutil.copytree(folder, cache / f"demo-v{DEMO_VERSION}" / "recording")  # as if made before
+    assert demo_recording(cache) == cached  # the cache is used, nothing is made again
+    status, transcript = _run(tmp_path, None, "--cache", str(cache))
+    assert status == 0 and _turns(transcript.read_text()) == _turns(plan.transcript())
+    out = capsys.readouterr().out
+    assert f"transcript: {transcript}" in out
+    assert main(["games", "--games", str(tmp_path / "games")]) == 0
+    listing = capsys.readouterr().out
+    assert "finished" in listing and f"{len(plan.history):3d} turns" in listing

@@ -1,0 +1,192 @@
+"""``tilescribe run``: the table session (issue 5). With no source, the bundled demo game.
+
+    tilescribe run                                   # the demo recording (made on first use)
+    tilescribe run --source pi --board board.json --players "Ana,Bo" --modulus 13 --fullscreen
+    tilescribe run --source 0 --board board.json     # a USB webcam
+    tilescribe run --source game.mp4 --board board.json
+    tilescribe run --source recording/               # a `tilescribe simulate` recording
+
+Every game is journalled under ``--games``; after a crash ``run`` offers to resume the unfinished
+game (``--resume yes`` does so without asking, as the Pi's systemd unit does).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from tqdm import tqdm
+
+from tilescribe.demo import demo_recording, recording_settings
+from tilescribe.faces import FaceMap
+from tilescribe.gpio import EndTurnButton, GpioError
+from tilescribe.journal import Journal, JournalError, latest_unfinished
+from tilescribe.observe import Observer, TruthObserver
+from tilescribe.settings import SettingsError, TableSettings, load_settings
+from tilescribe.table import Table
+from vision.sources import FrameSource, RecordingSource, SourceError, open_source
+
+DEFAULT_GAMES = Path("~/.local/share/tilescribe/games")
+DEFAULT_CACHE = Path("~/.cache/tilescribe")
+
+
+def _size(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"size must look like 800x480, got {text!r}") from None
+    return w, h
+
+
+def add_games_argument(parser: argparse.ArgumentParser) -> None:
+    """The ``--games DIR`` option (shared with ``tilescribe games``)."""
+    parser.add_argument("--games", type=Path, default=DEFAULT_GAMES,
+                        help=f"folder of the game journals (default {DEFAULT_GAMES})")
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``run`` sub-command."""
+    p = subparsers.add_parser("run", help="the table session (with no source: the bundled demo game)",
+                              description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--source", help="pi, a camera index, a stream URL, a video file or a recording folder "
+                                    "(default: the bundled demo recording)")
+    p.add_argument("--board", type=Path, help="board.json of the printed board (recordings name their own)")
+    p.add_argument("--settings", type=Path, help="TOML settings file (see deploy/settings.toml)")
+    p.add_argument("--players", help="player names in turn order, comma-separated")
+    p.add_argument("--modulus", type=int, help="the modulus (§1-3)")
+    p.add_argument("--order", type=int, dest="board_order", help="board order (§1-2)")
+    p.add_argument("--wild", choices=list("ABCDE"), help="wild tiles with this §7-2 policy")
+    p.add_argument("--hash-swap", action="store_const", const=True, help="allow the hash swap (§7-4)")
+    p.add_argument("--marker", action="store_const", const=True, help="modulus marker on A0 (§8)")
+    p.add_argument("--bonus", choices=["9A", "9B"], help="bonus (and malus) cells (§9)")
+    p.add_argument("--tileset", help="tile-set profile: modlinseq (default) or rummikub")
+    p.add_argument("--still", type=float, dest="still_seconds", help="seconds the board must be still (0.5)")
+    p.add_argument("--auto", type=float, nargs="?", const=4.0, dest="auto_end_seconds", metavar="SECONDS",
+                   help="auto mode: end a legal turn after the board is still this long (4 s)")
+    add_games_argument(p)
+    p.add_argument("--cache", type=Path, default=DEFAULT_CACHE, help=f"demo cache (default {DEFAULT_CACHE})")
+    p.add_argument("--resume", choices=["ask", "yes", "no"], default="ask",
+                   help="resume the last unfinished game (default: ask on the terminal)")
+    p.add_argument("--headless", action="store_true", help="no window (SDL dummy driver)")
+    p.add_argument("--fullscreen", action="store_true", help="full-screen kiosk")
+    p.add_argument("--size", type=_size, default=(800, 480), help="kiosk size, 800x480 .. 1920x1080")
+    p.add_argument("--screenshots", type=Path, help="save a screenshot of every change into this folder")
+    p.add_argument("--realtime", action="store_true", help="play a recording at its own speed")
+    p.add_argument("--truth", action="store_true",
+                   help="read a recording's true cells instead of its images (no vision; for testing)")
+    p.add_argument("--gpio", type=int, metavar="PIN", help="end-of-turn push button on this BCM pin")
+    p.add_argument("--no-sound", action="store_true", help="no beep on an illegal placement")
+    p.set_defaults(func=run)
+
+
+def _settings(args: argparse.Namespace, recorded: TableSettings | None) -> TableSettings:
+    overrides: dict[str, Any] = {
+        key: getattr(args, key)
+        for key in ("modulus", "board_order", "wild", "hash_swap", "marker", "bonus", "tileset",
+                    "still_seconds", "auto_end_seconds")
+    }
+    if args.players:
+        overrides["players"] = [p.strip() for p in args.players.split(",")]
+    if recorded is not None and args.settings is None:
+        base = recorded.to_dict()
+        base.update({k: v for k, v in overrides.items() if v is not None})
+        return TableSettings.from_dict(base, "the recording's settings (or the command line)")
+    return load_settings(args.settings, overrides)
+
+
+def _resumed(args: argparse.Namespace) -> Journal | None:
+    """The unfinished game's journal when the players resume it, else None."""
+    unfinished = latest_unfinished(args.games.expanduser())
+    if unfinished is not None:
+        resume = args.resume == "yes"
+        if args.resume == "ask":
+            if sys.stdin.isatty():
+                answer = input(f"Resume the unfinished game in {unfinished.folder}? [Y/n] ")
+                resume = answer.strip().lower() in ("", "y", "yes")
+            else:
+                print(f"An unfinished game is in {unfinished.folder}; --resume yes continues it.")
+        if resume:
+            return unfinished
+    return None
+
+
+def _observer(args: argparse.Namespace, source: FrameSource, settings: TableSettings,
+              table: Callable[[], Table]) -> Observer:
+    if args.truth:
+        if not isinstance(source, RecordingSource):
+            raise SourceError("--truth needs a recording folder as the source")
+        return TruthObserver(source.recording, settings.still_seconds)
+    from tilescribe.vision_observer import VisionObserver  # the vision stack loads its models here
+
+    board = args.board
+    if board is None and isinstance(source, RecordingSource):
+        board = source.recording.board
+    if board is None:
+        raise SourceError(f"{source.name}: --board board.json is needed to find the board")
+    faces = FaceMap(settings.tileset, settings.game.modulus)
+    return VisionObserver(board, faces, settings.still_seconds, lambda: table().game.legal_values())
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the session; prints the transcript path and the final scores. Returns the exit status."""
+    from display.kiosk import Kiosk
+    from tilescribe.session import Session
+
+    if args.headless:
+        os.environ["SDL_VIDEODRIVER"] = "dummy"
+        os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    try:
+        spec = args.source
+        if spec is None:
+            bar = tqdm(desc="making the demo recording (first use only)", unit="frame", leave=False)
+
+            def made(done: int, total: int) -> None:
+                bar.total = total
+                bar.update(done - bar.n)
+
+            spec = str(demo_recording(args.cache.expanduser(), made))
+            bar.close()
+        source = open_source(spec)
+        recorded = None
+        if isinstance(source, RecordingSource):
+            recorded = recording_settings(source.recording.folder)
+        resumed = _resumed(args)
+        settings = resumed.settings if resumed is not None else _settings(args, recorded)
+        if resumed is not None and isinstance(source, RecordingSource):
+            source = RecordingSource(source.recording.folder, start=resumed.last_frame() + 1)
+        tables: list[Table] = []
+        observer = _observer(args, source, settings, lambda: tables[0])
+        if resumed is not None:
+            journal = resumed
+            tables.append(Table(settings, journal.restore()))
+            print(f"Resuming {journal.folder} after turn {len(tables[0].game.history)}.")
+        else:
+            journal = Journal.create(args.games.expanduser(), settings, (("Source", spec),))
+            tables.append(Table(settings))
+        table = tables[0]
+        button = EndTurnButton(args.gpio) if args.gpio is not None else None
+        kiosk = Kiosk(args.size, args.fullscreen, args.screenshots, sound=not args.no_sound)
+    except (SourceError, SettingsError, JournalError, GpioError, ValueError, OSError) as exc:
+        print(f"tilescribe run: {exc}", file=sys.stderr)
+        return 2
+    total = len(source) if isinstance(source, RecordingSource) else None
+    bar = tqdm(total=total, unit="frame", desc="table session", disable=total is None)
+    try:
+        with kiosk, source:
+            result = Session(source, observer, table, journal, kiosk, button,
+                             realtime=args.realtime, on_frame=lambda _f: bar.update()).run()
+    except (SourceError, JournalError) as exc:
+        print(f"tilescribe run: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        bar.close()
+        if button is not None:
+            button.close()
+    print(f"transcript: {result.transcript}")
+    state = "final" if result.is_finished else "so far (game unfinished; run again to resume)"
+    print(f"scores {state}: " + ", ".join(f"{p} {s}" for p, s in result.scores.items()))
+    return 0

@@ -1,0 +1,202 @@
+"""The table session loop: frames -> observer -> table -> kiosk, commits -> journal.
+
+Issue 5. For every frame of the source: observe it (board located? still? hand? a settled
+reading?), let the table work out the turn in progress, apply the end-of-turn signals (a recording's
+events, Enter/space/keypad/touch on the kiosk, the GPIO button; auto mode lives in the table), the
+corrections, undo, pass, freeze and the end of the game; write every committed turn to the journal
+(fsync) before the kiosk shows it. A camera that disappears is shown on the kiosk and reopened;
+the game goes on where it stood.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from display.kiosk import ActionKind, Kiosk, KioskAction
+from engine.game import TurnRecord
+from engine.hexgrid import parse_address
+from tilescribe.gpio import EndTurnButton
+from tilescribe.journal import Journal
+from tilescribe.observe import Observer
+from tilescribe.table import Table
+from vision.sources import Frame, FrameSource, SourceError, SourceEvent, SourceLostError
+
+log = logging.getLogger(__name__)
+
+#: Recording events the session acts on, besides "end_turn".
+_EVENT_ACTIONS = {"pass": ActionKind.PASS, "freeze": ActionKind.FREEZE, "undo": ActionKind.UNDO,
+                  "end_game": ActionKind.END_GAME}
+
+
+@dataclass(frozen=True, slots=True)
+class SessionResult:
+    """How a session ended.
+
+    Attributes:
+        journal: the game's folder.
+        transcript: the transcript file.
+        scores: final points per player.
+        turns: committed turns.
+        frames: frames processed in this session.
+        dropouts: times the camera was lost and reopened.
+        is_finished: the game ended (else the session was quit and the game can be resumed).
+    """
+
+    journal: Path
+    transcript: Path
+    scores: dict[str, int]
+    turns: int
+    frames: int
+    dropouts: int
+    is_finished: bool
+
+
+class Session:
+    """One table session.
+
+    Args:
+        source: where frames come from.
+        observer: turns frames into observations.
+        table: the game at the table.
+        journal: where committed turns go.
+        kiosk: the screen, or None (no screen at all).
+        button: the GPIO end-of-turn button, or None.
+        realtime: pace a finite source at its recorded frame times (to watch a recording).
+        on_frame: called after every frame with the frame (progress bars).
+        max_dropouts: give up after this many camera losses in a row without a frame between.
+    """
+
+    def __init__(self, source: FrameSource, observer: Observer, table: Table, journal: Journal,
+                 kiosk: Kiosk | None = None, button: EndTurnButton | None = None, realtime: bool = False,
+                 on_frame: Callable[[Frame], None] | None = None, max_dropouts: int = 50) -> None:
+        self.source = source
+        self.observer = observer
+        self.table = table
+        self.journal = journal
+        self.kiosk = kiosk
+        self.button = button
+        self.realtime = realtime
+        self.on_frame = on_frame
+        self.max_dropouts = max_dropouts
+        self.frames = 0
+        self.dropouts = 0
+        self._quit = False
+        self._frame: Frame | None = None
+
+    def run(self) -> SessionResult:
+        """Run until the source ends, the game ends, or the players quit.
+
+        At the end of a finite source (a recording, a video file) the game ends (§3-3, by
+        agreement) and the journal marks it finished; a quit leaves it resumable.
+
+        Raises:
+            SourceError: the source cannot be opened, or stays lost ``max_dropouts`` times in a row.
+            JournalError: the journal cannot be written.
+        """
+        lost_in_a_row = 0
+        start_wall, start_t = time.monotonic(), None
+        while not self._quit and not self.table.game_over:
+            try:
+                frame = self.source.read()
+            except SourceLostError as exc:
+                lost_in_a_row += 1
+                self.dropouts += 1
+                log.warning("%s", exc)
+                if lost_in_a_row > self.max_dropouts:
+                    message = f"{self.source.name}: lost {lost_in_a_row} times in a row, giving up"
+                    raise SourceError(message) from exc
+                self.table.camera_lost(str(exc))
+                self._show()
+                self.source.reopen()
+                if not self.source.finite:
+                    time.sleep(min(5.0, 0.2 * lost_in_a_row))
+                continue
+            if frame is None:
+                if not self.table.game_over:
+                    self.table.end_game()
+                break
+            lost_in_a_row = 0
+            if self.realtime and self.source.finite:
+                start_t = frame.t if start_t is None else start_t
+                time.sleep(max(0.0, (frame.t - start_t) - (time.monotonic() - start_wall)))
+            self._step(frame)
+        if self.table.game_over:
+            self.journal.finish(self.table.game)
+        self._show()
+        game = self.table.game
+        return SessionResult(self.journal.folder, self.journal.transcript_path, game.scores,
+                             len(game.history), self.frames, self.dropouts, self.table.game_over)
+
+    def _step(self, frame: Frame) -> None:
+        self._frame = frame
+        self.frames += 1
+        self._record(self.table.observe(self.observer.observe(frame)))
+        for event in frame.events:
+            self._event(event)
+        if self.kiosk is not None:
+            for action in self.kiosk.poll():
+                self.act(action)
+        if self.button is not None:
+            for _ in range(self.button.presses()):
+                self._record(self.table.request_end())
+        self._show()
+        if self.on_frame is not None:
+            self.on_frame(frame)
+
+    def _event(self, event: SourceEvent) -> None:
+        if event.type == "end_turn":
+            if event.turn is not None and event.turn != len(self.table.game.history) + 1:
+                log.info("frame %d: end of turn %d ignored (turn %d is in progress)", event.frame, event.turn,
+                         len(self.table.game.history) + 1)
+                return
+            self._record(self.table.request_end())
+        elif event.type in _EVENT_ACTIONS:
+            self.act(KioskAction(_EVENT_ACTIONS[event.type]))
+        elif event.type == "correct" and event.cell is not None and event.face is not None:
+            try:
+                cell = parse_address(event.cell)
+            except ValueError as exc:
+                log.warning("frame %d: correction ignored: %s", event.frame, exc)
+                return
+            self.act(KioskAction(ActionKind.CORRECT, cell, event.face))
+        else:
+            log.warning("frame %d: unknown event type %r ignored", event.frame, event.type)
+
+    def act(self, action: KioskAction) -> None:
+        """Carry out one request from the players (kiosk, keypad, touch, a recording's event)."""
+        table = self.table
+        if action.kind is ActionKind.QUIT:
+            self._quit = True
+        elif action.kind is ActionKind.END_TURN:
+            self._record(table.request_end())
+        elif action.kind is ActionKind.UNDO:
+            if table.undo() is not None:
+                self.journal.rewrite(table.game)
+        elif table.game_over:
+            return
+        elif action.kind is ActionKind.PASS:
+            self._record(table.pass_turn())
+        elif action.kind is ActionKind.FREEZE:
+            self._record(table.freeze())
+        elif action.kind is ActionKind.END_GAME:
+            table.end_game()
+        elif action.kind is ActionKind.CORRECT and action.cell is not None and action.face is not None:
+            try:
+                table.correct(action.cell, action.face)
+            except ValueError as exc:
+                log.warning("%s", exc)
+
+    def _record(self, record: TurnRecord | None) -> None:
+        if record is None:
+            return
+        frame = self._frame
+        photo = frame.image if frame is not None and record.kind == "play" else None
+        self.journal.record(record, frame.index if frame is not None else -1, photo)
+
+    def _show(self) -> None:
+        if self.kiosk is not None:
+            self.kiosk.show(self.table.view())

@@ -1,0 +1,261 @@
+"""The table: the game in progress between the committed position and what the camera reads.
+
+Issue 5, "Turns at the table". :class:`Table` holds the engine's ``Game`` (the committed turns)
+and the latest settled reading of the board, and works out what the reading means:
+
+- the turn in progress: the placements since the last committed position, their legality, the
+  provisional score, the cells of an illegal placement and the rule broken in words;
+- "board out of sync": tiles that vanished or changed since the last commit (the cells to restore);
+- the end of a turn: on a signal (key, touch, GPIO, a recording's event) the turn is committed
+  with the next settled reading (at once when the board has been quiet since the last one); an
+  illegal turn is not committed; in auto mode a legal turn ends by itself after the board has
+  stayed still for ``auto_end_seconds``;
+- corrections of misread cells, undo, pass, freeze, the end of the game (§3-3).
+
+Pure logic: no camera, no screen, no files (tilescribe.session wires those in).
+"""
+
+from __future__ import annotations
+
+from display.view import AlertLevel, CameraState, HistoryLine, KioskView, PlayerLine
+from engine.game import Game, TurnRecord
+from engine.hexgrid import Hex, format_address
+from engine.rules import TurnResult
+from engine.tiles import Tile
+from tilescribe.faces import FaceMap
+from tilescribe.observe import Observation
+from tilescribe.settings import TableSettings
+
+
+def turn_text(record: TurnRecord) -> str:
+    """A committed turn in tilde notation (its primary sequence), or ``pass`` / ``freeze``."""
+    if record.result is None:
+        return record.kind
+    primary = record.result.primary
+    if primary is not None and len(primary.cells) > 1:
+        return primary.tilde()
+    return ", ".join(str(p) for p in record.placements)
+
+
+class Table:
+    """The game at the table.
+
+    Args:
+        settings: the table settings (engine settings, timings).
+        game: the engine game to continue (a resumed game), or None for a new one.
+    """
+
+    def __init__(self, settings: TableSettings, game: Game | None = None) -> None:
+        self.settings = settings
+        self.game = game if game is not None else Game(settings.game)
+        self.faces = FaceMap(settings.tileset, settings.game.modulus)
+        self.camera = CameraState.STARTING
+        self.alert = ""
+        self.alert_level = AlertLevel.INFO
+        self._raw: dict[Hex, str] = {}
+        #: cell -> (the face misread there, None until a tile is read there; the true face)
+        self._corrections: dict[Hex, tuple[str | None, str]] = {}
+        self._reading: dict[Hex, Tile] | None = None
+        self._reading_t = 0.0
+        self._fresh = False  # the board has stayed quiet since the last reading
+        self._end_requested = False
+        self._turn: TurnResult | None = None
+        self._vanished: dict[Hex, Tile] = {}
+        self.game_over = self.game.is_over
+
+    # -- observations ------------------------------------------------------------------------
+    def observe(self, obs: Observation) -> TurnRecord | None:
+        """Take one frame's observation; returns the turn committed by it, if any (auto mode or a
+        pending end-of-turn signal)."""
+        self.camera = obs.camera
+        if obs.camera is not CameraState.LOCKED:
+            self._fresh = False
+        if obs.faces is not None:
+            self._raw = dict(obs.faces)
+            self._reading_t, self._fresh = obs.t, True
+            self._update()
+            if self._end_requested:
+                return self.end_turn()
+        auto = self.settings.auto_end_seconds
+        if (auto is not None and self._fresh and self._turn is not None and self._turn.legal
+                and obs.t - self._reading_t >= auto):
+            return self.end_turn()
+        return None
+
+    def camera_lost(self, message: str) -> None:
+        """The camera disappeared (the session reopens it); shown until the next frame."""
+        self.camera, self._fresh = CameraState.NO_CAMERA, False
+        self._say(f"Camera lost: {message}. Reconnecting; nothing committed is lost.", AlertLevel.WARN)
+
+    # -- the players' requests ---------------------------------------------------------------
+    def request_end(self) -> TurnRecord | None:
+        """The end-of-turn signal: commit now if the last reading is current, else with the next."""
+        if self.game_over:
+            self._say("The game is over.", AlertLevel.INFO)
+            return None
+        if self._fresh:
+            return self.end_turn()
+        self._end_requested = True
+        self._say("Ending the turn once the board is still...", AlertLevel.INFO)
+        return None
+
+    def end_turn(self) -> TurnRecord | None:
+        """Commit the turn in progress when it is legal (with nothing placed: a pass); otherwise say
+        what is wrong and commit nothing."""
+        self._end_requested = False
+        if self._vanished:
+            self._say(self._sync_message(), AlertLevel.ERROR)
+            return None
+        if self._turn is None:  # nothing placed: ending the turn is a pass
+            return self.pass_turn()
+        if not self._turn.legal:
+            self._say(f"Not committed: {self._error_text(self._turn)}", AlertLevel.ERROR)
+            return None
+        self.game.play(self._turn.placements)
+        return self._committed()
+
+    def pass_turn(self) -> TurnRecord:
+        """The current player passes."""
+        self.game.pass_turn()
+        return self._committed()
+
+    def freeze(self) -> TurnRecord:
+        """The current player freezes (§3-3): keeps the points, takes no more turns."""
+        self.game.freeze()
+        return self._committed()
+
+    def undo(self) -> TurnRecord | None:
+        """Take back the last committed turn; returns it (None when there is none)."""
+        if not self.game.history:
+            self._say("Nothing to undo.", AlertLevel.INFO)
+            return None
+        turn = self.game.undo()
+        self.game_over = self.game.is_over
+        self._update()
+        self._say(f"Undone: turn {turn.number} ({turn.player}: {turn_text(turn)}).", AlertLevel.WARN)
+        return turn
+
+    def end_game(self) -> None:
+        """End the game (§3-3: every player frozen, or the players agree)."""
+        self.game_over = True
+        self._say("Game over. " + self._standings(), AlertLevel.INFO)
+
+    def correct(self, cell: Hex, face: str) -> None:
+        """Correct a misread cell: while the reader sees what it saw there (or, corrected before the
+        tile was read, what it reads there next), take ``face`` instead.
+
+        Args:
+            cell: the misread cell.
+            face: the true face (``"7"``, ``"#"``, ``"marker"``), or ``""`` for an empty cell.
+
+        Raises:
+            ValueError: ``face`` is not a face of the tile set (the message names it and the cell).
+        """
+        if face:
+            self.faces.tile(face, f"correction of {format_address(cell)}")
+        self._corrections[cell] = (self._raw.get(cell), face)
+        self._update()
+        self._say(f"{format_address(cell)} corrected to {face or 'empty'}.", AlertLevel.INFO)
+
+    # -- state -------------------------------------------------------------------------------
+    @property
+    def turn(self) -> TurnResult | None:
+        """The engine's verdict on the turn in progress (None when nothing new is on the board)."""
+        return self._turn
+
+    @property
+    def vanished(self) -> dict[Hex, Tile]:
+        """Committed tiles missing or different on the board: cell -> the tile to put back."""
+        return dict(self._vanished)
+
+    def _committed(self) -> TurnRecord:
+        turn = self.game.history[-1]
+        self.game_over = self.game.is_over
+        self._update()
+        self._say(f"{turn.player}: {turn_text(turn)}  +{turn.score}", AlertLevel.INFO)
+        return turn
+
+    def _update(self) -> None:
+        """Re-derive the turn in progress from the raw reading, the corrections and the game."""
+        faces = dict(self._raw)
+        for cell, (misread, true) in list(self._corrections.items()):
+            if misread is None:  # corrected before the tile was read: bind to what is read next
+                if cell not in faces:
+                    continue
+                misread = faces[cell]
+                self._corrections[cell] = (misread, true)
+            if faces.get(cell) != misread:
+                del self._corrections[cell]  # the reading changed: the correction no longer applies
+            elif true:
+                faces[cell] = true
+            else:
+                faces.pop(cell, None)
+        self._reading = {c: self.faces.tile(face, f"cell {format_address(c)}") for c, face in faces.items()}
+        diff = self.game.diff(self._reading)
+        self._vanished = {c: self.game.position[c] for c in (*diff.vanished, *diff.changed)}
+        if self._vanished or not diff.placements:
+            self._turn = None
+        else:
+            self._turn = self.game.evaluate(diff.placements)
+        if self._vanished:
+            self._say(self._sync_message(), AlertLevel.ERROR)
+        elif self._turn is not None and not self._turn.legal:
+            self._say(self._error_text(self._turn), AlertLevel.ERROR)
+        elif self.alert_level is AlertLevel.ERROR:
+            self._say("", AlertLevel.INFO)
+
+    def _say(self, text: str, level: AlertLevel) -> None:
+        self.alert, self.alert_level = text, level
+
+    def _sync_message(self) -> str:
+        cells = ", ".join(f"{t.notation()}{format_address(c)}" for c, t in sorted(self._vanished.items()))
+        return f"Board out of sync: put back {cells}."
+
+    @staticmethod
+    def _error_text(turn: TurnResult) -> str:
+        error = turn.error
+        return "" if error is None else f"{error.message} ({error.rule})"
+
+    def _standings(self) -> str:
+        ranked = sorted(self.game.scores.items(), key=lambda p: -p[1])
+        return ", ".join(f"{name} {score}" for name, score in ranked)
+
+    def _illegal_cells(self) -> frozenset[Hex]:
+        """The new tiles among the cells of the broken rule (all its cells when none is new)."""
+        turn = self._turn
+        if turn is None or turn.error is None:
+            return frozenset()
+        broken = frozenset(turn.error.cells)
+        placed = broken & {p.cell for p in turn.placements}
+        return placed or broken or frozenset(p.cell for p in turn.placements)
+
+    def view(self) -> KioskView:
+        """The kiosk's picture of the table now."""
+        turn = self._turn
+        committed = self.game.position
+        provisional = {} if turn is None else {p.cell: p.tile.notation() for p in turn.placements}
+        history = self.game.history
+        last = history[-1].result if history else None
+        current = None if self.game_over else self.game.current_player
+        players = tuple(
+            PlayerLine(name, score, is_current=name == current, is_frozen=name in self.game.frozen)
+            for name, score in self.game.scores.items()
+        )
+        s = self.settings.game
+        return KioskView(
+            cells=s.board.cells,
+            tiles={c: t.notation() for c, t in committed.items() if c not in self._vanished},
+            provisional=provisional,
+            last_turn=frozenset(p.cell for p in last.placements) if last is not None else frozenset(),
+            blocked=self.game.blocked_cells(),
+            illegal=self._illegal_cells(),
+            restore={c: t.notation() for c, t in self._vanished.items()},
+            players=players,
+            history=tuple(HistoryLine(h.number, h.player, turn_text(h), h.score) for h in history),
+            provisional_points=turn.score if turn is not None and turn.legal else None,
+            camera=self.camera,
+            alert=self.alert,
+            alert_level=self.alert_level,
+            title=f"{s.game} M{s.modulus}, turn {len(history) + 1}",
+            is_over=self.game_over,
+        )

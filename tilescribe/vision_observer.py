@@ -1,0 +1,72 @@
+"""The camera observer: board location, motion/occlusion gate and tile reading on every frame.
+
+Built on the read pipeline (vision.board_reader.BoardWatcher: locate the board from its fiducial
+markers, gate the frame, read only the cells that changed) and the tile reader
+(vision.tile_reader.TileReader). The engine's legal values at each empty cell are the reader's
+prior. On top of the gate's frame-count stillness, the board must stay quiet for ``still_seconds``
+(tilescribe.observe.Settle) before its reading counts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Mapping
+from pathlib import Path
+
+from calibration.geometry import BoardGeometry
+from display.view import CameraState
+from engine.hexgrid import Hex
+from tilescribe.faces import FaceMap
+from tilescribe.observe import Observation, Settle
+from vision.board_reader import BoardReader, BoardWatcher, ReadConfig
+from vision.sources import Frame
+from vision.tile_reader import TileReader
+
+LegalValues = Callable[[], Mapping[Hex, Collection[int]]]
+
+
+class VisionObserver:
+    """Observations from camera frames.
+
+    Args:
+        board: the printed board's board.json.
+        faces: the table's face map (tile set and modulus).
+        still_seconds: quiet time needed before a reading counts.
+        legal: returns the engine's legal values per empty cell (the reader's prior), or None.
+        reader: the tile reader (the shipped model when None).
+
+    Raises:
+        calibration.geometry.BoardFileError: board.json cannot be read.
+        vision.tile_reader.TileReaderError: the reader's model files are missing or broken.
+    """
+
+    def __init__(self, board: Path, faces: FaceMap, still_seconds: float, legal: LegalValues | None = None,
+                 reader: TileReader | None = None) -> None:
+        config = ReadConfig(
+            geometry=BoardGeometry.load(board),
+            modulus=faces.modulus,
+            reader=reader or TileReader(),
+            face_values=faces.face_values(),
+        )
+        self.watcher = BoardWatcher(BoardReader(config))
+        self.legal = legal
+        self._settle = Settle(still_seconds)
+
+    def observe(self, frame: Frame) -> Observation:
+        """Locate, gate and (when the board has settled) read one frame."""
+        legal = self.legal() if self.legal is not None else None
+        result = self.watcher.observe(frame.image, f"frame {frame.index}", legal)
+        gate = result.gate
+        if not gate.board_found:
+            camera = CameraState.LOST
+        elif gate.hand:
+            camera = CameraState.HAND
+        elif not gate.still:
+            camera = CameraState.MOVING
+        else:
+            camera = CameraState.LOCKED
+        last = self.watcher.last
+        if not self._settle.update(frame.t, gate.is_ready) or last is None:
+            return Observation(frame.index, frame.t, camera)
+        faces = {cell: r.face for cell, r in last.cells.items()}
+        confidence = {cell: r.confidence for cell, r in last.cells.items()}
+        return Observation(frame.index, frame.t, camera, faces, confidence)

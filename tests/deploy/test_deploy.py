@@ -1,0 +1,46 @@
+"""The Raspberry Pi deployment files: script syntax, the systemd unit, the settings file."""
+
+from __future__ import annotations
+
+import configparser
+import shlex
+import subprocess
+from pathlib import Path
+
+from tilescribe.cli import build_parser
+from tilescribe.settings import load_settings
+
+DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
+
+
+def test_install_script_is_valid_bash_and_refuses_without_root() -> None:
+    script = DEPLOY / "install-pi.sh"
+    assert subprocess.run(["bash", "-n", str(script)], capture_output=True).returncode == 0
+    text = script.read_text()
+    for package in ("python3-picamera2", "tesseract-ocr", "libsdl2-2.0-0"):
+        assert package in text
+    assert "--system-site-packages" in text
+    help_run = subprocess.run(["bash", str(script), "--help"], capture_output=True, text=True)
+    assert help_run.returncode == 0 and "install-pi.sh" in help_run.stdout
+    bad = subprocess.run(["bash", str(script), "--bogus"], capture_output=True, text=True)
+    assert bad.returncode == 2 and "--bogus" in bad.stderr
+
+
+def test_systemd_unit_runs_the_kiosk_unprivileged_and_restarts() -> None:
+    unit = configparser.ConfigParser(strict=False, interpolation=None)
+    unit.optionxform = str  # type: ignore[assignment,method-assign]
+    unit.read(DEPLOY / "tilescribe.service")
+    service = unit["Service"]
+    assert service["User"] == "@USER@" and service["Restart"] == "on-failure"
+    assert unit["Install"]["WantedBy"] == "multi-user.target"
+    argv = shlex.split(service["ExecStart"])
+    assert argv[0] == "@PREFIX@/venv/bin/tilescribe"
+    args = build_parser().parse_args(argv[1:])  # the real parser accepts the unit's command line
+    assert args.command == "run" and args.source == "pi" and args.fullscreen and args.resume == "yes"
+    assert args.gpio == 17
+
+
+def test_settings_file_loads() -> None:
+    settings = load_settings(DEPLOY / "settings.toml", {})
+    assert settings.game.modulus == 13 and settings.game.board.order == 9 and settings.still_seconds == 0.5
+    assert len(settings.game.players) == 2

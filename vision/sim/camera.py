@@ -150,6 +150,8 @@ class Lighting:
         tint: per-channel gain (B, G, R) of the light's colour.
         glare: peak extra gain of a soft glare spot (0 for none) at ``glare_at`` (image fractions).
         glare_at: glare centre as fractions of the image size.
+        jumps: sudden changes of the light (a lamp switched, a cloud): (time in seconds, gain
+            factor) pairs; from each time on the gain is multiplied by its factor.
     """
 
     direction: tuple[float, float]
@@ -162,6 +164,7 @@ class Lighting:
     tint: tuple[float, float, float]
     glare: float
     glare_at: tuple[float, float]
+    jumps: tuple[tuple[float, float], ...] = ()
 
     def __post_init__(self) -> None:
         if self.period <= 0 or not 0 < self.level < 2 or self.swing < 0:
@@ -186,13 +189,24 @@ class Lighting:
         if self.glare > 0:
             gx, gy = self.glare_at[0] * 2 - 1, self.glare_at[1] * 2 - 1
             g += self.glare * np.exp(-((xs - gx) ** 2 + (ys - gy) ** 2) / 0.02)
+        for when, factor in self.jumps:
+            if t >= when:
+                g *= factor
         if shadow is not None:
             g *= 1 - shadow
         return g[..., None] * np.array(self.tint, np.float32)
 
 
-def random_lighting(rng: np.random.Generator, *, change: float = 0.1, glare: bool = True) -> Lighting:
-    """Random uneven light; ``change`` is the amplitude of its slow change over time."""
+def random_lighting(
+    rng: np.random.Generator,
+    *,
+    change: float = 0.1,
+    glare: bool = True,
+    jumps: int = 0,
+    duration: float = 60.0,
+) -> Lighting:
+    """Random uneven light; ``change`` is the amplitude of its slow change over time, ``jumps``
+    the number of sudden changes (by 15..30 %, up or down) within ``duration`` seconds."""
     angle = float(rng.uniform(0, 2 * math.pi))
     warm = float(rng.uniform(-0.06, 0.06))
     return Lighting(
@@ -206,6 +220,12 @@ def random_lighting(rng: np.random.Generator, *, change: float = 0.1, glare: boo
         tint=(1 - warm, 1.0, 1 + warm),
         glare=float(rng.uniform(0.1, 0.35)) if glare and rng.random() < 0.5 else 0.0,
         glare_at=(float(rng.uniform(0.2, 0.8)), float(rng.uniform(0.2, 0.8))),
+        jumps=tuple(
+            sorted(
+                (float(rng.uniform(0, duration)), float(rng.choice([0.8, 1.2]) * rng.uniform(0.9, 1.1)))
+                for _ in range(jumps)
+            )
+        ),
     )
 
 

@@ -55,6 +55,7 @@ class SimOptions:
         any_rotation: tiles at any angle; else facing their player +- 25 degrees.
         bumps: times the sheet is knocked to a new pose during the recording.
         light_change: amplitude of the slow change of light.
+        light_jumps: sudden changes of light (by 15..30 %) at random times.
         blur_sigma: defocus blur in pixels; None draws it (0.4..1.0).
         noise_sigma: sensor noise in grey levels; None draws it (1.5..4.5).
         jpeg_quality: JPEG quality of written frames (1..100).
@@ -73,13 +74,14 @@ class SimOptions:
     any_rotation: bool = False
     bumps: int = 0
     light_change: float = 0.1
+    light_jumps: int = 0
     blur_sigma: float | None = None
     noise_sigma: float | None = None
     jpeg_quality: int = 90
     modulus: int = 13
 
     def __post_init__(self) -> None:
-        if min(self.size) < 64 or self.fps <= 0 or self.players < 1 or self.bumps < 0:
+        if min(self.size) < 64 or self.fps <= 0 or self.players < 1 or min(self.bumps, self.light_jumps) < 0:
             raise ValueError(f"options need size >= 64 px, fps > 0, players >= 1, bumps >= 0: {self}")
         if not self.shapes or any(s not in SHAPES for s in self.shapes):
             raise ValueError(f"shapes must be a non-empty subset of {SHAPES}, got {self.shapes!r}")
@@ -165,7 +167,9 @@ class Simulation:
             else float(plan.uniform(1.5, 4.5)),
             shadow_offset=(float(plan.uniform(10, 40)), float(plan.uniform(10, 40))),
         )
-        lighting = random_lighting(plan, change=options.light_change)
+        lighting = random_lighting(
+            plan, change=options.light_change, jumps=options.light_jumps, duration=self.timeline.duration
+        )
         scale = first.scale_at((bw / 2, bh / 2))
         texture_scale = min(1.0, 2.0 * scale)
         self.scene = Scene(
@@ -204,8 +208,9 @@ class Simulation:
         return styles
 
     def frames(self) -> Iterator[SimFrame]:
-        """Render every frame in order."""
+        """Render every frame in order (each call starts again from the empty board)."""
         o = self.options
+        self.scene.clear()
         landings = self.timeline.landings
         placed = 0
         pose_index = -1

@@ -93,7 +93,7 @@ class Scene:
         self.texture = self._paper.copy()
         self._tiles: dict[str, tuple[np.ndarray, tuple[float, float], float, float]] = {}
         self._table = table
-        self._lighting = lighting
+        self.lighting = lighting
         self._optics = optics
         self._noise = NoiseBank(image_size, optics.noise_sigma, rng) if optics.noise_sigma > 0 else None
         self._pose: CameraPose | None = None
@@ -122,6 +122,11 @@ class Scene:
         if self._pose is None:
             raise ValueError("scene has no camera pose yet: call set_pose first")
         return self._pose
+
+    def clear(self) -> None:
+        """Take every tile off the sheet."""
+        self._tiles.clear()
+        self.texture = self._paper.copy()
 
     def place_tile(
         self,
@@ -219,7 +224,7 @@ class Scene:
                 back = -6 * px_per_mm / max(1e-6, math.hypot(tx - sx, ty - sy))  # pinched at the tips
                 _paste(image, hand.held, (tx + (sx - tx) * back, ty + (sy - ty) * back))
             over_sheet |= draw_hand(image, strokes, hand.look, self._sheet_mask)
-        gain = self._lighting.gain(t, coarse, shadow)
+        gain = self.lighting.gain(t, coarse, shadow)
         gain_u8 = np.clip(gain * 128, 0, 255).astype(np.uint8)
         gain_full = cv2.resize(gain_u8, (w, h), interpolation=cv2.INTER_LINEAR)
         image = cv2.multiply(image, gain_full, scale=1 / 128)

@@ -173,3 +173,20 @@ def test_hash_swap_replaces_the_wild_tile_in_truth_and_image(board: BoardGeometr
     assert diff[: y - 40].max() < 10  # nothing else changed
     with pytest.raises(ValueError, match="already holds a tile"):
         Simulation([[P("A0", "5")], [P("A0", "#")]], board, options)
+
+
+def test_frames_can_be_rendered_twice_with_identical_results(board: BoardGeometry) -> None:
+    sim = Simulation(TURNS[:2], board, SimOptions(seed=9, size=SMALL, fps=2, light_jumps=2))
+    first = [(f.image.tobytes(), dict(f.cells)) for f in sim.frames()]
+    second = [(f.image.tobytes(), dict(f.cells)) for f in sim.frames()]
+    assert first == second
+
+
+def test_a_light_jump_changes_the_brightness_of_a_still_board(board: BoardGeometry) -> None:
+    options = SimOptions(seed=2, size=SMALL, fps=2, light_jumps=1, light_change=0, noise_sigma=0, hands=False)
+    sim = Simulation([], board, options)
+    (when, factor), *_ = sim.scene.lighting.jumps
+    frames = list(sim.frames())
+    before = next(f for f in reversed(frames) if f.t < when).image.mean()
+    after = next(f for f in frames if f.t >= when).image.mean()
+    assert after / before == pytest.approx(factor, rel=0.08)

@@ -1,0 +1,139 @@
+"""Benchmark of the table session (issue 5): frames per second on one core, and still-to-shown delay.
+
+Runs the whole session loop (observer -> table -> kiosk at 800x480 with the dummy video driver ->
+journal) over a 1280x960 recording, pinned to one CPU core with OpenCV single-threaded, and prints:
+
+- fps: frames processed per second of wall time (median per-frame time -> fps; and overall);
+- still-to-shown delay per change of the board: from the first frame of a still spell (the truth in
+  frames.json: no hand, cells unchanged from then on until the next hand) to the moment the kiosk
+  shows those cells, in stream time plus the processing time of the frame that showed them.
+
+Targets: >= 15 fps; <= 1 s delay.
+
+    .venv/bin/python bench/bench_session.py                     # the demo recording (made if missing)
+    .venv/bin/python bench/bench_session.py --recording DIR --truth
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+
+def _still_spells(recording) -> list[tuple[int, dict[str, str]]]:  # type: ignore[no-untyped-def]
+    """(first frame index, cells) of each still spell whose cells differ from the previous spell's."""
+    spells, previous, start = [], None, None
+    frames = recording.frames
+    for i, frame in enumerate(frames):
+        quiet = not frame.hand and (i == 0 or frames[i - 1].cells == frame.cells)
+        if not quiet:
+            start = None
+            continue
+        if start is None:
+            start = i
+            if frame.cells != previous:
+                spells.append((i, dict(frame.cells)))
+                previous = frame.cells
+    return spells
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--recording", type=Path, help="a recording folder (default: the demo recording)")
+    parser.add_argument("--cache", type=Path, default=Path("~/.cache/tilescribe").expanduser())
+    parser.add_argument("--truth", action="store_true", help="read the recording's truth (no vision)")
+    args = parser.parse_args(argv)
+
+    os.environ["SDL_VIDEODRIVER"] = "dummy"
+    os.environ["SDL_AUDIODRIVER"] = "dummy"
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
+    import cv2
+
+    cv2.setNumThreads(1)
+
+    from display.kiosk import Kiosk
+    from engine.hexgrid import format_address
+    from tilescribe.demo import demo_recording, recording_settings
+    from tilescribe.faces import FaceMap
+    from tilescribe.journal import Journal
+    from tilescribe.observe import Observer, TruthObserver
+    from tilescribe.session import Session
+    from tilescribe.table import Table
+    from vision.sources import Frame, RecordingSource
+
+    folder = args.recording or demo_recording(args.cache)
+    source = RecordingSource(folder)
+    settings = recording_settings(folder)
+    if settings is None:
+        print(f"{folder}: no settings in frames.json (record it with tilescribe.demo)", file=sys.stderr)
+        return 2
+    table = Table(settings)
+    observer: Observer
+    if args.truth:
+        observer = TruthObserver(source.recording, settings.still_seconds)
+    else:
+        from tilescribe.vision_observer import VisionObserver
+
+        board = source.recording.board
+        if board is None:
+            print(f"{folder}: frames.json names no board", file=sys.stderr)
+            return 2
+        faces = FaceMap(settings.tileset, settings.game.modulus)
+        observer = VisionObserver(board, faces, settings.still_seconds, table.game.legal_values)
+
+    spells = _still_spells(source.recording)
+    pending = list(spells)
+    delays: list[float] = []
+    per_frame: list[float] = []
+    last = [time.perf_counter()]
+
+    def on_frame(frame: Frame) -> None:
+        now = time.perf_counter()
+        per_frame.append(now - last[0])
+        view = table.view()
+        shown = {format_address(c): label for c, label in {**view.tiles, **view.provisional}.items()}
+        while pending and pending[0][0] <= frame.index:
+            start, cells = pending[0]
+            if set(shown) == set(cells):
+                t_still = source.recording.frames[start].t
+                delays.append(frame.t - t_still + per_frame[-1])
+                pending.pop(0)
+            elif len(pending) > 1 and pending[1][0] <= frame.index:
+                pending.pop(0)  # superseded before it was shown: counted as missed
+            else:
+                break
+        last[0] = time.perf_counter()
+
+    with tempfile.TemporaryDirectory() as tmp:
+        journal = Journal.create(Path(tmp), settings)
+        kiosk = Kiosk((800, 480), sound=False)
+        wall = time.perf_counter()
+        with kiosk, source:
+            result = Session(source, observer, table, journal, kiosk, on_frame=on_frame).run()
+        wall = time.perf_counter() - wall
+
+    frame_ms = sorted(1000 * t for t in per_frame)
+    height, width = cv2.imread(str(folder / source.recording.frames[0].file)).shape[:2]
+    mode = "truth, no vision" if args.truth else "vision"
+    print(f"recording: {folder} ({mode}), {result.frames} frames of {width}x{height}")
+    print(f"frames per second (one core): {1000 / statistics.median(frame_ms):.1f} from the median "
+          f"{statistics.median(frame_ms):.1f} ms/frame (p90 {frame_ms[int(0.9 * len(frame_ms))]:.1f} ms); "
+          f"overall {result.frames / wall:.1f} fps")
+    if delays:
+        print(f"still-to-shown delay: median {statistics.median(delays):.2f} s, max {max(delays):.2f} s "
+              f"over {len(delays)} of {len(spells)} board changes")
+    else:
+        print(f"still-to-shown delay: no board change was shown ({len(spells)} changes)")
+    print(f"turns committed: {result.turns}; scores: {result.scores}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

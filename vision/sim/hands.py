@@ -86,7 +86,7 @@ def hand_strokes(shoulder: Point, tip: Point, px_per_mm: float, look: HandLook) 
     tx, ty = tip
     length = math.hypot(tx - sx, ty - sy) or 1.0
     u = np.array([(tx - sx) / length, (ty - sy) / length])
-    v = np.array([-u[1], u[0]]) * (1 if look.right else -1)
+    v = np.array([-u[1], u[0]]) * (-1 if look.right else 1)  # thumb side of a palm-down hand
     k = px_per_mm * look.size
     f = np.array(tip)
 

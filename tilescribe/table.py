@@ -79,7 +79,10 @@ class Table:
         auto = self.settings.auto_end_seconds
         if (auto is not None and self._fresh and self._turn is not None and self._turn.legal
                 and obs.t - self._reading_t >= auto):
-            return self.end_turn()
+            record = self.end_turn()
+            if record is not None:
+                self._say(f"{self.alert} (ended automatically: Undo takes it back)", AlertLevel.INFO)
+            return record
         return None
 
     def camera_lost(self, message: str) -> None:

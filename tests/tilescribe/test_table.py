@@ -115,7 +115,7 @@ def test_auto_mode_ends_a_legal_turn_after_a_still_spell() -> None:
     table.observe(_seen(10, "4B2 6B1 1A0 3M1"))
     assert table.observe(_quiet(40)) is None  # 3 s still
     record = table.observe(_quiet(51))  # 4.1 s still and legal
-    assert record is not None and record.score == 3
+    assert record is not None and record.score == 3 and "Undo" in table.alert
     table.observe(_seen(60, "4B2 6B1 1A0 3M1 6M2"))  # illegal: never ends by itself
     assert table.observe(_quiet(200)) is None and len(table.game.history) == 1
 

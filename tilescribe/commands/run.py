@@ -71,6 +71,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--cache", type=Path, default=DEFAULT_CACHE, help=f"demo cache (default {DEFAULT_CACHE})")
     p.add_argument("--resume", choices=["ask", "yes", "no"], default="ask",
                    help="resume the last unfinished game (default: ask on the terminal)")
+    p.add_argument("--start-screen", action="store_true",
+                   help="choose players, modulus and variations on the kiosk before a new game")
     p.add_argument("--headless", action="store_true", help="no window (SDL dummy driver)")
     p.add_argument("--fullscreen", action="store_true", help="full-screen kiosk")
     p.add_argument("--size", type=_size, default=(800, 480), help="kiosk size, 800x480 .. 1920x1080")
@@ -134,7 +136,9 @@ def _observer(args: argparse.Namespace, source: FrameSource, settings: TableSett
 def run(args: argparse.Namespace) -> int:
     """Run the session; prints the transcript path and the final scores. Returns the exit status."""
     from display.kiosk import Kiosk
+    from display.start_screen import choose
     from tilescribe.session import Session
+    from tilescribe.start import chosen_settings, start_choices
 
     if args.headless:
         os.environ["SDL_VIDEODRIVER"] = "dummy"
@@ -158,6 +162,14 @@ def run(args: argparse.Namespace) -> int:
         settings = resumed.settings if resumed is not None else _settings(args, recorded)
         if resumed is not None and isinstance(source, RecordingSource):
             source = RecordingSource(source.recording.folder, start=resumed.last_frame() + 1)
+        kiosk = Kiosk(args.size, args.fullscreen, args.screenshots, sound=not args.no_sound)
+        if resumed is None and args.start_screen:
+            chosen = choose(kiosk, start_choices(settings))
+            if chosen is None:
+                kiosk.close()
+                print("no game started")
+                return 0
+            settings = chosen_settings(settings, chosen)
         tables: list[Table] = []
         observer = _observer(args, source, settings, lambda: tables[0])
         if resumed is not None:
@@ -169,7 +181,6 @@ def run(args: argparse.Namespace) -> int:
             tables.append(Table(settings))
         table = tables[0]
         button = EndTurnButton(args.gpio) if args.gpio is not None else None
-        kiosk = Kiosk(args.size, args.fullscreen, args.screenshots, sound=not args.no_sound)
     except (SourceError, SettingsError, JournalError, GpioError, ValueError, OSError) as exc:
         print(f"tilescribe run: {exc}", file=sys.stderr)
         return 2

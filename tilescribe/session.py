@@ -186,7 +186,8 @@ class Session:
             table.end_game()
         elif action.kind is ActionKind.CORRECT and action.cell is not None and action.face is not None:
             try:
-                table.correct(action.cell, action.face)
+                if table.correct(action.cell, action.face):
+                    self.journal.rewrite(table.game)
             except ValueError as exc:
                 log.warning("%s", exc)
 

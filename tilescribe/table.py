@@ -18,10 +18,10 @@ Pure logic: no camera, no screen, no files (tilescribe.session wires those in).
 from __future__ import annotations
 
 from display.view import AlertLevel, CameraState, HistoryLine, KioskView, PlayerLine
-from engine.game import Game, TurnRecord
+from engine.game import PASS, PLAY, Game, TurnRecord
 from engine.hexgrid import Hex, format_address
 from engine.rules import TurnResult
-from engine.tiles import Tile
+from engine.tiles import Placement, Tile
 from tilescribe.faces import FaceMap
 from tilescribe.observe import Observation
 from tilescribe.settings import TableSettings
@@ -143,22 +143,56 @@ class Table:
         self.game_over = True
         self._say("Game over. " + self._standings(), AlertLevel.INFO)
 
-    def correct(self, cell: Hex, face: str) -> None:
+    def correct(self, cell: Hex, face: str) -> bool:
         """Correct a misread cell: while the reader sees what it saw there (or, corrected before the
-        tile was read, what it reads there next), take ``face`` instead.
+        tile was read, what it reads there next), take ``face`` instead. When a committed turn holds
+        another tile on ``cell`` (a misread that was committed, caught by a later re-read), that
+        turn is amended and the game after it replayed.
 
         Args:
             cell: the misread cell.
             face: the true face (``"7"``, ``"#"``, ``"marker"``), or ``""`` for an empty cell.
 
+        Returns:
+            True when the committed record changed (the journal must be rewritten).
+
         Raises:
             ValueError: ``face`` is not a face of the tile set (the message names it and the cell).
         """
-        if face:
-            self.faces.tile(face, f"correction of {format_address(cell)}")
+        where = f"correction of {format_address(cell)}"
+        tile = self.faces.tile(face, where) if face else None
         self._corrections[cell] = (self._raw.get(cell), face)
+        committed = self.game.position.get(cell)
+        amended = tile is not None and committed is not None and not committed.same_face(tile)
+        if amended and tile is not None:
+            amended = self._amend(cell, tile)
         self._update()
-        self._say(f"{format_address(cell)} corrected to {face or 'empty'}.", AlertLevel.INFO)
+        if amended:
+            self._say(f"{format_address(cell)} corrected to {face}; the record is amended.", AlertLevel.WARN)
+        elif self.alert_level is not AlertLevel.ERROR:
+            self._say(f"{format_address(cell)} corrected to {face or 'empty'}.", AlertLevel.INFO)
+        return amended
+
+    def _amend(self, cell: Hex, tile: Tile) -> bool:
+        """Replay the game with ``tile`` on ``cell`` in the turn that placed it; False (and an alert)
+        when a turn is then illegal."""
+        game = Game(self.settings.game)
+        for record in self.game.history:
+            if record.kind == PLAY:
+                placements = [Placement(p.cell, tile) if p.cell == cell else p for p in record.placements]
+                result = game.evaluate(placements)
+                if not result.legal:
+                    amend = f"{tile.notation()}{format_address(cell)}"
+                    self._say(f"Cannot amend turn {record.number} with {amend}: {self._error_text(result)}",
+                              AlertLevel.ERROR)
+                    return False
+                game.play(placements)
+            elif record.kind == PASS:
+                game.pass_turn()
+            else:
+                game.freeze()
+        self.game = game
+        return True
 
     # -- state -------------------------------------------------------------------------------
     @property

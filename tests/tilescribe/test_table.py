@@ -134,3 +134,16 @@ def test_settle_reads_once_per_quiet_spell() -> None:
     assert [settle.update(t, True) for t in times] == [False, False, False, True, False, False]
     assert settle.update(1.1, False) is False
     assert [settle.update(t, True) for t in (1.2, 1.5, 1.7)] == [False, False, True]
+
+
+def test_a_committed_misread_caught_by_a_re_read_is_amended() -> None:
+    table = _table()
+    table.observe(_seen(1, "2B1 6A0"))  # A0 holds a 5, read as 6: two tiles are always legal
+    table.request_end()
+    table.observe(_seen(2, "2B1 5A0"))  # the next turn's re-read sees the 5
+    assert table.view().restore == {A("A0"): "6"} and "out of sync" in table.alert
+    assert table.correct(A("A0"), "5") is True
+    assert table.view().restore == {} and [str(p) for p in table.game.history[0].placements] == ["2B1", "5A0"]
+    assert "amended" in table.alert
+    table.observe(_seen(3, "2B1 5A0 1M1"))  # 2 ~ 5 ~ 1 is modular-linear (step 3)
+    assert table.turn is not None and table.turn.legal and table.turn.score == 1

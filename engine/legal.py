@@ -15,7 +15,7 @@ Values are bit masks here (bit v set when v is legal); engine.state turns them i
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from functools import lru_cache
 
 from engine.grid import AMBIGUOUS, EMPTY, Grid
@@ -93,7 +93,11 @@ def frontier(grid: Grid, values: list[int] | tuple[int, ...]) -> set[int]:
 
 
 def legal_masks(
-    grid: Grid, values: list[int] | tuple[int, ...], modulus: int, cells: Iterable[int] | None = None
+    grid: Grid,
+    values: list[int] | tuple[int, ...],
+    modulus: int,
+    cells: Iterable[int] | None = None,
+    known: Mapping[int, int] | None = None,
 ) -> dict[int, int]:
     """Legal-value masks of empty cells (§2-2).
 
@@ -103,6 +107,7 @@ def legal_masks(
         modulus: m.
         cells: empty cell indices to examine; default: the frontier (every other empty cell takes
             any value).
+        known: the ambiguous wild tiles' possible values, if known (engine.wilds.resolve_wilds).
 
     Returns:
         cell index -> mask of legal values (0 for a blocked cell).
@@ -117,7 +122,7 @@ def legal_masks(
         if any_ambiguous and _touches_ambiguous(grid, values, i):
             trial = list(values)
             trial[i] = AMBIGUOUS
-            solved = resolve_wilds(grid, trial, m, extra={i: full})
+            solved = resolve_wilds(grid, trial, m, extra={i: full}, known=known)
             out[i] = 0 if solved is None else solved[i]
             continue
         mask = _line_mask(values, i, fwd[0], back[0], m, full, halves)

@@ -264,7 +264,7 @@ def _check_turn(state: BoardState, placements: Sequence[Placement]) -> RuleViola
         return error
     masks: dict[int, int] = {}
     if AMBIGUOUS in values:
-        solved = resolve_wilds(grid, values, m)
+        solved = resolve_wilds(grid, values, m, known=state.ambiguous_masks())
         if solved is None:
             return _violation(
                 RULE_MODULAR_LINEAR, ordered, "no values of the wild tiles make every line modular-linear"
@@ -276,10 +276,10 @@ def _check_turn(state: BoardState, placements: Sequence[Placement]) -> RuleViola
         return error
     if direction < 0:
         direction = _primary_direction(after, changed[0], centre if _is_first_turn(state) else None)
-    if AMBIGUOUS in state.values or AMBIGUOUS in after.values:
-        after = after.with_blocked(None)
-    else:
-        after = after.with_blocked(line_end_cells(grid, after.values, changed))
+    # cells whose lines changed: around the new tiles, and around every wild tile that was or is
+    # ambiguous (its possible values, or those of wild tiles tied to it, may have narrowed)
+    touched = changed + [i for i, v in enumerate(state.values) if v == AMBIGUOUS]
+    after = after.with_blocked(line_end_cells(grid, after.values, touched))
     return _Applied(after, tuple(changed), direction)
 
 

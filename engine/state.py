@@ -111,11 +111,12 @@ class BoardState:
         ambiguous only the cells at the ends of the changed lines need a look (engine.legal).
         """
         m = self.settings.modulus
+        known = self.ambiguous_masks()
         if candidates is None:
-            masks = legal_masks(self.grid, self.values, m)
+            masks = legal_masks(self.grid, self.values, m, known=known)
             blocked = frozenset(i for i, mask in masks.items() if not mask)
         else:
-            masks = legal_masks(self.grid, self.values, m, candidates)
+            masks = legal_masks(self.grid, self.values, m, candidates, known)
             blocked = self.blocked.union(i for i, mask in masks.items() if not mask)
             blocked = frozenset(i for i in blocked if self.values[i] == EMPTY)
         return BoardState(
@@ -133,12 +134,20 @@ class BoardState:
         everything = frozenset(range(m))
         out = {cells[i]: everything for i, v in enumerate(self.values) if v == EMPTY}
         by_mask: dict[int, frozenset[int]] = {(1 << m) - 1: everything}
-        for i, mask in legal_masks(self.grid, self.values, m).items():
+        for i, mask in legal_masks(self.grid, self.values, m, known=self.ambiguous_masks()).items():
             values = by_mask.get(mask)
             if values is None:
                 values = by_mask[mask] = mask_values(mask)
             out[cells[i]] = values
         return out
+
+    def ambiguous_masks(self) -> dict[int, int]:
+        """Cell index -> possible values as a bit mask, for every ambiguous wild tile."""
+        return {
+            self.grid.index[c]: sum(1 << v for v in values)
+            for c, values in self.domains.items()
+            if len(values) > 1
+        }
 
     def value_at(self, cell: Hex) -> int | None:
         """The value on ``cell``: None for an ambiguous wild tile or an empty cell."""

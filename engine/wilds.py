@@ -108,35 +108,38 @@ class _Problem:
         return None
 
 
-def solve(
-    lines: Sequence[LineConstraint], domains: Mapping[Hashable, int], modulus: int
+def _components(lines: Sequence[LineConstraint]) -> list[list[LineConstraint]]:
+    """The lines grouped into independent parts: lines sharing a variable go together."""
+    parent: dict[Hashable, Hashable] = {}
+
+    def root(v: Hashable) -> Hashable:
+        while parent.setdefault(v, v) != v:
+            parent[v] = parent[parent[v]]
+            v = parent[v]
+        return v
+
+    for line in lines:
+        names = [var for _, var in line.variables]
+        for other in names[1:]:
+            parent[root(other)] = root(names[0])
+    groups: dict[Hashable, list[LineConstraint]] = {}
+    for line in lines:
+        if line.variables:
+            groups.setdefault(root(line.variables[0][1]), []).append(line)
+    return list(groups.values())
+
+
+def _supports(
+    problem: _Problem, domains: dict[Hashable, int], targets: set[Hashable]
 ) -> dict[Hashable, int] | None:
-    """The values each variable takes in some assignment satisfying every line (§7-2, §7-3).
-
-    Args:
-        lines: the unbroken lines through the variables (lines without variables are ignored:
-            check those with engine.sequences.is_modular_linear).
-        domains: variable -> bit mask of the values allowed before the lines are considered.
-        modulus: m.
-
-    Returns:
-        variable -> bit mask of its supported values (each value is part of a full solution),
-        or None when no assignment satisfies every line.
-
-    Raises:
-        ValueError: a line names a variable without a domain.
-    """
-    problem = _Problem(lines, modulus)
-    missing = [v for v in problem.lines_of if v not in domains]
-    if missing:
-        raise ValueError(f"variables without a domain: {missing!r}")
+    """Supported values of the target variables of one connected problem, None if unsatisfiable."""
     work = dict(domains)
     first = problem.find(work)
     if first is None:
         return None
     support = dict(first)
     problem.propagate(work)
-    for var in work:
+    for var in targets:
         untried = work[var] & ~support[var]
         while untried:
             bit = untried & -untried
@@ -150,7 +153,52 @@ def solve(
             for v, b in found.items():
                 support[v] |= b
             untried &= ~support[var]
-    return support
+    return {var: support[var] for var in targets}
+
+
+def solve(
+    lines: Sequence[LineConstraint],
+    domains: Mapping[Hashable, int],
+    modulus: int,
+    targets: set[Hashable] | None = None,
+) -> dict[Hashable, int] | None:
+    """The values each variable takes in some assignment satisfying every line (§7-2, §7-3).
+
+    The lines fall into independent parts (lines sharing a variable belong together); each part is
+    solved on its own.
+
+    Args:
+        lines: the unbroken lines through the variables (lines without variables are ignored:
+            check those with engine.sequences.is_modular_linear).
+        domains: variable -> bit mask of the values allowed before the lines are considered.
+        modulus: m.
+        targets: the variables whose supported values are wanted (default: every variable).
+            Parts without a target are not examined: give targets only when the rest is known
+            to be satisfiable.
+
+    Returns:
+        variable -> bit mask: for each target, its supported values (each is part of a full
+        solution); other variables keep their given domain. None when an examined part has no
+        assignment satisfying every line.
+
+    Raises:
+        ValueError: a line names a variable without a domain.
+    """
+    result = dict(domains)
+    for part in _components(lines):
+        problem = _Problem(part, modulus)
+        names = set(problem.lines_of)
+        missing = names - set(domains)
+        if missing:
+            raise ValueError(f"variables without a domain: {sorted(map(repr, missing))}")
+        wanted = names if targets is None else names & targets
+        if not wanted:
+            continue
+        found = _supports(problem, {v: domains[v] for v in names}, wanted)
+        if found is None:
+            return None
+        result.update(found)
+    return result
 
 
 def mask_values(mask: int) -> frozenset[int]:
@@ -185,7 +233,11 @@ def wild_lines(grid: Grid, values: Sequence[int], variables: list[int]) -> list[
 
 
 def resolve_wilds(
-    grid: Grid, values: Sequence[int], modulus: int, extra: Mapping[int, int] | None = None
+    grid: Grid,
+    values: Sequence[int],
+    modulus: int,
+    extra: Mapping[int, int] | None = None,
+    known: Mapping[int, int] | None = None,
 ) -> dict[int, int] | None:
     """Solve for every ambiguous wild tile (and the ``extra`` variable cells) at once.
 
@@ -194,17 +246,23 @@ def resolve_wilds(
         values: per cell index, with AMBIGUOUS (-2) at every variable cell, including ``extra``.
         modulus: m.
         extra: cell index -> starting domain mask for further variables (e.g. an empty cell whose
-            legal values are wanted); ambiguous wilds start with every value.
+            legal values are wanted); ambiguous wilds start with every value. With ``extra`` only
+            the extra cells are solved for, taking the rest of the position as consistent.
+        known: cell index -> a mask known to hold every possible value of that ambiguous wild
+            (e.g. from before the turn: lines only grow, so possible values only shrink).
 
     Returns:
-        cell index -> supported values mask for every variable, or None when unsatisfiable.
+        cell index -> supported values mask for every variable (every extra variable when
+        ``extra`` is given), or None when unsatisfiable.
     """
     variables = [i for i, v in enumerate(values) if v == AMBIGUOUS]
     if not variables:
         return {}
     full = (1 << modulus) - 1
-    domains: dict[Hashable, int] = dict.fromkeys(variables, full)
+    known = known or {}
+    domains: dict[Hashable, int] = {i: known.get(i, full) for i in variables}
     for i, mask in (extra or {}).items():
         domains[i] = mask
-    result = solve(wild_lines(grid, values, variables), domains, modulus)
+    targets: set[Hashable] | None = set(extra) if extra else None
+    result = solve(wild_lines(grid, values, variables), domains, modulus, targets)
     return None if result is None else {k: v for k, v in result.items() if isinstance(k, int)}

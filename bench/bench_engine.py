@@ -14,6 +14,7 @@ import random
 import statistics
 import time
 from collections.abc import Callable
+from functools import partial
 
 from engine.game import Game
 from engine.hexgrid import Board
@@ -49,12 +50,14 @@ def bench_turns(game: Game, repeat: int) -> tuple[float, float, int]:
     legal = [t for t in (random_turn(game, rng) for _ in range(40)) if t]
     illegal = []
     for turn in legal:  # same cells, one value changed: usually breaks a line
-        value = (turn[-1].tile.value + 1) % game.settings.modulus
-        bad = [*turn[:-1], Placement(turn[-1].cell, Tile.natural(value))]
-        illegal.append(bad)
-    legal_ms = statistics.median(median_ms(lambda t=t: game.evaluate(t), repeat) for t in legal)
-    illegal_ms = statistics.median(median_ms(lambda t=t: game.evaluate(t), repeat) for t in illegal)
-    return legal_ms, illegal_ms, len(legal)
+        last = turn[-1]
+        value = ((last.tile.value or 0) + 1) % game.settings.modulus
+        illegal.append([*turn[:-1], Placement(last.cell, Tile.natural(value))])
+
+    def per_turn(turns: list[list[Placement]]) -> float:
+        return statistics.median(median_ms(partial(game.evaluate, t), repeat) for t in turns)
+
+    return per_turn(legal), per_turn(illegal), len(legal)
 
 
 def bench_board(game: Game, repeat: int) -> float:

@@ -54,6 +54,7 @@ class SimOptions:
             real Rummikub crops still vary in ink colour from tile to tile).
         any_rotation: tiles at any angle; else facing their player +- 25 degrees.
         bumps: times the sheet is knocked to a new pose during the recording.
+        distortion: largest radial lens distortion k1 (vision.sim.camera); 0 for a perfect lens.
         light_change: amplitude of the slow change of light.
         light_jumps: sudden changes of light (by 15..30 %) at random times.
         blur_sigma: defocus blur in pixels; None draws it (0.4..1.0).
@@ -73,6 +74,7 @@ class SimOptions:
     per_tile_styles: bool = False
     any_rotation: bool = False
     bumps: int = 0
+    distortion: float = 0.08
     light_change: float = 0.1
     light_jumps: int = 0
     blur_sigma: float | None = None
@@ -85,6 +87,8 @@ class SimOptions:
             raise ValueError(f"options need size >= 64 px, fps > 0, players >= 1, bumps >= 0: {self}")
         if not self.shapes or any(s not in SHAPES for s in self.shapes):
             raise ValueError(f"shapes must be a non-empty subset of {SHAPES}, got {self.shapes!r}")
+        if not 0 <= self.distortion < 0.3:
+            raise ValueError(f"distortion must be within [0, 0.3), got {self.distortion}")
         if not 1 <= self.jpeg_quality <= 100:
             raise ValueError(f"jpeg_quality must be 1..100, got {self.jpeg_quality}")
 
@@ -151,7 +155,7 @@ class Simulation:
         )
         self.styles = self._choose_styles(plan)
         self.looks: tuple[HandLook, ...] = tuple(random_look(plan) for _ in seats)
-        first = random_pose(board.image_size, options.size, plan)
+        first = random_pose(board.image_size, options.size, plan, k1_max=options.distortion)
         self.poses: list[CameraPose] = [first]
         self.bump_times = sorted(
             float(v) for v in plan.uniform(0, self.timeline.duration, size=options.bumps)

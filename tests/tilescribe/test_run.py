@@ -15,8 +15,11 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
+import pygame
 import pytest
 
+from display.theme import Theme
 from engine.hexgrid import format_address
 from engine.transcript import parse_transcript
 from tilescribe.cli import main
@@ -46,14 +49,21 @@ def _run(tmp_path: Path, source: Path | None, *extra: str) -> tuple[int, Path]:
     return status, transcripts[-1]
 
 
+def _has_colour(png: Path, colour: tuple[int, int, int]) -> bool:
+    pixels = pygame.surfarray.pixels3d(pygame.image.load(str(png)))
+    return bool(np.all(pixels == np.array(colour, np.uint8), axis=2).sum() > 50)
+
+
+@pytest.mark.parametrize("size", ["800x480", "1920x1080"])
 def test_whole_game_hands_pauses_and_an_illegal_placement(
-        tmp_path: Path, truth_recording: tuple[Path, GamePlan], capsys: pytest.CaptureFixture[str]) -> None:
+        tmp_path: Path, truth_recording: tuple[Path, GamePlan], capsys: pytest.CaptureFixture[str],
+        size: str) -> None:
     folder, plan = truth_recording
     recording = Recording.load(folder)
     assert any(f.hand for f in recording.frames)
     wrong_turn = plan.wrong[0] if plan.wrong else 0
     assert [e.turn for e in recording.events].count(wrong_turn) == 2  # rejected once, then committed
-    status, transcript = _run(tmp_path, folder, "--screenshots", str(tmp_path / "shots"))
+    status, transcript = _run(tmp_path, folder, "--screenshots", str(tmp_path / "shots"), "--size", size)
     assert status == 0
     assert _turns(transcript.read_text()) == _turns(plan.transcript())
     out = capsys.readouterr().out
@@ -62,7 +72,13 @@ def test_whole_game_hands_pauses_and_an_illegal_placement(
     assert (transcript.parent / "finished.json").is_file()
     plays = [r for r in plan.history if r.kind == "play"]
     assert len(list((transcript.parent / "photos").glob("turn-*.jpg"))) == len(plays)
-    assert len(list((tmp_path / "shots").glob("*.png"))) > len(plan.history)
+    shots = sorted((tmp_path / "shots").glob("*.png"))
+    assert len(shots) > len(plan.history)
+    assert pygame.image.load(str(shots[-1])).get_size() == tuple(int(v) for v in size.split("x"))
+    theme = Theme()
+    flagged = [p for p in shots if _has_colour(p, theme.illegal)]
+    assert flagged, "no screenshot shows the illegal placement in red"
+    assert _has_colour(flagged[0], theme.error)  # the rule broken, in words, in red
 
 
 def test_camera_dropout_loses_nothing(tmp_path: Path, truth_recording: tuple[Path, GamePlan],

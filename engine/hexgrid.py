@@ -159,6 +159,20 @@ def _format_address(cell: Hex) -> str:
     raise AssertionError(f"unreachable: no sextant holds {cell!r}")  # pragma: no cover
 
 
+def ring_cells(k: int) -> list[Hex]:
+    """The 6k cells of ring ``k`` (hex distance k from A0; A0 alone for k = 0), in address order.
+
+    Raises:
+        ValueError: ``k`` is negative.
+    """
+    if k < 0:
+        raise ValueError(f"ring must be >= 0, got {k!r}")
+    if k == 0:
+        return [ORIGIN]
+    cells = [ray.scale(k) + step.scale(j) for ray, step in SEXTANTS.values() for j in range(k)]
+    return sorted(cells, key=address_sort_key)
+
+
 def hexagon_cells(order: int) -> list[Hex]:
     """All cells of a regular-hexagon board of the given order, rings 0..order (§1-2, table 1B).
 

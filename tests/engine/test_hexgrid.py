@@ -14,6 +14,7 @@ from engine.hexgrid import (
     format_address,
     hexagon_cells,
     parse_address,
+    ring_cells,
 )
 
 EXAMPLES = {
@@ -85,5 +86,6 @@ def test_rings_hold_6k_cells_with_k_per_sextant(order):
     for k in range(1, order + 1):
         ring = [c for c in cells if distance(c, Hex(0, 0)) == k]
         assert len(ring) == 6 * k
+        assert sorted(ring_cells(k)) == sorted(ring)
         letters = [format_address(c)[0] for c in ring]
         assert all(letters.count(x) == k for x in "BEHMPT")

@@ -127,3 +127,18 @@ def test_score_command_text_json_and_exit_status(tmp_path, capsys):
     assert main(["score", str(path)]) == 0
     assert main(["score", str(tmp_path / "missing.txt")]) == 2
     assert "missing.txt" in capsys.readouterr().err
+
+
+def test_score_command_on_wild_tiles_and_syntax_errors(tmp_path, capsys):
+    path = tmp_path / "wild.txt"
+    path.write_text(
+        '[Modulus "12"]\n[Players "Ana, Bo"]\n[Wild "E"]\n[HashSwap "yes"]\n'
+        "1. Ana: 7B1 #A0 7M1\n2. Bo: 5E1\n3. Ana: #P1 5P2\n4. Bo: 1A0\n"
+    )
+    assert main(["score", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "5E1 ~ #A0 ~ #P1 ~ 5P2  (5 ~ 1 ~ 9 ~ 5)  M12-S4-A1" in out  # figure 7E settles the wilds
+    assert "Bo 2" in out  # the hash swap of figure 7E scores 2
+    path.write_text('[Modulus "12"]\n1. 7B1 3Q1\n')
+    assert main(["score", str(path)]) == 2
+    assert f"{path}:2:8: not a placement: '3Q1'" in capsys.readouterr().err

@@ -89,9 +89,8 @@ def _print_text(game: Game, turns: list[ReplayedTurn]) -> None:
         for seq in item.result.sequences:
             kind = "primary  " if seq.primary else "secondary"
             msa = seq.msa or "M?-S?-A?"
-            print(
-                f"   {kind} {seq.tilde()}  ({seq.values_tilde()})  {msa}  length {seq.length}  +{seq.points}"
-            )
+            values = seq.resolved_tilde()
+            print(f"   {kind} {seq.tilde()}  ({values})  {msa}  length {seq.length}  +{seq.points}")
         blocked = ", ".join(_addresses(item.result.blocked)) or "none"
         print(f"   blocked: {blocked}")
         for warning in item.result.warnings:

@@ -141,7 +141,9 @@ class Table:
     def end_game(self) -> None:
         """End the game (§3-3: every player frozen, or the players agree)."""
         self.game_over = True
-        self._say("Game over. " + self._standings(), AlertLevel.INFO)
+        winners = " and ".join(self.game.winners())
+        self._say(f"Game over: {winners} {'win' if ' and ' in winners else 'wins'}. {self._standings()}",
+                  AlertLevel.INFO)
 
     def correct(self, cell: Hex, face: str) -> bool:
         """Correct a misread cell: while the reader sees what it saw there (or, corrected before the
@@ -293,6 +295,7 @@ class Table:
             camera=self.camera,
             alert=self.alert,
             alert_level=self.alert_level,
-            title=f"{s.game} M{s.modulus}, turn {len(history) + 1}",
+            title=f"{s.game} M{s.modulus}, " + (f"{len(history)} turns" if self.game_over
+                                                  else f"turn {len(history) + 1}"),
             is_over=self.game_over,
         )

@@ -1,1 +1,26 @@
-"""The rules: pure Python, no camera, no screen (see architecture.md)."""
+"""The rules: pure Python, no camera, no screen, no I/O but transcripts as text (architecture.md).
+
+Public API (MODLINSEQ, rules §1-3 and variations §7-9; section numbers cite the seeds):
+
+- ``engine.hexgrid``: ``Hex``, ``parse_address``/``format_address``, ``Board.hexagon``/``truncated``,
+  ``DIRECTIONS``, ``LINE_DIRECTIONS``, ``ring_cells``, ``hexagon_cells``, ``distance`` (§1-2).
+- ``engine.tiles``: ``Tile`` (natural, wild with optional declared value, modulus marker),
+  ``Placement``, ``parse_placement``/``format_placement``/``parse_placements`` (``4B2``, ``#B2``,
+  ``#=8B2``).
+- ``engine.settings.Settings``: modulus, board, wild policy, hash swap, marker, bonus pattern,
+  tiles per value, players, game.
+- ``engine.position.Position``: immutable mapping Hex -> Tile; ``apply(placements)``.
+- ``engine.sequences``: ``is_modular_linear``, ``MSA``/``msa_of_values``/``all_sequences``,
+  ``points`` (table 2A), ``gap_fillings``/``count_gap_fillings`` (§2-6), ``tilde``.
+- ``engine.game.Game``: ``evaluate``/``play``/``pass_turn``/``freeze``/``undo``, ``scores``,
+  ``current_player``, ``history``, ``is_over``, ``blocked_cells``, ``legal_values``,
+  ``wild_values``, ``diff(observed) -> PositionDiff``.
+- ``engine.rules``: ``TurnResult`` and ``ScoredSequence`` (the verdict on a turn).
+- ``engine.errors``: ``RuleViolation``, ``IllegalTurnError``, ``TranscriptError``, ``RULE_*`` ids.
+- ``engine.transcript``: ``parse_transcript``, ``format_transcript``, ``transcript_of``, ``replay``.
+- ``engine.ruleset``: the ``Ruleset`` interface and ``ruleset_for(name)``.
+- ``engine.randomgame``: seeded random legal games (``random_game``, ``random_turn``).
+
+Internals: ``grid`` (index tables), ``state`` (``BoardState``), ``legal`` (legal-value masks),
+``wilds`` (the constraint solver for wild tiles), ``bonus`` (§9 patterns).
+"""

@@ -59,7 +59,7 @@ class SimOptions:
         light_jumps: sudden changes of light (by 15..30 %) at random times.
         blur_sigma: defocus blur in pixels; None draws it (0.4..1.0).
         noise_sigma: sensor noise in grey levels; None draws it (1.5..4.5).
-        jpeg_quality: JPEG quality of written frames (1..100).
+        jpeg_quality: JPEG quality (1..100); every frame goes through JPEG, in memory too.
         modulus: the number shown on a modulus marker (§8).
     """
 
@@ -100,7 +100,8 @@ class SimFrame:
     Attributes:
         index: frame number from 0.
         t: time in seconds.
-        image: BGR uint8, H x W x 3.
+        image: BGR uint8, H x W x 3, decoded from ``jpeg`` (what a reader of the file would see).
+        jpeg: the frame as a JPEG file's bytes.
         cells: address -> printed face of every occupied cell.
         hand: a hand or arm covers part of the sheet.
         pose: index of the camera pose (changes when the sheet is bumped).
@@ -110,6 +111,7 @@ class SimFrame:
     index: int
     t: float
     image: np.ndarray
+    jpeg: bytes
     cells: Mapping[str, str]
     hand: bool
     pose: int
@@ -237,11 +239,15 @@ class Simulation:
                 )
                 placed += 1
             hands = self._hands(t) if o.hands else []
-            image, hand = self.scene.render(t, hands, np.random.default_rng([o.seed, 1, index]))
+            raw, hand = self.scene.render(t, hands, np.random.default_rng([o.seed, 1, index]))
+            ok, encoded = cv2.imencode(".jpg", raw, [cv2.IMWRITE_JPEG_QUALITY, o.jpeg_quality])
+            if not ok:
+                raise ValueError(f"frame {index}: JPEG encoding failed")
+            image = cv2.imdecode(encoded, cv2.IMREAD_COLOR)
             due = tuple(e for e in ends if e.t <= t)
             ends = ends[len(due) :]
             cells = {x.placement.address: x.placement.face for x in landings[:placed]}
-            yield SimFrame(index, round(t, 4), image, cells, hand, pose_index, due)
+            yield SimFrame(index, round(t, 4), image, encoded.tobytes(), cells, hand, pose_index, due)
 
     def _hands(self, t: float) -> list[HandInFrame]:
         pose = self.scene.pose
@@ -349,8 +355,7 @@ def make_recording(
         iterator = tqdm(iterator, total=sim.frame_count, unit="frame")
     for frame in iterator:
         name = f"{frame.index:06d}.jpg"
-        if not cv2.imwrite(str(out / name), frame.image, [cv2.IMWRITE_JPEG_QUALITY, options.jpeg_quality]):
-            raise OSError(f"{out / name}: cannot write frame")
+        (out / name).write_bytes(frame.jpeg)
         frames_doc.append(
             {"file": name, "t": frame.t, "cells": dict(frame.cells), "hand": frame.hand, "pose": frame.pose}
         )

@@ -190,3 +190,13 @@ def test_a_light_jump_changes_the_brightness_of_a_still_board(board: BoardGeomet
     before = next(f for f in reversed(frames) if f.t < when).image.mean()
     after = next(f for f in frames if f.t >= when).image.mean()
     assert after / before == pytest.approx(factor, rel=0.08)
+
+
+def test_frames_in_memory_are_the_decoded_files(recording: Path, board: BoardGeometry) -> None:
+    options = SimOptions(seed=7, size=SMALL, fps=5, pacing=Pacing(pause_chance=1.0), bumps=1)
+    for frame in simulate(TURNS, board, options):
+        if frame.index in (0, 12):
+            on_disk = cv2.imread(str(recording / f"{frame.index:06d}.jpg"))
+            assert on_disk.tobytes() == frame.image.tobytes()
+        if frame.index > 12:
+            break

@@ -226,6 +226,8 @@ class Journal:
             text = self.transcript_path.read_text(encoding="utf-8")
         except OSError as exc:
             raise JournalError(f"{self.transcript_path}: {exc}") from exc
+        if not text.endswith("\n"):  # a line torn by a power cut was never committed
+            text = text[: text.rfind("\n") + 1]
         transcript, errors = parse_transcript(text)
         if errors:
             raise JournalError(f"{self.transcript_path}: {'; '.join(str(e) for e in errors)}")

@@ -64,6 +64,10 @@ def test_a_torn_metadata_line_is_ignored_and_bad_transcripts_are_named(tmp_path:
         f.write('{"turn": 1, "frame": 5}\n{"turn": 2, "fra')  # a power cut mid-write
     assert journal.last_frame() == 5
     with journal.transcript_path.open("a") as f:
+        f.write("1. Ana: 4B2, 6B")  # torn too: never committed, so not part of the game
+    assert journal.restore().history == ()
+    journal.rewrite(journal.restore())
+    with journal.transcript_path.open("a") as f:
         f.write("1. Ana: 4B2, 6B1, 1A0, 8M1\n")  # 4 ~ 6 ~ 1 ~ 8 is not modular-linear
     with pytest.raises(JournalError, match=r"transcript.txt:\d+: turn does not replay"):
         journal.restore()

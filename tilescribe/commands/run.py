@@ -175,6 +175,7 @@ def run(args: argparse.Namespace) -> int:
         if resumed is not None:
             journal = resumed
             tables.append(Table(settings, journal.restore()))
+            journal.rewrite(tables[0].game)  # drops a line a crash may have torn
             print(f"Resuming {journal.folder} after turn {len(tables[0].game.history)}.")
         else:
             journal = Journal.create(args.games.expanduser(), settings, (("Source", spec),))

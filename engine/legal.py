@@ -98,6 +98,7 @@ def legal_masks(
     modulus: int,
     cells: Iterable[int] | None = None,
     known: Mapping[int, int] | None = None,
+    blocked_only: bool = False,
 ) -> dict[int, int]:
     """Legal-value masks of empty cells (§2-2).
 
@@ -108,6 +109,8 @@ def legal_masks(
         cells: empty cell indices to examine; default: the frontier (every other empty cell takes
             any value).
         known: the ambiguous wild tiles' possible values, if known (engine.wilds.resolve_wilds).
+        blocked_only: only tell blocked cells (mask 0) from the others: a cell next to an
+            ambiguous wild tile then gets a mask with one legal value rather than all of them.
 
     Returns:
         cell index -> mask of legal values (0 for a blocked cell).
@@ -122,7 +125,7 @@ def legal_masks(
         if any_ambiguous and _touches_ambiguous(grid, values, i):
             trial = list(values)
             trial[i] = AMBIGUOUS
-            solved = resolve_wilds(grid, trial, m, extra={i: full}, known=known)
+            solved = resolve_wilds(grid, trial, m, extra={i: full}, known=known, one=blocked_only)
             out[i] = 0 if solved is None else solved[i]
             continue
         mask = _line_mask(values, i, fwd[0], back[0], m, full, halves)

@@ -113,10 +113,10 @@ class BoardState:
         m = self.settings.modulus
         known = self.ambiguous_masks()
         if candidates is None:
-            masks = legal_masks(self.grid, self.values, m, known=known)
+            masks = legal_masks(self.grid, self.values, m, known=known, blocked_only=True)
             blocked = frozenset(i for i, mask in masks.items() if not mask)
         else:
-            masks = legal_masks(self.grid, self.values, m, candidates, known)
+            masks = legal_masks(self.grid, self.values, m, candidates, known, blocked_only=True)
             blocked = self.blocked.union(i for i, mask in masks.items() if not mask)
             blocked = frozenset(i for i in blocked if self.values[i] == EMPTY)
         return BoardState(

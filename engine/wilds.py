@@ -130,14 +130,19 @@ def _components(lines: Sequence[LineConstraint]) -> list[list[LineConstraint]]:
 
 
 def _supports(
-    problem: _Problem, domains: dict[Hashable, int], targets: set[Hashable]
+    problem: _Problem, domains: dict[Hashable, int], targets: set[Hashable], one: bool
 ) -> dict[Hashable, int] | None:
-    """Supported values of the target variables of one connected problem, None if unsatisfiable."""
+    """Supported values of the target variables of one connected problem, None if unsatisfiable.
+
+    With ``one``, a single supported value per target (from one solution) is enough.
+    """
     work = dict(domains)
     first = problem.find(work)
     if first is None:
         return None
     support = dict(first)
+    if one:
+        return {var: support[var] for var in targets}
     problem.propagate(work)
     for var in targets:
         untried = work[var] & ~support[var]
@@ -161,6 +166,7 @@ def solve(
     domains: Mapping[Hashable, int],
     modulus: int,
     targets: set[Hashable] | None = None,
+    one: bool = False,
 ) -> dict[Hashable, int] | None:
     """The values each variable takes in some assignment satisfying every line (§7-2, §7-3).
 
@@ -175,6 +181,8 @@ def solve(
         targets: the variables whose supported values are wanted (default: every variable).
             Parts without a target are not examined: give targets only when the rest is known
             to be satisfiable.
+        one: stop at one solution: each target's mask then holds a single supported value
+            (enough to tell whether any value works).
 
     Returns:
         variable -> bit mask: for each target, its supported values (each is part of a full
@@ -194,7 +202,7 @@ def solve(
         wanted = names if targets is None else names & targets
         if not wanted:
             continue
-        found = _supports(problem, {v: domains[v] for v in names}, wanted)
+        found = _supports(problem, {v: domains[v] for v in names}, wanted, one)
         if found is None:
             return None
         result.update(found)
@@ -238,6 +246,7 @@ def resolve_wilds(
     modulus: int,
     extra: Mapping[int, int] | None = None,
     known: Mapping[int, int] | None = None,
+    one: bool = False,
 ) -> dict[int, int] | None:
     """Solve for every ambiguous wild tile (and the ``extra`` variable cells) at once.
 
@@ -250,6 +259,7 @@ def resolve_wilds(
             the extra cells are solved for, taking the rest of the position as consistent.
         known: cell index -> a mask known to hold every possible value of that ambiguous wild
             (e.g. from before the turn: lines only grow, so possible values only shrink).
+        one: see :func:`solve`.
 
     Returns:
         cell index -> supported values mask for every variable (every extra variable when
@@ -264,5 +274,5 @@ def resolve_wilds(
     for i, mask in (extra or {}).items():
         domains[i] = mask
     targets: set[Hashable] | None = set(extra) if extra else None
-    result = solve(wild_lines(grid, values, variables), domains, modulus, targets)
+    result = solve(wild_lines(grid, values, variables), domains, modulus, targets, one)
     return None if result is None else {k: v for k, v in result.items() if isinstance(k, int)}

@@ -97,6 +97,10 @@ def test_wild_values_and_legal_values_match_brute_force(seed, modulus, wilds):
     assert {c: set(v) for c, v in wild_game.wild_values().items()} == expected
     legal = wild_game.legal_values()
     near = {n for c in tiles for n in c.neighbours() if n in board and n not in tiles}
+    blocked = set()
     for cell in sorted(near):
         brute = set().union(*(reference.legal_values_at(s, modulus, cell) for s in solutions))
         assert set(legal[cell]) == brute, cell
+        if not brute:
+            blocked.add(cell)
+    assert wild_game.blocked_cells() == blocked

@@ -11,8 +11,9 @@ from hypothesis import strategies as st
 from engine.game import Game
 from engine.hexgrid import LINE_DIRECTIONS, Board
 from engine.position import Position
-from engine.randomgame import random_game
+from engine.randomgame import random_game, random_turn
 from engine.settings import Settings
+from engine.state import BoardState
 from engine.tiles import Placement, Tile
 
 from . import reference
@@ -104,3 +105,24 @@ def test_wild_values_and_legal_values_match_brute_force(seed, modulus, wilds):
         if not brute:
             blocked.add(cell)
     assert wild_game.blocked_cells() == blocked
+
+
+@settings(derandomize=True, max_examples=30, deadline=None)
+@given(st.integers(0, 10**6), st.sampled_from([6, 8, 12, 13]), st.sampled_from([None, "E"]))
+def test_blocked_cells_kept_turn_by_turn_equal_a_fresh_computation(seed, modulus, policy):
+    board = Board.hexagon(4)
+    settings_ = Settings(modulus=modulus, board=board, wild_policy=policy, players=("A", "B"))
+    game = Game(settings_)
+    rng = random.Random(seed)
+    for _ in range(16):
+        turn = random_turn(game, rng)
+        if not turn:
+            game.pass_turn()
+            continue
+        if policy and rng.random() < 0.4:  # a wild tile can stand for the natural it replaces
+            k = rng.randrange(len(turn))
+            turn[k] = Placement(turn[k].cell, Tile.wild())
+        game.play(turn)
+        fresh = BoardState.build(settings_, game.position)
+        assert game.blocked_cells() == fresh.blocked_cells()
+        assert game.wild_values() == dict(fresh.domains)

@@ -62,6 +62,8 @@ class Table:
         self._turn: TurnResult | None = None
         self._vanished: dict[Hex, Tile] = {}
         self.game_over = self.game.is_over
+        #: shown after the title (e.g. that a recording's truth stands in for the vision)
+        self.note = ""
 
     # -- observations ------------------------------------------------------------------------
     def observe(self, obs: Observation) -> TurnRecord | None:
@@ -296,6 +298,7 @@ class Table:
             alert=self.alert,
             alert_level=self.alert_level,
             title=f"{s.game} M{s.modulus}, " + (f"{len(history)} turns" if self.game_over
-                                                  else f"turn {len(history) + 1}"),
+                                                  else f"turn {len(history) + 1}")
+            + (f" ({self.note})" if self.note else ""),
             is_over=self.game_over,
         )

@@ -122,15 +122,23 @@ def _observer(args: argparse.Namespace, source: FrameSource, settings: TableSett
         if not isinstance(source, RecordingSource):
             raise SourceError("--truth needs a recording folder as the source")
         return TruthObserver(source.recording, settings.still_seconds)
-    from tilescribe.vision_observer import VisionObserver  # the vision stack loads its models here
-
     board = args.board
     if board is None and isinstance(source, RecordingSource):
         board = source.recording.board
     if board is None:
         raise SourceError(f"{source.name}: --board board.json is needed to find the board")
     faces = FaceMap(settings.tileset, settings.game.modulus)
-    return VisionObserver(board, faces, settings.still_seconds, lambda: table().game.legal_values())
+    try:
+        from tilescribe.vision_observer import VisionObserver  # the vision stack loads its models here
+
+        return VisionObserver(board, faces, settings.still_seconds, lambda: table().game.legal_values())
+    except (ImportError, ValueError, OSError) as exc:
+        if args.source is not None or not isinstance(source, RecordingSource):
+            raise SourceError(f"the vision pipeline cannot start: {exc}") from exc
+        print(f"tilescribe run: the vision pipeline cannot start ({exc}); the demo goes on with the "
+              "recording's recorded truth instead of reading its images (as with --truth)", file=sys.stderr)
+        args.truth = True
+        return TruthObserver(source.recording, settings.still_seconds)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -181,6 +189,8 @@ def run(args: argparse.Namespace) -> int:
             journal = Journal.create(args.games.expanduser(), settings, (("Source", spec),))
             tables.append(Table(settings))
         table = tables[0]
+        if args.truth:
+            table.note = "recorded truth, no vision"
         button = EndTurnButton(args.gpio) if args.gpio is not None else None
     except (SourceError, SettingsError, JournalError, GpioError, ValueError, OSError) as exc:
         print(f"tilescribe run: {exc}", file=sys.stderr)

@@ -2,9 +2,9 @@
 
 The sheet and its tiles live in a top-down texture (board pixels times ``texture_scale``); tiles
 are drawn into it once, when they land, turned and slightly off-centre, with a soft contact shadow
-and a visible edge. Each frame warps the texture into the image through the camera pose and lens
-(one cv2.remap with cached maps), lays it over a table top, paints the hands, and applies light,
-shadows, blur and sensor noise.
+and a visible edge. The texture is warped into the image through the camera pose and lens (one
+cv2.remap with cached maps, redone only when a tile lands or the camera moves) over a table top;
+each frame then paints the hands and applies light, shadows, blur and sensor noise.
 """
 
 from __future__ import annotations
@@ -98,6 +98,7 @@ class Scene:
         self._noise = NoiseBank(image_size, optics.noise_sigma, rng) if optics.noise_sigma > 0 else None
         self._pose: CameraPose | None = None
         self._maps: tuple[np.ndarray, np.ndarray] | None = None
+        self._warped: np.ndarray | None = None  # the sheet as the camera sees it, before light and hands
         self._sheet_mask: np.ndarray | None = None
 
     def set_pose(self, pose: CameraPose) -> None:
@@ -106,6 +107,7 @@ class Scene:
             raise ValueError(f"pose image size {pose.size} differs from the scene's {self.size}")
         self._pose = pose
         self._maps = pose.texture_maps(self.texture_scale)
+        self._warped = None
         w, h = self.board.image_size
         corners = pose.project(np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64))
         mask = np.zeros((self.size[1], self.size[0]), np.uint8)
@@ -127,6 +129,7 @@ class Scene:
         """Take every tile off the sheet."""
         self._tiles.clear()
         self.texture = self._paper.copy()
+        self._warped = None
 
     def place_tile(
         self,
@@ -157,6 +160,7 @@ class Scene:
             cell.center[1] * self.texture_scale + offset[1],
         )
         replaces = address in self._tiles
+        self._warped = None
         self._tiles[address] = (sprite, centre, angle_deg, max(1.0, 1.2 * ppm))
         if replaces:
             self.texture = self._paper.copy()
@@ -197,14 +201,16 @@ class Scene:
         """
         if self._maps is None or self._sheet_mask is None:
             raise ValueError("scene has no camera pose yet: call set_pose first")
-        image = cv2.remap(
-            self.texture,
-            self._maps[0],
-            self._maps[1],
-            cv2.INTER_LINEAR,
-            dst=self._table.copy(),
-            borderMode=cv2.BORDER_TRANSPARENT,
-        )
+        if self._warped is None:  # the sheet changed or the camera moved
+            self._warped = cv2.remap(
+                self.texture,
+                self._maps[0],
+                self._maps[1],
+                cv2.INTER_LINEAR,
+                dst=self._table.copy(),
+                borderMode=cv2.BORDER_TRANSPARENT,
+            )
+        image = self._warped.copy()
         over_sheet = False
         w, h = self.size
         coarse = (math.ceil(w / _LIGHT_STEP), math.ceil(h / _LIGHT_STEP))

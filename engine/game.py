@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import cast
 
 from engine.errors import RULE_FROZEN, RULE_GAME_OVER, RULE_TURN_ORDER, IllegalTurnError, RuleViolation
-from engine.hexgrid import Hex, format_address
+from engine.hexgrid import Hex, address_sort_key
 from engine.position import Position
 from engine.rules import TurnResult
 from engine.ruleset import Ruleset, ruleset_for
@@ -300,14 +300,7 @@ class Game:
         for cell, new in observed.items():
             if cell not in committed:
                 placements.append(Placement(cell, new))
-        return PositionDiff(tuple(sorted(placements)), tuple(sorted(vanished)), tuple(sorted(changed)))
-
-    def describe(self) -> str:
-        """One line: whose turn, the scores."""
-        scores = ", ".join(f"{p} {s}" for p, s in self._scores.items())
-        return f"turn {len(self._history) + 1}, {self.current_player} to play; {scores}"
-
-
-def address_list(cells: Iterable[Hex]) -> list[str]:
-    """Cells as addresses, in address order of the input."""
-    return [format_address(c) for c in cells]
+        placements.sort(key=lambda p: address_sort_key(p.cell))
+        vanished.sort(key=address_sort_key)
+        changed.sort(key=address_sort_key)
+        return PositionDiff(tuple(placements), tuple(vanished), tuple(changed))

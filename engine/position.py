@@ -95,8 +95,3 @@ class Position(Mapping[Hex, Tile]):
                 raise ValueError(f"{format_address(p.cell)} already holds {old.notation()}")
             tiles[p.cell] = p.tile
         return Position(tiles)
-
-    def without(self, cells: Iterable[Hex]) -> Position:
-        """A new position with the tiles on ``cells`` taken off (cells not occupied are ignored)."""
-        drop = set(cells)
-        return Position({c: t for c, t in self._tiles.items() if c not in drop})

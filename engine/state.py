@@ -148,8 +148,3 @@ class BoardState:
             for c, values in self.domains.items()
             if len(values) > 1
         }
-
-    def value_at(self, cell: Hex) -> int | None:
-        """The value on ``cell``: None for an ambiguous wild tile or an empty cell."""
-        v = self.values[self.grid.index[cell]]
-        return v if v >= 0 else None

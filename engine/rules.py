@@ -47,7 +47,7 @@ from engine.errors import (
     RuleViolation,
 )
 from engine.grid import AMBIGUOUS, EMPTY, Grid
-from engine.hexgrid import ORIGIN, Hex, format_address
+from engine.hexgrid import ORIGIN, Hex, address_sort_key, format_address
 from engine.legal import line_end_cells
 from engine.sequences import is_modular_linear, msa_of, points, tilde
 from engine.state import BoardState
@@ -232,7 +232,7 @@ def _check_turn(state: BoardState, placements: Sequence[Placement]) -> RuleViola
     for p, i in zip(placements, changed, strict=True):
         values[i] = AMBIGUOUS if p.tile.value is None else p.tile.value
         wild[i] = p.tile.is_wild
-    ordered = sorted(cells)
+    ordered = sorted(cells, key=address_sort_key)
     direction = _direction(cells)
     if direction is None:
         return _violation(RULE_STRAIGHT_LINE, ordered, "the tiles of a turn must lie on one straight line")
@@ -278,7 +278,7 @@ def _check_turn(state: BoardState, placements: Sequence[Placement]) -> RuleViola
         direction = _primary_direction(after, changed[0], centre if _is_first_turn(state) else None)
     # cells whose lines changed: around the new tiles, and around every wild tile that was or is
     # ambiguous (its possible values, or those of wild tiles tied to it, may have narrowed)
-    touched = changed + [i for i, v in enumerate(state.values) if v == AMBIGUOUS]
+    touched = changed + list(state.ambiguous_masks())
     after = after.with_blocked(line_end_cells(grid, after.values, touched))
     return _Applied(after, tuple(changed), direction)
 

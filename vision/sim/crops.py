@@ -5,9 +5,9 @@ rummikub-nvypk-8cwem) carry one YOLO polygon per tile. Each polygon is fitted wi
 rectangle, turned so that the long side is vertical and the tile is as close to the photo's own
 upright as possible, and warped to a fixed size; crops whose number does not sit in the upper
 part (tiles lying upside down in the photo) or whose ink colour disagrees with the label are left
-out. The small set shipped in vision/sim/data/rummikub was made with::
+out. The small set shipped in vision/sim/data was made with::
 
-    .venv/bin/python -m vision.sim.crops ../shared/data/rummikub-photos/train vision/sim/data/rummikub
+    .venv/bin/python -m vision.sim.crops ../shared/data/rummikub-photos/train vision/sim/data
 
 Run it again to rebuild the set; it is deterministic.
 """

@@ -6,7 +6,7 @@ A tile style fixes the tile's shape, the font of its face, and its colours:
   the apex tells which way is up);
 - "rectangle": a Rummikub-like portrait tile, the number in a tinted disc in the upper part and a
   small bar near the foot (the printed feature that tells up from down);
-- "photo": a real Rummikub tile cut from the labelled photos (vision/sim/data/rummikub, CC BY 4.0;
+- "photo": a real Rummikub tile cut from the labelled photos (vision/sim/data, CC BY 4.0;
   faces "1".."13" and "joker" only).
 
 Fonts are OpenCV Hershey fonts and TrueType/OpenType fonts from /usr/share/fonts rendered with
@@ -382,7 +382,7 @@ def _installed_font_files() -> dict[str, Path]:
 
 @functools.lru_cache(maxsize=1)
 def _photo_index() -> dict[str, list[dict[str, str]]]:
-    text = resources.files("vision.sim.data").joinpath("rummikub/index.json").read_text(encoding="utf-8")
+    text = resources.files("vision.sim.data").joinpath("index.json").read_text(encoding="utf-8")
     index: dict[str, list[dict[str, str]]] = json.loads(text)
     return index
 
@@ -394,11 +394,11 @@ def _photo_crop(face: str, colour: str, split: Split) -> np.ndarray:
     entries = _photo_index().get(name, [])
     entry = next((e for e in entries if e["split"] == split), entries[0] if entries else None)
     if entry is None:
-        raise TileStyleError(f"no real Rummikub crop of {name!r} in vision/sim/data/rummikub")
-    data = resources.files("vision.sim.data").joinpath("rummikub", entry["file"]).read_bytes()
+        raise TileStyleError(f"no real Rummikub crop of {name!r} in vision/sim/data")
+    data = resources.files("vision.sim.data").joinpath(entry["file"]).read_bytes()
     crop = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
     if crop is None:
-        raise TileStyleError(f"vision/sim/data/rummikub/{entry['file']} is not a readable image")
+        raise TileStyleError(f"vision/sim/data/{entry['file']} is not a readable image")
     return crop
 
 

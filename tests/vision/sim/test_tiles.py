@@ -96,7 +96,7 @@ def test_six_and_nine_are_not_half_turns_of_each_other_on_pentagons() -> None:
 
 
 def test_shipped_real_crops_cover_every_class_with_attribution() -> None:
-    folder = resources.files("vision.sim.data").joinpath("rummikub")
+    folder = resources.files("vision.sim.data")
     files = [p for p in folder.iterdir() if p.name.endswith(".jpg")]
     assert len(files) >= 53
     assert sum(len(p.read_bytes()) for p in files) < 3_000_000

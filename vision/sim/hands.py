@@ -71,7 +71,7 @@ def random_look(rng: np.random.Generator) -> HandLook:
 
 
 @dataclass(frozen=True, slots=True)
-class _Stroke:
+class Stroke:
     """A round-capped thick line (a capsule) in image pixels; sleeve strokes take the sleeve colour."""
 
     a: Point
@@ -79,9 +79,23 @@ class _Stroke:
     width: float
     sleeve: bool = False
 
+    def __post_init__(self) -> None:
+        if not self.width > 0:
+            raise ValueError(f"stroke width must be > 0 pixels, got {self.width!r}")
 
-def hand_strokes(shoulder: Point, tip: Point, px_per_mm: float, look: HandLook) -> list[_Stroke]:
-    """The capsules making up an arm and hand, back to front (image pixels)."""
+
+def hand_strokes(shoulder: Point, tip: Point, px_per_mm: float, look: HandLook) -> list[Stroke]:
+    """The capsules making up an arm and hand, back to front.
+
+    Args:
+        shoulder: where the arm comes from, image pixels (usually outside the image).
+        tip: the fingertips, image pixels.
+        px_per_mm: image pixels per millimetre at the hand's height.
+        look: size and handedness.
+
+    Returns:
+        Strokes in image pixels: sleeve, forearm, wrist, palm, thumb, four fingers.
+    """
     sx, sy = shoulder
     tx, ty = tip
     length = math.hypot(tx - sx, ty - sy) or 1.0
@@ -95,20 +109,20 @@ def hand_strokes(shoulder: Point, tip: Point, px_per_mm: float, look: HandLook) 
         return (float(p[0]), float(p[1]))
 
     strokes = [
-        _Stroke(shoulder, at(-160 - look.sleeve_mm, 0), 80 * k, sleeve=True),
-        _Stroke(at(-160 - look.sleeve_mm, 0), at(-150, 0), 62 * k),
-        _Stroke(at(-150, 0), at(-110, 0), 58 * k),  # wrist
-        _Stroke(at(-110, -8), at(-85, -8), 80 * k),  # palm
-        _Stroke(at(-115, 25), at(-60, 45), 24 * k),  # thumb base
-        _Stroke(at(-60, 45), at(-30, 52), 19 * k),  # thumb tip
+        Stroke(shoulder, at(-160 - look.sleeve_mm, 0), 80 * k, sleeve=True),
+        Stroke(at(-160 - look.sleeve_mm, 0), at(-150, 0), 62 * k),
+        Stroke(at(-150, 0), at(-110, 0), 58 * k),  # wrist
+        Stroke(at(-110, -8), at(-85, -8), 80 * k),  # palm
+        Stroke(at(-115, 25), at(-60, 45), 24 * k),  # thumb base
+        Stroke(at(-60, 45), at(-30, 52), 19 * k),  # thumb tip
     ]
     for across, reach in ((-33, -14), (-12, -3), (9, 0), (29, -6)):
-        strokes.append(_Stroke(at(-80, across * 0.95), at(reach - 8, across * 0.8), 17 * k))
+        strokes.append(Stroke(at(-80, across * 0.95), at(reach - 8, across * 0.8), 17 * k))
     return strokes
 
 
 def _rasterise(
-    canvas: np.ndarray, strokes: list[_Stroke], origin: Point, scale: float, *, sleeve: bool | None
+    canvas: np.ndarray, strokes: list[Stroke], origin: Point, scale: float, *, sleeve: bool | None
 ) -> None:
     """Fill the strokes (optionally only sleeve or only skin ones) with 255 on a uint8 canvas."""
     for s in strokes:
@@ -120,7 +134,7 @@ def _rasterise(
 
 
 def draw_hand(
-    image: np.ndarray, strokes: list[_Stroke], look: HandLook, region: np.ndarray | None = None
+    image: np.ndarray, strokes: list[Stroke], look: HandLook, region: np.ndarray | None = None
 ) -> bool:
     """Paint an arm and hand onto ``image`` in place.
 
@@ -161,7 +175,7 @@ def draw_hand(
 
 
 def shadow_mask(
-    size: tuple[int, int], strokes: list[_Stroke], image_size: tuple[int, int], offset: Point, strength: float
+    size: tuple[int, int], strokes: list[Stroke], image_size: tuple[int, int], offset: Point, strength: float
 ) -> np.ndarray:
     """A soft shadow of the strokes on a coarse grid.
 

@@ -124,7 +124,9 @@ def test_score_command_text_json_and_exit_status(tmp_path, capsys):
     assert data["turns"][4]["error"]["cells"] == ["B1"]
     assert data["scores"] == {"Ana": 6, "Bo": 15}
     path.write_text(ISSUE_SAMPLE)
-    assert main(["score", str(path)]) == 0
+    assert main(["score", str(path), "--board"]) == 0
+    picture = capsys.readouterr().out.split("Standings:")[1]
+    assert "  1   4   7  10   2   5   8" in picture
     assert main(["score", str(tmp_path / "missing.txt")]) == 2
     assert "missing.txt" in capsys.readouterr().err
 

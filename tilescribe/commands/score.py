@@ -1,7 +1,8 @@
 """``tilescribe score TRANSCRIPT [--json]``: replay a transcript and print every turn's score.
 
 Per turn: the placements, each sequence formed or extended (tilde and MSA notation) with its
-points, the turn's score and the cells blocked afterwards; then the standings. An illegal turn is
+points, the turn's score and the cells blocked afterwards; then the standings, and with ``--board``
+the final position as a text picture (engine.asciiboard). An illegal turn is
 reported (number, cells, rule) and not applied; replay goes on (engine.transcript.replay).
 Exit status: 0 all turns legal, 1 some turn illegal, 2 unreadable file or transcript syntax errors
 (each printed as ``FILE:LINE:COLUMN: message`` on standard error).
@@ -15,6 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from engine.asciiboard import format_board
 from engine.game import Game
 from engine.hexgrid import format_address
 from engine.rules import ScoredSequence
@@ -32,6 +34,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("transcript", type=Path, help="the transcript file")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    parser.add_argument(
+        "--board", action="store_true", help="also draw the final position as a text picture (x = blocked)"
+    )
     parser.set_defaults(func=run)
 
 
@@ -127,6 +132,8 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(out, indent=1))
     else:
         _print_text(game, turns)
+        if args.board:
+            print(format_board(game.settings.board, game.position, game.blocked_cells()), end="")
     if errors:
         return 2
     return 1 if any(t.error is not None for t in turns) else 0

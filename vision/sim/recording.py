@@ -9,17 +9,19 @@ A recording folder holds (issue 3)::
     events.jsonl                   {"t": seconds, "frame": index, "type": "end_turn", "turn": n}
 
 ``cells`` are the truly occupied cells and their printed faces; ``hand`` tells whether a hand or
-arm covers part of the sheet. frames.json extends the issue's format with ``size``, ``seed``,
-``poses`` (per pose index: the homography from board.png pixels to ideal image pixels and the lens
-term k1, see vision.sim.camera) and ``tiles`` (per cell: face, style, angle in degrees
-counter-clockwise, turn). Turns are numbered from 1 in the order given. Everything is drawn from
-``SimOptions.seed``: the same inputs give byte-identical frames.
+arm covers part of the sheet; ``board`` is relative to the recording folder. frames.json extends
+the issue's format with ``size``, ``seed``, ``poses`` (per pose index: the homography from
+board.png pixels to ideal image pixels and the lens term k1, see vision.sim.camera) and ``tiles``
+(per cell: face, style, angle in degrees counter-clockwise, turn). Turns are numbered from 1 in
+the order given. Everything is drawn from ``SimOptions.seed``: the same inputs give byte-identical
+frames.
 """
 
 from __future__ import annotations
 
 import json
 import math
+import os
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -364,7 +366,7 @@ def make_recording(
             for e in frame.turn_ends
         ]
     doc = {
-        "board": str(board_path),
+        "board": os.path.relpath(board_path.resolve(), out.resolve()),
         "fps": options.fps,
         "size": list(options.size),
         "seed": options.seed,

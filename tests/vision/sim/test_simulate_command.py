@@ -112,3 +112,34 @@ def test_plan_game_puts_the_marker_down_first_and_keeps_passes() -> None:
     assert [(p.address, p.face) for p in plan.initial] == [("A0", "marker")]
     assert [len(t) for t in plan.turns] == [3, 2, 0]
     assert plan.players == 2
+
+
+def test_simulate_with_real_rummikub_tiles(
+    tmp_path: Path, board_json: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game = tmp_path / "game.txt"
+    game.write_text(GAME.replace('[Marker "yes"]\n', ""), encoding="utf-8")
+    out = tmp_path / "rec"
+    args = [
+        "simulate",
+        str(game),
+        "--board",
+        str(board_json),
+        "--out",
+        str(out),
+        "--size",
+        "320x240",
+        "--fps",
+        "2",
+        "--tileset",
+        "rummikub",
+        "--quiet",
+    ]
+    assert main(args) == 0
+    doc = json.loads((out / "frames.json").read_text(encoding="utf-8"))
+    assert doc["frames"][-1]["cells"] == {"B2": "3", "B1": "5", "M1": "2", "T1": "joker", "T2": "12"}
+    assert all(tile["style"].startswith("photo-") for tile in doc["tiles"].values())
+    # a Rummikub set has no modulus marker
+    game.write_text(GAME, encoding="utf-8")
+    assert main(args) == 2
+    assert "cannot show face 'marker'" in capsys.readouterr().err

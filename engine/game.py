@@ -283,8 +283,10 @@ class Game:
             observed: cell -> tile as read from the board (empty cells absent).
 
         Returns:
-            The candidate placements (in address order), the cells whose tiles vanished and the
-            cells whose tiles changed otherwise.
+            The candidate placements (sorted by coordinates, which is line order west to east,
+            south-west to north-east or north-west to south-east when they lie on one line, as the
+            seeds' transcripts write them), the cells whose tiles vanished and the cells whose tiles
+            changed otherwise (in address order).
         """
         placements, vanished, changed = [], [], []
         committed = self.position
@@ -300,7 +302,7 @@ class Game:
         for cell, new in observed.items():
             if cell not in committed:
                 placements.append(Placement(cell, new))
-        placements.sort(key=lambda p: address_sort_key(p.cell))
+        placements.sort()  # Hex order: along the line when the tiles lie on one (as in §2-1)
         vanished.sort(key=address_sort_key)
         changed.sort(key=address_sort_key)
         return PositionDiff(tuple(placements), tuple(vanished), tuple(changed))

@@ -134,9 +134,13 @@ def _rasterise(
 
 
 def draw_hand(
-    image: np.ndarray, strokes: list[Stroke], look: HandLook, region: np.ndarray | None = None
+    image: np.ndarray,
+    strokes: list[Stroke],
+    look: HandLook,
+    region: np.ndarray | None = None,
+    motion: Point = (0.0, 0.0),
 ) -> bool:
-    """Paint an arm and hand onto ``image`` in place.
+    """Paint an arm and hand onto ``image`` in place, smeared over ``motion``.
 
     Args:
         image: BGR uint8, H x W x 3.
@@ -144,13 +148,14 @@ def draw_hand(
         look: colours.
         region: optional uint8 H x W mask (e.g. the sheet); the return value tells whether the hand
             covers any of it.
+        motion: how far (x, y) the hand moved during the exposure, image pixels (motion blur).
 
     Returns:
         True when some of the hand lies in the image (and over ``region`` when given).
     """
     h, w = image.shape[:2]
     pts = np.array([p for s in strokes for p in (s.a, s.b)])
-    pad = max(s.width for s in strokes) / 2 + 2
+    pad = max(s.width for s in strokes) / 2 + 2 + max(abs(motion[0]), abs(motion[1]))
     x0, y0 = (int(max(0, math.floor(v - pad))) for v in pts.min(axis=0))
     x1 = int(min(w, math.ceil(pts[:, 0].max() + pad)))
     y1 = int(min(h, math.ceil(pts[:, 1].max() + pad)))
@@ -158,17 +163,27 @@ def draw_hand(
         return False
     roi = image[y0:y1, x0:x1]
     covered = np.zeros(roi.shape[:2], np.uint8)
-    for sleeve, colour in ((True, look.sleeve), (False, look.skin)):
-        mask = np.zeros(roi.shape[:2], np.uint8)
-        _rasterise(mask, strokes, (x0, y0), 1.0, sleeve=sleeve)
-        if not mask.any():
-            continue
-        # round the shading a little: darker towards the outline
-        shade = cv2.blur(mask, (9, 9))
-        alpha = cv2.GaussianBlur(mask, (3, 3), 0).astype(np.float32) / 255
-        tone = np.array(colour, np.float32) * (0.78 + 0.22 * shade[..., None].astype(np.float32) / 255)
-        roi[:] = (roi * (1 - alpha[..., None]) + tone * alpha[..., None]).astype(np.uint8)
-        covered |= mask
+    _rasterise(covered, strokes, (x0, y0), 1.0, sleeve=None)
+    if not covered.any():
+        return False
+    skin = np.zeros_like(covered)
+    _rasterise(skin, strokes, (x0, y0), 1.0, sleeve=False)
+    base = np.empty_like(roi)
+    base[:] = look.sleeve
+    np.copyto(base, np.array(look.skin, np.uint8), where=skin[..., None] > 0)
+    # round the shading a little: darker towards the outline (gain 0.78 .. 1.0)
+    shade = cv2.blur(covered, (9, 9))
+    gain = cv2.addWeighted(shade, 56 / 255, shade, 0, 199)
+    alpha = cv2.GaussianBlur(covered, (3, 3), 0)
+    paint = cv2.multiply(
+        cv2.multiply(base, cv2.merge([gain] * 3), scale=1 / 255), cv2.merge([alpha] * 3), scale=1 / 255
+    )  # premultiplied by alpha
+    if math.hypot(*motion) >= 1.5:  # a box along the motion: a cheap stand-in for a line kernel
+        box = (max(1, round(abs(motion[0]))), max(1, round(abs(motion[1]))))
+        paint = cv2.blur(paint, box)
+        alpha = cv2.blur(alpha, box)
+    keep = cv2.merge([cv2.bitwise_not(alpha)] * 3)
+    roi[:] = cv2.add(cv2.multiply(roi, keep, scale=1 / 255), paint)
     if region is None:
         return bool(covered.any())
     return bool(cv2.countNonZero(cv2.bitwise_and(covered, region[y0:y1, x0:x1])) > 0)

@@ -57,6 +57,7 @@ class SimOptions:
         any_rotation: tiles at any angle; else facing their player +- 25 degrees.
         bumps: times the sheet is knocked to a new pose during the recording.
         distortion: largest radial lens distortion k1 (vision.sim.camera); 0 for a perfect lens.
+        exposure: exposure time in seconds: moving hands are smeared over it (motion blur).
         light_change: amplitude of the slow change of light.
         light_jumps: sudden changes of light (by 15..30 %) at random times.
         blur_sigma: defocus blur in pixels; None draws it (0.4..1.0).
@@ -77,6 +78,7 @@ class SimOptions:
     any_rotation: bool = False
     bumps: int = 0
     distortion: float = 0.08
+    exposure: float = 1 / 30
     light_change: float = 0.1
     light_jumps: int = 0
     blur_sigma: float | None = None
@@ -89,6 +91,8 @@ class SimOptions:
             raise ValueError(f"options need size >= 64 px, fps > 0, players >= 1, bumps >= 0: {self}")
         if not self.shapes or any(s not in SHAPES for s in self.shapes):
             raise ValueError(f"shapes must be a non-empty subset of {SHAPES}, got {self.shapes!r}")
+        if not 0 <= self.exposure <= 1:
+            raise ValueError(f"exposure must be within [0, 1] seconds, got {self.exposure}")
         if not 0 <= self.distortion < 0.3:
             raise ValueError(f"distortion must be within [0, 0.3), got {self.distortion}")
         if not 1 <= self.jpeg_quality <= 100:
@@ -258,14 +262,19 @@ class Simulation:
             point = self.timeline.hand_at(seat, t)
             if point is None:
                 continue
-            tip = pose.project(np.array([point]))[0]
+            before = self.timeline.hand_at(seat, t - self.options.exposure) or point
+            tip, tip_before = pose.project(np.array([point, before]))
             seat_xy = np.array([self.timeline.seats[seat]], np.float64).reshape(-1, 1, 2)
             shoulder = cv2.perspectiveTransform(seat_xy, pose.homography).reshape(2)
             carried = self.timeline.carried_at(seat, t)
             held = self._held_sprite(carried) if carried is not None else None
             hands.append(
                 HandInFrame(
-                    (float(tip[0]), float(tip[1])), (float(shoulder[0]), float(shoulder[1])), look, held
+                    (float(tip[0]), float(tip[1])),
+                    (float(shoulder[0]), float(shoulder[1])),
+                    look,
+                    held,
+                    (float(tip[0] - tip_before[0]), float(tip[1] - tip_before[1])),
                 )
             )
         return hands

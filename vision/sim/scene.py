@@ -31,13 +31,15 @@ _LIGHT_STEP = 16
 
 @dataclass(frozen=True, slots=True)
 class HandInFrame:
-    """A hand to paint: its fingertip and shoulder in image pixels, its look, and the tile it holds
-    (a BGRA sprite in image pixels, already turned; pinched at the fingertips), if any."""
+    """A hand to paint: its fingertip and shoulder in image pixels, its look, the tile it holds
+    (a BGRA sprite in image pixels, already turned; pinched at the fingertips) if any, and how far
+    it moved during the exposure (image pixels, for motion blur)."""
 
     tip: tuple[float, float]
     shoulder: tuple[float, float]
     look: HandLook
     held: np.ndarray | None = None
+    motion: tuple[float, float] = (0.0, 0.0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,7 +231,7 @@ class Scene:
                 sx, sy = hand.shoulder
                 back = -6 * px_per_mm / max(1e-6, math.hypot(tx - sx, ty - sy))  # pinched at the tips
                 _paste(image, hand.held, (tx + (sx - tx) * back, ty + (sy - ty) * back))
-            over_sheet |= draw_hand(image, strokes, hand.look, self._sheet_mask)
+            over_sheet |= draw_hand(image, strokes, hand.look, self._sheet_mask, hand.motion)
         gain = self.lighting.gain(t, coarse, shadow)
         gain_u8 = np.clip(gain * 128, 0, 255).astype(np.uint8)
         gain_full = cv2.resize(gain_u8, (w, h), interpolation=cv2.INTER_LINEAR)

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import reduce
+from operator import and_, or_
 
 from engine.grid import AMBIGUOUS, Grid
 
@@ -54,35 +56,39 @@ class LineConstraint:
 
 
 class _Problem:
-    """Lines with their allowed (a, d) pairs, and the variables' domains."""
+    """Lines as tables of allowed rows, and the lines each variable lies on.
+
+    A line's row is, for one allowed (a, d) pair, the bit of the value each of its variables
+    would take; a row survives while every bit is still in its variable's domain.
+    """
 
     def __init__(self, lines: Sequence[LineConstraint], modulus: int) -> None:
-        self.m = modulus
-        self.lines = [(line.variables, line.pairs(modulus)) for line in lines if line.variables]
+        m = modulus
+        self.lines: list[tuple[tuple[Hashable, ...], list[tuple[int, ...]]]] = []
+        for line in lines:
+            if not line.variables:
+                continue
+            names = tuple(var for _, var in line.variables)
+            rows = {tuple(1 << ((a + p * d) % m) for p, _ in line.variables) for a, d in line.pairs(modulus)}
+            self.lines.append((names, sorted(rows)))
         self.lines_of: dict[Hashable, list[int]] = {}
-        for k, (variables, _) in enumerate(self.lines):
-            for _, var in variables:
+        for k, (names, _) in enumerate(self.lines):
+            for var in names:
                 self.lines_of.setdefault(var, []).append(k)
 
     def propagate(self, domains: dict[Hashable, int]) -> bool:
-        """Shrink ``domains`` in place to arc consistency; False when a line has no pair left."""
-        m = self.m
+        """Shrink ``domains`` in place to arc consistency; False when a line has no row left."""
         pending = set(range(len(self.lines)))
         while pending:
             k = pending.pop()
-            variables, pairs = self.lines[k]
-            support = dict.fromkeys((var for _, var in variables), 0)
-            alive = False
-            for a, d in pairs:
-                if all(domains[var] >> ((a + p * d) % m) & 1 for p, var in variables):
-                    alive = True
-                    for p, var in variables:
-                        support[var] |= 1 << ((a + p * d) % m)
+            names, rows = self.lines[k]
+            doms = [domains[var] for var in names]
+            alive = [row for row in rows if all(map(and_, row, doms))]
             if not alive:
                 return False
-            for var, mask in support.items():
-                new = domains[var] & mask
-                if new != domains[var]:
+            for var, dom, column in zip(names, doms, zip(*alive, strict=True), strict=True):
+                new = dom & reduce(or_, column)
+                if new != dom:
                     domains[var] = new
                     pending.update(self.lines_of[var])
         return True

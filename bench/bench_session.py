@@ -98,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
         now = time.perf_counter()
         per_frame.append(now - last[0])
         view = table.view()
-        shown = {format_address(c): label for c, label in {**view.tiles, **view.provisional}.items()}
+        shown = {format_address(c) for c in {**view.tiles, **view.provisional, **view.restore}}
         while pending and pending[0][0] <= frame.index:
             start, cells = pending[0]
             if set(shown) == set(cells):

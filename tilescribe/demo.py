@@ -212,7 +212,7 @@ def demo_plan() -> GamePlan:
 def demo_options() -> SimOptions:
     """How the demo is filmed: 1280x960 at 10 fps, hands, pauses mid-turn, real Rummikub crops."""
     return SimOptions(seed=7, size=(1280, 960), fps=10.0, players=2, hands=True,
-                      pacing=Pacing(pause_chance=0.5), shapes=("photo",))
+                      pacing=Pacing(lead_in=3.0, pause_chance=0.5), shapes=("photo",))
 
 
 def demo_recording(cache_dir: Path, on_frame: Callable[[int, int], None] | None = None,

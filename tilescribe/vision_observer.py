@@ -3,8 +3,9 @@
 Built on the read pipeline (vision.board_reader.BoardWatcher: locate the board from its fiducial
 markers, gate the frame, read only the cells that changed) and the tile reader
 (vision.tile_reader.TileReader). The engine's legal values at each empty cell are the reader's
-prior. On top of the gate's frame-count stillness, the board must stay quiet for ``still_seconds``
-(tilescribe.observe.Settle) before its reading counts.
+prior. The board must stay quiet (located, no hand, no motion in any frame) for ``still_seconds``
+(tilescribe.observe.Settle); then the whole board is read once more, so that every settled reading
+covers every cell afresh (an earlier misread is caught at the next turn).
 """
 
 from __future__ import annotations
@@ -18,10 +19,16 @@ from engine.hexgrid import Hex
 from tilescribe.faces import FaceMap
 from tilescribe.observe import Observation, Settle
 from vision.board_reader import BoardReader, BoardWatcher, ReadConfig
+from vision.gate import BoardGate, GateConfig
 from vision.sources import Frame
 from vision.tile_reader import TileReader
 
 LegalValues = Callable[[], Mapping[Hex, Collection[int]]]
+
+#: Share of the sheet that must change between frames to count as motion. Sensor noise and light
+#: flicker move about 2 % of the gate's pixels between frames; a hand or an arm moves 5 to 10 %;
+#: a tile put down (about 0.1 %) is seen by the gate's changed cells, not as motion.
+MOTION_FRACTION = 0.03
 
 
 class VisionObserver:
@@ -47,7 +54,8 @@ class VisionObserver:
             reader=reader or TileReader(),
             face_values=faces.face_values(),
         )
-        self.watcher = BoardWatcher(BoardReader(config))
+        gate = BoardGate(config.geometry, GateConfig(motion_fraction=MOTION_FRACTION))
+        self.watcher = BoardWatcher(BoardReader(config), gate)
         self.legal = legal
         self._settle = Settle(still_seconds)
 
@@ -64,9 +72,14 @@ class VisionObserver:
             camera = CameraState.MOVING
         else:
             camera = CameraState.LOCKED
-        last = self.watcher.last
-        if not self._settle.update(frame.t, gate.is_ready) or last is None:
+        quiet = gate.board_found and not gate.hand and gate.motion <= MOTION_FRACTION
+        if not self._settle.update(frame.t, quiet):
             return Observation(frame.index, frame.t, camera)
+        # settled: the whole board is read again (issue 5: an earlier misread is caught)
+        last = self.watcher.reader.read(frame.image, f"frame {frame.index}", legal)
+        if not last.board_found:
+            return Observation(frame.index, frame.t, CameraState.LOST)
+        self.watcher.last = last
         faces = {cell: r.face for cell, r in last.cells.items()}
         confidence = {cell: r.confidence for cell, r in last.cells.items()}
         return Observation(frame.index, frame.t, camera, faces, confidence)

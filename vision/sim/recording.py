@@ -250,6 +250,8 @@ class Simulation:
             if not ok:
                 raise ValueError(f"frame {index}: JPEG encoding failed")
             image = cv2.imdecode(encoded, cv2.IMREAD_COLOR)
+            if image is None:
+                raise ValueError(f"frame {index}: JPEG decoding failed")
             due = tuple(e for e in ends if e.t <= t)
             ends = ends[len(due) :]
             cells = {x.placement.address: x.placement.face for x in landings[:placed]}

@@ -44,3 +44,12 @@ def test_settings_file_loads() -> None:
     settings = load_settings(DEPLOY / "settings.toml", {})
     assert settings.game.modulus == 13 and settings.game.board.order == 9 and settings.still_seconds == 0.5
     assert len(settings.game.players) == 2
+
+
+def test_desktop_autostart_runs_the_same_command() -> None:
+    entry = configparser.ConfigParser(interpolation=None)
+    entry.optionxform = str  # type: ignore[assignment,method-assign]
+    entry.read(DEPLOY / "tilescribe-kiosk.desktop")
+    argv = shlex.split(entry["Desktop Entry"]["Exec"])
+    args = build_parser().parse_args(argv[1:])
+    assert args.command == "run" and args.fullscreen and args.resume == "yes"

@@ -46,6 +46,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--no-hands", action="store_true", help="no hands: tiles just appear")
     parser.add_argument("--pauses", type=float, default=0.0, help="chance of a mid-turn pause per turn")
     parser.add_argument("--bumps", type=int, default=0, help="times the sheet is knocked")
+    parser.add_argument("--light-jumps", type=int, default=0, help="sudden changes of light")
     parser.add_argument("--quality", type=int, default=90, help="JPEG quality")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.set_defaults(func=run)
@@ -88,6 +89,7 @@ def run(args: argparse.Namespace) -> int:
             per_tile_styles=args.per_tile_styles,
             any_rotation=args.any_rotation,
             bumps=args.bumps,
+            light_jumps=args.light_jumps,
             jpeg_quality=args.quality,
             modulus=transcript.settings.modulus,
         )

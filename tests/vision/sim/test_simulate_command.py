@@ -48,6 +48,12 @@ def test_simulate_writes_a_recording_of_the_transcript(tmp_path: Path, board_jso
             "320x240",
             "--fps",
             "4",
+            "--bumps",
+            "1",
+            "--light-jumps",
+            "1",
+            "--pauses",
+            "1",
             "--quiet",
         ]
     )
@@ -60,6 +66,7 @@ def test_simulate_writes_a_recording_of_the_transcript(tmp_path: Path, board_jso
     events = [json.loads(line) for line in (out / "events.jsonl").read_text().splitlines()]
     assert [e["turn"] for e in events] == [1, 2, 3]
     assert all((out / f["file"]).stat().st_size > 1000 for f in frames)
+    assert len(doc["poses"]) == 2 and doc["poses"][0] != doc["poses"][1]
 
 
 def test_simulate_reports_transcript_errors_with_file_and_line(

@@ -65,13 +65,14 @@ class Session:
         journal: where committed turns go.
         kiosk: the screen, or None (no screen at all).
         button: the GPIO end-of-turn button, or None.
-        realtime: pace a finite source at its recorded frame times (to watch a recording).
+        speed: pace a finite source at its recorded frame times, this many times faster (1.0: as
+            recorded, to watch a recording); None: as fast as frames can be processed.
         on_frame: called after every frame with the frame (progress bars).
         max_dropouts: give up after this many camera losses in a row without a frame between.
     """
 
     def __init__(self, source: FrameSource, observer: Observer, table: Table, journal: Journal,
-                 kiosk: Kiosk | None = None, button: EndTurnButton | None = None, realtime: bool = False,
+                 kiosk: Kiosk | None = None, button: EndTurnButton | None = None, speed: float | None = None,
                  on_frame: Callable[[Frame], None] | None = None, max_dropouts: int = 50) -> None:
         self.source = source
         self.observer = observer
@@ -79,7 +80,9 @@ class Session:
         self.journal = journal
         self.kiosk = kiosk
         self.button = button
-        self.realtime = realtime
+        if speed is not None and not speed > 0:
+            raise ValueError(f"speed must be > 0, got {speed!r}")
+        self.speed = speed
         self.on_frame = on_frame
         self.max_dropouts = max_dropouts
         self.frames = 0
@@ -120,9 +123,10 @@ class Session:
                     self.table.end_game()
                 break
             lost_in_a_row = 0
-            if self.realtime and self.source.finite:
+            if self.speed is not None and self.source.finite:
                 start_t = frame.t if start_t is None else start_t
-                time.sleep(max(0.0, (frame.t - start_t) - (time.monotonic() - start_wall)))
+                due = (frame.t - start_t) / self.speed
+                time.sleep(max(0.0, due - (time.monotonic() - start_wall)))
             self._step(frame)
         if self.table.game_over:
             self.journal.finish(self.table.game)

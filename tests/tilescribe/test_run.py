@@ -136,7 +136,8 @@ def test_sigkill_mid_game_then_resume(tmp_path: Path, truth_recording: tuple[Pat
     cmd = [sys.executable, "-m", "tilescribe.cli", "run", "--source", str(folder), "--truth", "--headless",
            "--no-sound", "--games", str(games), "--resume", "yes"]
     env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
-    proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    # paced 8 times faster than recorded, so that it is surely still running after three turns
+    proc = subprocess.Popen([*cmd, "--speed", "8"], cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     committed: list[str] = []
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and proc.poll() is None:

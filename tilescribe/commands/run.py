@@ -77,7 +77,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--fullscreen", action="store_true", help="full-screen kiosk")
     p.add_argument("--size", type=_size, default=(800, 480), help="kiosk size, 800x480 .. 1920x1080")
     p.add_argument("--screenshots", type=Path, help="save a screenshot of every change into this folder")
-    p.add_argument("--realtime", action="store_true", help="play a recording at its own speed")
+    p.add_argument("--speed", type=float, nargs="?", const=1.0, metavar="FACTOR",
+                   help="play a recording at its own pace (or FACTOR times faster); default: at once")
     p.add_argument("--truth", action="store_true",
                    help="read a recording's true cells instead of its images (no vision; for testing)")
     p.add_argument("--gpio", type=int, metavar="PIN", help="end-of-turn push button on this BCM pin")
@@ -200,7 +201,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         with kiosk, source:
             result = Session(source, observer, table, journal, kiosk, button,
-                             realtime=args.realtime, on_frame=lambda _f: bar.update()).run()
+                             speed=args.speed, on_frame=lambda _f: bar.update()).run()
     except (SourceError, JournalError) as exc:
         print(f"tilescribe run: {exc}", file=sys.stderr)
         return 1

@@ -149,6 +149,11 @@ def run(args: argparse.Namespace) -> int:
     from tilescribe.session import Session
     from tilescribe.start import chosen_settings, start_choices
 
+    no_screen = not any(os.environ.get(v) for v in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER"))
+    if no_screen and not args.headless:
+        print("tilescribe run: no display here (no DISPLAY, WAYLAND_DISPLAY or SDL_VIDEODRIVER): "
+              "running the kiosk headless (--screenshots DIR saves what it shows)", file=sys.stderr)
+        args.headless = True
     if args.headless:
         os.environ["SDL_VIDEODRIVER"] = "dummy"
         os.environ.setdefault("SDL_AUDIODRIVER", "dummy")

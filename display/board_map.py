@@ -71,6 +71,8 @@ def draw_board(surface: pygame.Surface, view: KioskView, layout: Layout, theme: 
         edge, width = theme.cell_edge, 1
         if cell in view.last_turn:
             edge, width = theme.last_turn, max(2, int(layout.size * 0.14))
+        if cell in view.uncertain:
+            edge, width = theme.warn, max(2, int(layout.size * 0.14))
         if cell == view.selected:
             edge, width = theme.selected, max(2, int(layout.size * 0.18))
         pygame.draw.polygon(surface, edge, outline, width)

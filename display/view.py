@@ -83,6 +83,7 @@ class KioskView:
         illegal: cells of an illegal placement (flashing red).
         restore: cells that vanished or changed since the last commit, cell -> the label to put
             back ("board out of sync").
+        uncertain: cells whose reading the reader is unsure of (outlined amber: check them).
         selected: the cell picked for a correction, if any.
         players: the scoreboard rows, in turn order.
         history: committed turns, oldest first.
@@ -101,6 +102,7 @@ class KioskView:
     blocked: frozenset[Hex] = frozenset()
     illegal: frozenset[Hex] = frozenset()
     restore: dict[Hex, str] = field(default_factory=dict)
+    uncertain: frozenset[Hex] = frozenset()
     selected: Hex | None = None
     players: tuple[PlayerLine, ...] = ()
     history: tuple[HistoryLine, ...] = ()

@@ -26,6 +26,9 @@ from tilescribe.faces import FaceMap
 from tilescribe.observe import Observation
 from tilescribe.settings import TableSettings
 
+#: A reading below this confidence (0..1) is outlined on the kiosk for the players to check.
+UNSURE_BELOW = 0.6
+
 
 def turn_text(record: TurnRecord) -> str:
     """A committed turn in tilde notation (its primary sequence), or ``pass`` / ``freeze``."""
@@ -53,6 +56,7 @@ class Table:
         self.alert = ""
         self.alert_level = AlertLevel.INFO
         self._raw: dict[Hex, str] = {}
+        self._unsure: frozenset[Hex] = frozenset()
         #: cell -> (the face misread there, None until a tile is read there; the true face)
         self._corrections: dict[Hex, tuple[str | None, str]] = {}
         self._reading: dict[Hex, Tile] | None = None
@@ -74,6 +78,7 @@ class Table:
             self._fresh = False
         if obs.faces is not None:
             self._raw = dict(obs.faces)
+            self._unsure = frozenset(c for c, p in obs.confidence.items() if p < UNSURE_BELOW)
             self._reading_t, self._fresh = obs.t, True
             self._update()
             if self._end_requested:
@@ -291,6 +296,7 @@ class Table:
             blocked=self.game.blocked_cells(),
             illegal=self._illegal_cells(),
             restore={c: t.notation() for c, t in self._vanished.items()},
+            uncertain=frozenset(c for c in self._unsure if c not in self._corrections),
             players=players,
             history=tuple(HistoryLine(h.number, h.player, turn_text(h), h.score) for h in history),
             provisional_points=turn.score if turn is not None and turn.legal else None,

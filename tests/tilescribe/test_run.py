@@ -137,7 +137,8 @@ def test_sigkill_mid_game_then_resume(tmp_path: Path, truth_recording: tuple[Pat
            "--no-sound", "--games", str(games), "--resume", "yes"]
     env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
     # paced 8 times faster than recorded, so that it is surely still running after three turns
-    proc = subprocess.Popen([*cmd, "--speed", "8"], cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = subprocess.Popen([*cmd, "--speed", "8"], cwd=REPO, env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
     committed: list[str] = []
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and proc.poll() is None:

@@ -147,3 +147,12 @@ def test_a_committed_misread_caught_by_a_re_read_is_amended() -> None:
     assert "amended" in table.alert
     table.observe(_seen(3, "2B1 5A0 1M1"))  # 2 ~ 5 ~ 1 is modular-linear (step 3)
     assert table.turn is not None and table.turn.legal and table.turn.score == 1
+
+
+def test_unsure_readings_are_outlined_until_corrected() -> None:
+    table = _table()
+    faces = {A("B1"): "2", A("A0"): "6"}
+    table.observe(Observation(1, 0.1, CameraState.LOCKED, faces, {A("B1"): 0.95, A("A0"): 0.3}))
+    assert table.view().uncertain == frozenset({A("A0")})
+    table.correct(A("A0"), "5")
+    assert table.view().uncertain == frozenset()

@@ -1,0 +1,247 @@
+"""Train the tile reader's models (seeded, deterministic) and write them to vision/models.
+
+Writes:
+- tile_surface_lut.npz: P(tile body | Lab colour) over 32^3 Lab bins, from the labelled polygons
+  of the Rummikub photos' train/ split (used by vision/loose_tiles.py);
+- tile_reader.yml.gz + tile_reader.json: the glyph classifier (cv2.ml.ANN_MLP on HOG features,
+  vision/glyphs.py), its classes, softmax temperature and the learned ink colours.
+
+Training data: glyphs rendered by vision.sim.tiles in the TRAIN fonts and styles (every face,
+rotated, blurred and noised like a board cell crop), and the real tiles of train/ as found by
+vision/loose_tiles.py (faces matched to the labelled polygons; ink found on no labelled tile is
+the "none" class). valid/ is never read here. The photos are CC BY 4.0 (Roboflow Universe,
+rummikub-nvypk-8cwem); vision/models/ATTRIBUTION.md carries the attribution.
+
+Usage: .venv/bin/python bench/train_tile_reader.py [--photos ../shared/data/rummikub-photos]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.glyphs import glyph_features, glyph_patch
+from vision.loose_tiles import WORK_PX, find_glyphs, glyph_input, surface_mask
+from vision.sim.crops import read_class_names, read_labels
+from vision.sim.tiles import render_tile, sample_style
+from vision.tile_reader import FACES, NOT_A_FACE, _candidate_ups, _glyph_in_crop
+
+REPO = Path(__file__).resolve().parent.parent
+MODELS = REPO / "vision" / "models"
+CLASSES = (*FACES, NOT_A_FACE)
+LUT_BINS = 32
+
+
+def photos(split_dir: Path, names: list[str]):
+    """(path, image, labelled tiles) of every photo in one split."""
+    for path in sorted((split_dir / "images").glob("*.jpg")):
+        image = cv2.imread(str(path))
+        h, w = image.shape[:2]
+        yield path, image, read_labels(split_dir / "labels" / f"{path.stem}.txt", path, (w, h), names)
+
+
+def train_lut(train_dir: Path, names: list[str]) -> np.ndarray:
+    """P(tile | Lab bin), smoothed over neighbouring bins."""
+    tile = np.zeros((LUT_BINS,) * 3, np.float32)
+    every = np.zeros_like(tile)
+    for _, image, tiles in photos(train_dir, names):
+        h, w = image.shape[:2]
+        mask = np.zeros((h, w), np.uint8)
+        for t in tiles:
+            cv2.fillPoly(mask, [t.polygon.astype(np.int32)], 255)
+        mask = cv2.erode(mask, np.ones((5, 5), np.uint8))
+        small = cv2.resize(image, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+        small_mask = cv2.resize(mask, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_NEAREST)
+        lab = cv2.cvtColor(small, cv2.COLOR_BGR2Lab)
+        tile += cv2.calcHist([lab], [0, 1, 2], small_mask, [LUT_BINS] * 3, [0, 256] * 3)
+        every += cv2.calcHist([lab], [0, 1, 2], None, [LUT_BINS] * 3, [0, 256] * 3)
+    for axis in range(3):
+        tile = tile + 0.3 * (np.roll(tile, 1, axis) + np.roll(tile, -1, axis))
+        every = every + 0.3 * (np.roll(every, 1, axis) + np.roll(every, -1, axis))
+    return (tile + 0.5) / (every + 5.0)
+
+
+def real_samples(train_dir: Path, names: list[str], lut: np.ndarray, rng: np.random.Generator):
+    """Glyph patches of the real tiles in train/ (with jittered copies), their classes, ink colours."""
+    patches, aspects, labels = [], [], []
+    colour_lab: dict[str, list[np.ndarray]] = {}
+    for path, image, tiles in photos(train_dir, names):
+        h, w = image.shape[:2]
+        scale = WORK_PX / max(h, w)
+        small = cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
+        body, regions, body_lab = surface_mask(small, lut)
+        ink, faces = find_glyphs(image, body, regions, body_lab)
+        owners: list[list[int]] = [[] for _ in faces]
+        for ti, t in enumerate(tiles):
+            for fi, face in enumerate(faces):
+                cx, cy = face.points.mean(axis=0)
+                if cv2.pointPolygonTest(t.polygon, (float(cx), float(cy)), False) >= 0:
+                    owners[fi].append(ti)
+        faces_of_tile = [sum(ti in o for o in owners) for ti in range(len(tiles))]
+        for fi, face in enumerate(faces):
+            glyph = glyph_input(ink, face, face.points)
+            if not owners[fi]:
+                up = rng.normal(size=2)
+                copies = [(up, NOT_A_FACE)]
+            elif faces_of_tile[owners[fi][0]] == 1:
+                tile = tiles[owners[fi][0]]
+                glyph = glyph_input(ink, face, tile.polygon.astype(np.float32))
+                ups = _candidate_ups(glyph)
+                best = max(ups, key=lambda u: u[1])[0]
+                copies = [(_turn(best, rng.normal(0, 4)) if k else best, tile.face) for k in range(3)]
+                if tile.colour != "joker" and not path.name.startswith("rummy-2_"):
+                    xs, ys = face.points[:, 0].astype(int), face.points[:, 1].astype(int)
+                    strong = ink[ys, xs] > 0.8
+                    if strong.sum() >= 5:
+                        lab = cv2.cvtColor(image[ys[strong], xs[strong]][None], cv2.COLOR_BGR2Lab)[0]
+                        colour_lab.setdefault(tile.colour, []).append(lab.astype(np.float32).mean(axis=0))
+            else:
+                continue  # a tile with its face split in two: no clean sample
+            for up, face_name in copies:
+                p, a = glyph_patch(glyph.ink, glyph.points, np.asarray(up))
+                patches.append(p)
+                aspects.append(a)
+                labels.append(CLASSES.index(face_name))
+    colours = {k: np.median(np.stack(v), axis=0).tolist() for k, v in sorted(colour_lab.items())}
+    return patches, aspects, labels, colours
+
+
+def _turn(v: np.ndarray, degrees: float) -> np.ndarray:
+    t = np.deg2rad(degrees)
+    return np.array([v[0] * np.cos(t) - v[1] * np.sin(t), v[0] * np.sin(t) + v[1] * np.cos(t)])
+
+
+def rendered_samples(per_face: int, rng: np.random.Generator):
+    """Glyph patches of tiles rendered in TRAIN styles, as a board cell crop would show them."""
+    patches, aspects, labels = [], [], []
+    for face in FACES:
+        made = 0
+        while made < per_face:
+            style = sample_style(rng, "train")
+            if not style.supports(face):
+                continue
+            crop, up = _cell_crop(face, style, rng)
+            glyph = _glyph_in_crop(crop, 0)
+            if glyph is None:
+                if face != "#":
+                    continue
+                made += 1
+                continue
+            p, a = glyph_patch(glyph.ink, glyph.points, _turn(up, rng.normal(0, 3)))
+            patches.append(p)
+            aspects.append(a)
+            labels.append(CLASSES.index(face))
+            made += 1
+    return patches, aspects, labels
+
+
+def _cell_crop(face: str, style, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """A rotated tile on a board-like background, blurred, noised, at a cell crop's size."""
+    big = 96
+    tile = render_tile(face, style, big, rng)
+    canvas = np.full((2 * big, 2 * big, 3), rng.integers(150, 256, size=3), np.uint8)
+    alpha = tile[..., 3:].astype(np.float32) / 255
+    o = big // 2
+    under = canvas[o:o + big, o:o + big]
+    canvas[o:o + big, o:o + big] = (tile[..., :3] * alpha + under * (1 - alpha)).astype(np.uint8)
+    angle = float(rng.uniform(0, 360))
+    m = cv2.getRotationMatrix2D((big, big), angle, 1.0)
+    canvas = cv2.warpAffine(canvas, m, (2 * big, 2 * big), borderMode=cv2.BORDER_REPLICATE)
+    t = np.deg2rad(angle)
+    up = np.array([-np.sin(t), -np.cos(t)])  # (0, -1) turned by the same (counter-clockwise) angle
+    side = int(rng.integers(40, 72))
+    crop = canvas[big // 2 - 6: 3 * big // 2 + 6, big // 2 - 6: 3 * big // 2 + 6]
+    crop = cv2.GaussianBlur(crop, (0, 0), float(rng.uniform(0.3, 1.2)))
+    crop = cv2.resize(crop, (side, side), interpolation=cv2.INTER_AREA)
+    noise = rng.normal(0, rng.uniform(1, 6), crop.shape)
+    return np.clip(crop + noise, 0, 255).astype(np.uint8), up
+
+
+def train_mlp(x: np.ndarray, y: np.ndarray, seed: int) -> cv2.ml.ANN_MLP:
+    """A 128-unit perceptron trained by back-propagation on standardised features."""
+    cv2.setRNGSeed(seed)
+    mlp = cv2.ml.ANN_MLP_create()
+    mlp.setLayerSizes(np.array([x.shape[1], 128, len(CLASSES)]))
+    mlp.setActivationFunction(cv2.ml.ANN_MLP_SIGMOID_SYM, 0, 0)
+    mlp.setTrainMethod(cv2.ml.ANN_MLP_BACKPROP, 0.001, 0.1)
+    mlp.setTermCriteria((cv2.TERM_CRITERIA_MAX_ITER + cv2.TERM_CRITERIA_EPS, 300, 1e-6))
+    targets = np.full((len(y), len(CLASSES)), -1.0, np.float32)
+    targets[np.arange(len(y)), y] = 1.0
+    mlp.train(x, cv2.ml.ROW_SAMPLE, targets)
+    return mlp
+
+
+def fit_temperature(raw: np.ndarray, y: np.ndarray) -> float:
+    """The softmax temperature with the lowest negative log-likelihood on held-back samples."""
+    best, best_nll = 1.0, np.inf
+    for t in np.linspace(1, 20, 39):
+        z = raw * t
+        z = z - z.max(axis=1, keepdims=True)
+        logp = z - np.log(np.exp(z).sum(axis=1, keepdims=True))
+        nll = float(-logp[np.arange(len(y)), y].mean())
+        if nll < best_nll:
+            best, best_nll = float(t), nll
+    return best
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--photos", type=Path, default=REPO.parent / "shared" / "data" / "rummikub-photos")
+    parser.add_argument("--out", type=Path, default=MODELS)
+    parser.add_argument("--per-face", type=int, default=220, help="rendered samples per face")
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--no-final", action="store_true",
+                        help="keep the model trained on 90%% of the samples (no final refit on all)")
+    parser.add_argument("--cache", type=Path, help="also save the samples (features, classes) here")
+    args = parser.parse_args(argv)
+    rng = np.random.default_rng(args.seed)
+    names = read_class_names(args.photos / "data.yaml")
+    train_dir = args.photos / "train"
+    args.out.mkdir(parents=True, exist_ok=True)
+
+    lut = train_lut(train_dir, names)
+    np.savez_compressed(args.out / "tile_surface_lut.npz", lut=lut.astype(np.float16))
+    print("surface table written")
+    rp, ra, rl, colours = real_samples(train_dir, names, lut.astype(np.float16).astype(np.float32), rng)
+    print(f"real samples: {len(rl)} ({sum(c == CLASSES.index(NOT_A_FACE) for c in rl)} 'none')")
+    sp, sa, sl = rendered_samples(args.per_face, rng)
+    print(f"rendered samples: {len(sl)}")
+    x = glyph_features(np.stack(rp + sp), np.asarray(ra + sa))
+    y = np.asarray(rl + sl)
+    if args.cache:
+        np.savez_compressed(args.cache, x=x, y=y, real=len(rl), patches=np.stack(rp + sp))
+    order = rng.permutation(len(y))
+    x, y = x[order], y[order]
+    mean, spread = x.mean(axis=0), x.std(axis=0) + 1e-3
+    x = ((x - mean) / spread).astype(np.float32)
+    cut = int(0.9 * len(y))
+    mlp = train_mlp(x[:cut], y[:cut], args.seed)
+    _, raw = mlp.predict(x[cut:])
+    temperature = fit_temperature(raw, y[cut:])
+    held_acc = float((raw.argmax(axis=1) == y[cut:]).mean())
+    print(f"held-back accuracy (10% of train samples): {held_acc:.4f}, temperature {temperature:.2f}")
+    if not args.no_final:
+        mlp = train_mlp(x, y, args.seed)
+    mlp.save(str(args.out / "tile_reader.yml.gz"))
+    meta = {
+        "classes": list(CLASSES),
+        "temperature": temperature,
+        "mean": [round(float(v), 6) for v in mean],
+        "scale": [round(float(v), 6) for v in spread],
+        "colours": colours,
+        "trained_on": {"real_samples": len(rl), "rendered_samples": len(sl), "seed": args.seed,
+                       "held_back_accuracy": held_acc},
+        "attribution": "Rummikub photos: Roboflow Universe project rummikub-nvypk-8cwem v1, CC BY 4.0",
+    }
+    (args.out / "tile_reader.json").write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
+    print("model written to", args.out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

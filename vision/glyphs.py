@@ -1,0 +1,112 @@
+"""Glyphs: the printed face of a tile as ink, normalised upright into a small patch, and its features.
+
+A tile's face is found as *ink*: pixels that differ from the tile body (darker, or of another
+colour). The ink of one face (one or two digits, "#", the modulus marker's ring and number, the
+joker's face) is a *glyph*. ``glyph_patch`` turns a glyph seen at any rotation into an upright,
+size-normalised ``GLYPH_PX`` x ``GLYPH_PX`` patch, given which way is up on the tile;
+``glyph_features`` turns patches into the vectors the tile reader's classifier was trained on.
+The same functions serve the board reader's cell crops, the loose-tile finder and training
+(bench/train_tile_reader.py), so that all three see glyphs the same way.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import cv2
+import numpy as np
+
+#: Side of a normalised glyph patch in pixels.
+GLYPH_PX = 32
+
+#: Margin around the glyph's bounding box in a patch, as a share of the box's longer side.
+_MARGIN = 0.12
+
+
+@functools.cache
+def _hog() -> cv2.HOGDescriptor:
+    return cv2.HOGDescriptor((GLYPH_PX, GLYPH_PX), (16, 16), (8, 8), (8, 8), 9)
+
+
+def feature_length() -> int:
+    """Length of one feature vector from :func:`glyph_features`."""
+    return int(_hog().getDescriptorSize()) + 1
+
+
+def ink_map(region_bgr: np.ndarray, body_lab: np.ndarray) -> np.ndarray:
+    """How strongly each pixel looks like ink on a tile body of colour ``body_lab``.
+
+    Ink is any colour far from the body in a*b* (coloured ink) or much darker than it (black ink),
+    or, on a dark body (a modulus marker), much lighter than it.
+
+    Args:
+        region_bgr: BGR uint8, H x W x 3.
+        body_lab: the body colour in OpenCV 8-bit Lab (shape: [3]) or per pixel (H x W x 3).
+
+    Returns:
+        float32 (shape: [H, W]) in 0..1; 0.5 is the ink threshold.
+    """
+    lab = cv2.cvtColor(region_bgr, cv2.COLOR_BGR2Lab).astype(np.float32)
+    diff = lab - np.asarray(body_lab, np.float32)
+    chroma = np.sqrt(diff[..., 1] ** 2 + diff[..., 2] ** 2) / 70.0
+    body_l = np.maximum(np.asarray(body_lab, np.float32)[..., 0], 40.0)
+    lightness = np.abs(diff[..., 0]) / (0.8 * body_l)
+    return np.clip(np.maximum(chroma, lightness), 0.0, 1.0)
+
+
+def glyph_patch(ink: np.ndarray, points: np.ndarray, up: np.ndarray) -> tuple[np.ndarray, float]:
+    """Cut one glyph out of an ink map, turned upright and scaled into a square patch.
+
+    Args:
+        ink: float32 ink map (shape: [H, W]), from :func:`ink_map`, with other glyphs' ink
+            already zeroed if they could fall into the patch.
+        points: float32 (shape: [N, 2]) (x, y) pixel positions of the glyph's ink in ``ink``.
+        up: the tile's up direction in image coordinates (shape: [2], x right, y down).
+
+    Returns:
+        (patch, aspect): float32 patch (shape: [GLYPH_PX, GLYPH_PX]) with the glyph upright and
+        centred, its longer side filling the patch less a margin; aspect is the glyph's
+        width / height in the upright frame.
+
+    Raises:
+        ValueError: when ``points`` is empty or ``up`` is zero.
+    """
+    if len(points) == 0:
+        raise ValueError("glyph_patch: no ink points")
+    norm = float(np.hypot(*up))
+    if norm == 0:
+        raise ValueError("glyph_patch: zero up vector")
+    d = -np.asarray(up, np.float64) / norm  # tile "down" in the image
+    r = np.array([d[1], -d[0]])  # tile "right": up (0, -1) gives right (1, 0)
+    rows = np.stack([r, d])
+    local = (points.astype(np.float64) - points.mean(axis=0)) @ rows.T
+    lo, hi = local.min(axis=0), local.max(axis=0)
+    width, height = hi - lo + 1.0
+    side = max(width, height) * (1 + 2 * _MARGIN) + 2.0
+    scale = GLYPH_PX / side
+    a = rows * scale
+    b = GLYPH_PX / 2 - scale * (lo + hi) / 2 - a @ points.mean(axis=0)
+    src = ink
+    if scale < 0.5:  # shrinking a lot: smooth first so thin strokes survive
+        src = cv2.GaussianBlur(ink, (0, 0), 0.4 / scale)
+    patch = cv2.warpAffine(src, np.hstack([a, b[:, None]]).astype(np.float32), (GLYPH_PX, GLYPH_PX),
+                           flags=cv2.INTER_LINEAR, borderValue=0)
+    return patch, float(width / height)
+
+
+def glyph_features(patches: np.ndarray, aspects: np.ndarray) -> np.ndarray:
+    """Feature vectors of upright glyph patches: HOG of the patch plus the glyph's aspect.
+
+    Args:
+        patches: float32 (shape: [N, GLYPH_PX, GLYPH_PX]) in 0..1 from :func:`glyph_patch`.
+        aspects: float (shape: [N]) glyph width / height.
+
+    Returns:
+        float32 (shape: [N, feature_length()]).
+    """
+    hog = _hog()
+    out = np.empty((len(patches), feature_length()), np.float32)
+    for i, patch in enumerate(patches):
+        out[i, :-1] = hog.compute(np.clip(patch * 255, 0, 255).astype(np.uint8)).ravel()
+    out[:, -1] = np.log(np.clip(np.asarray(aspects, np.float32), 0.1, 10.0))
+    return out

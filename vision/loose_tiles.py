@@ -1,0 +1,330 @@
+"""Finding and reading Rummikub-like tiles lying loose anywhere in a photo, at any rotation.
+
+Stages (one function each):
+
+1. ``surface_mask``: which pixels look like the tiles' body, from a colour lookup table over
+   OpenCV Lab learned on the labelled photos' train/ split (vision/models/tile_surface_lut.npz);
+   tiles touching each other make one region, filled to its convex hull when it is compact.
+2. ``find_glyphs``: ink on those regions (vision/glyphs.py: far from the region's body colour),
+   cut into connected components, kept when mostly surrounded by tile body, and grouped into
+   faces (the two digits of "12", the parts of a joker's face). Every face is one tile.
+3. Each tile's outline is the part of its region nearer to its face than to any other face.
+4. The tile reader (vision/tile_reader.py, the same reader the board uses) reads each face at
+   every candidate rotation; "none" (a logo, a scratch) is dropped. The ink colour is named by
+   the nearest learned colour (black, blue, orange, red).
+
+Run ``python -m vision.loose_tiles PHOTO`` to print what it finds.
+"""
+
+from __future__ import annotations
+
+import functools
+import sys
+import time
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.glyphs import ink_map
+from vision.tile_reader import NOT_A_FACE, GlyphInput, TileReader
+
+#: The long side of the image the surface mask is computed on, in pixels.
+WORK_PX = 500
+
+
+class LooseTileError(ValueError):
+    """A photo that cannot be searched for tiles (names the input)."""
+
+
+@dataclass(frozen=True, slots=True)
+class LooseTile:
+    """One tile found in a photo.
+
+    Attributes:
+        face: "1".."13" or "joker" for a Rummikub set (any tile-reader face in general).
+        colour: the ink colour name ("black", "blue", "orange", "red"), "" when unknown.
+        confidence: the face reading's confidence, 0..1.
+        corners: four (x, y) corners of the tile in photo pixels.
+        center: (x, y) of the tile's centre in photo pixels.
+        up: unit (x, y) vector pointing to the top of the face in the photo.
+    """
+
+    face: str
+    colour: str
+    confidence: float
+    corners: tuple[tuple[float, float], ...]
+    center: tuple[float, float]
+    up: tuple[float, float]
+
+    def __post_init__(self) -> None:
+        if len(self.corners) != 4:
+            raise ValueError(f"a tile has 4 corners, got {len(self.corners)}")
+        if not 0.0 <= self.confidence <= 1.0:
+            raise ValueError(f"confidence must be 0..1, got {self.confidence}")
+
+
+@dataclass(frozen=True, slots=True)
+class _Face:
+    """A group of ink components (full-resolution photo pixels)."""
+
+    points: np.ndarray  # float32 [N, 2] (x, y)
+    box: tuple[int, int, int, int]  # x0, y0, x1, y1 (exclusive)
+    region: int  # index of the surface region holding it
+
+
+@functools.cache
+def _surface_lut(path: str | None) -> np.ndarray:
+    file = Path(path) if path else Path(str(resources.files("vision") / "models" / "tile_surface_lut.npz"))
+    if not file.is_file():
+        raise LooseTileError(f"tile surface table not found: {file} "
+                             "(train it with bench/train_tile_reader.py)")
+    return np.load(file)["lut"].astype(np.float32)
+
+
+def surface_probability(image: np.ndarray, lut: np.ndarray) -> np.ndarray:
+    """Per-pixel probability of being tile body, from the Lab lookup table.
+
+    Args:
+        image: BGR uint8, H x W x 3.
+        lut: float32 (shape: [B, B, B]) over OpenCV 8-bit Lab, B a power of two.
+
+    Returns:
+        float32 (shape: [H, W]) in 0..1, smoothed over 3 x 3 pixels.
+    """
+    shift = 8 - int(np.log2(lut.shape[0]))
+    q = cv2.cvtColor(image, cv2.COLOR_BGR2Lab) >> shift
+    return cv2.blur(lut[q[..., 0], q[..., 1], q[..., 2]], (3, 3))
+
+
+def surface_mask(small: np.ndarray, lut: np.ndarray, threshold: float = 0.1
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Tile body pixels, the filled tile regions and each region's body colour.
+
+    Args:
+        small: BGR uint8, h x w x 3 (the photo scaled to WORK_PX).
+        lut: the surface lookup table.
+        threshold: surface probability above which a pixel is tile body.
+
+    Returns:
+        (body, regions, body_lab): body uint8 0/1 (h x w); regions int32 (h x w), 0 outside,
+        i > 0 for region i; body_lab float32 (h x w x 3) each region's median body colour.
+    """
+    ellipse = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+    body = cv2.morphologyEx((surface_probability(small, lut) > threshold).astype(np.uint8),
+                            cv2.MORPH_OPEN, ellipse)
+    contours, _ = cv2.findContours(body, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    regions = np.zeros(body.shape, np.int32)
+    body_lab = np.zeros(small.shape, np.float32)
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2Lab).astype(np.float32)
+    index = 0
+    for contour in contours:
+        area = cv2.contourArea(contour)
+        if area < 40:
+            continue
+        hull = cv2.convexHull(contour)
+        one = np.zeros(body.shape, np.uint8)
+        cv2.drawContours(one, [hull if area > 0.75 * cv2.contourArea(hull) else contour], -1, 1, -1)
+        index += 1
+        inside = one > 0
+        regions[inside & (regions == 0)] = index
+        body_lab[inside] = np.median(lab[inside & (body > 0)], axis=0)
+    return body, regions, body_lab
+
+
+def find_glyphs(image: np.ndarray, body: np.ndarray, regions: np.ndarray, body_lab: np.ndarray
+                ) -> tuple[np.ndarray, list[_Face]]:
+    """Ink on the tile regions, grouped into faces.
+
+    Args:
+        image: the photo, BGR uint8, H x W x 3.
+        body, regions, body_lab: from :func:`surface_mask` at the small scale.
+
+    Returns:
+        (ink, faces): the float32 ink map (H x W) and the faces found.
+    """
+    h, w = image.shape[:2]
+    regions_full = cv2.resize(regions, (w, h), interpolation=cv2.INTER_NEAREST)
+    body_full = cv2.resize(body, (w, h), interpolation=cv2.INTER_NEAREST)
+    lab_full = cv2.resize(body_lab, (w, h), interpolation=cv2.INTER_NEAREST)
+    ink = ink_map(image, lab_full) * (regions_full > 0)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats((ink > 0.5).astype(np.uint8))
+    body_sum = cv2.integral(body_full)
+    region_sum = cv2.integral((regions_full > 0).astype(np.uint8))
+    comps = []
+    for i in range(1, n):
+        x, y, cw, ch, area = (int(v) for v in stats[i])
+        if area < 15 or ch < 6 or max(cw, ch) > 5 * min(cw, ch) or area < 0.2 * cw * ch:
+            continue
+        # the frame around the component must be mostly tile: body, or the face's tinted disc
+        r = max(2, int(0.3 * max(cw, ch)))
+        outer = (max(0, x - r), max(0, y - r), min(w, x + cw + r), min(h, y + ch + r))
+        inner = (x, y, x + cw, y + ch)
+        frame = _box_sum(np.ones((1, 1)), outer, inner, count=True)
+        if (_box_sum(body_sum, outer, inner) < 0.25 * frame
+                or _box_sum(region_sum, outer, inner) < 0.85 * frame):
+            continue
+        comps.append((x, y, cw, ch, i))
+    groups = _group(comps)
+    faces = []
+    for members in groups:
+        x0 = min(c[0] for c in members)
+        y0 = min(c[1] for c in members)
+        x1 = max(c[0] + c[2] for c in members)
+        y1 = max(c[1] + c[3] for c in members)
+        ids = [c[4] for c in members]
+        ys, xs = np.nonzero(np.isin(labels[y0:y1, x0:x1], ids))
+        points = np.stack([xs + x0, ys + y0], axis=1).astype(np.float32)
+        cx, cy = points.mean(axis=0)
+        faces.append(_Face(points, (x0, y0, x1, y1), int(regions_full[int(cy), int(cx)])))
+    return ink, faces
+
+
+def _box_sum(integral: np.ndarray, outer: tuple[int, int, int, int], inner: tuple[int, int, int, int],
+             count: bool = False) -> float:
+    """Sum of an integral image over ``outer`` less ``inner`` (boxes x0, y0, x1, y1); with
+    ``count``, the number of pixels in that frame."""
+    def box(b: tuple[int, int, int, int]) -> float:
+        x0, y0, x1, y1 = b
+        if count:
+            return float((x1 - x0) * (y1 - y0))
+        return float(integral[y1, x1] - integral[y0, x1] - integral[y1, x0] + integral[y0, x0])
+    return box(outer) - box(inner)
+
+
+def _group(comps: list[tuple[int, int, int, int, int]]) -> list[list[tuple[int, int, int, int, int]]]:
+    """Union components of similar height that nearly touch, or that enclose one another."""
+    parent = list(range(len(comps)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for a, (xa, ya, wa, ha, _) in enumerate(comps):
+        for b in range(a + 1, len(comps)):
+            xb, yb, wb, hb, _ = comps[b]
+            encloses = (xa <= xb and ya <= yb and xa + wa >= xb + wb and ya + ha >= yb + hb) or \
+                       (xb <= xa and yb <= ya and xb + wb >= xa + wa and yb + hb >= ya + ha)
+            if not encloses and not 0.55 < hb / ha < 1.8:
+                continue
+            gap = max(max(xa, xb) - min(xa + wa, xb + wb), max(ya, yb) - min(ya + ha, yb + hb), 0)
+            if gap < 0.35 * max(ha, hb, wa, wb):
+                parent[root(a)] = root(b)
+    groups: dict[int, list[tuple[int, int, int, int, int]]] = {}
+    for i, c in enumerate(comps):
+        groups.setdefault(root(i), []).append(c)
+    return list(groups.values())
+
+
+def _outlines(faces: list[_Face], regions: np.ndarray, scale: float) -> list[np.ndarray]:
+    """Each face's tile outline (4 corners, full-resolution pixels): its share of its region."""
+    centres = np.array([f.points.mean(axis=0) for f in faces], np.float32) * scale
+    sizes = np.array([max(f.box[2] - f.box[0], f.box[3] - f.box[1]) for f in faces], np.float32) * scale
+    outlines: list[np.ndarray] = [np.empty(0)] * len(faces)
+    for region in sorted({f.region for f in faces}):
+        same = np.array([j for j, f in enumerate(faces) if f.region == region])
+        ys, xs = np.nonzero(regions == region)
+        pix = np.stack([xs, ys], axis=1).astype(np.float32)
+        d = np.linalg.norm(pix[:, None, :] - centres[same][None, :, :], axis=2)
+        nearest = np.argmin(d, axis=1)
+        for k, i in enumerate(same):
+            mine = (nearest == k) & (d[:, k] < 2.6 * sizes[i])
+            pts = pix[mine] if mine.sum() >= 5 else faces[i].points * scale
+            outlines[i] = cv2.boxPoints(cv2.minAreaRect(pts)) / scale
+    return outlines
+
+
+def glyph_input(ink: np.ndarray, face: _Face, outline: np.ndarray) -> GlyphInput:
+    """The tile reader's input for one face: its ink alone in a window around it.
+
+    Args:
+        ink: the photo's ink map (H x W float32).
+        face: a face from :func:`find_glyphs`.
+        outline: float32 (shape: [K, 2]) the tile's outline in photo pixels.
+    """
+    h, w = ink.shape
+    x0, y0, x1, y1 = face.box
+    m = max(x1 - x0, y1 - y0)
+    ox, oy = max(0, x0 - m), max(0, y0 - m)
+    local = np.zeros((min(h, y1 + m) - oy, min(w, x1 + m) - ox), np.float32)
+    xs, ys = face.points[:, 0].astype(int), face.points[:, 1].astype(int)
+    local[ys - oy, xs - ox] = ink[ys, xs]
+    return GlyphInput(local, face.points - (ox, oy), (outline - (ox, oy)).astype(np.float32))
+
+
+def _colour(image: np.ndarray, face: _Face, ink: np.ndarray, colours: dict[str, np.ndarray]) -> str:
+    """The ink colour name nearest to the mean Lab of the face's strongest ink."""
+    if not colours:
+        return ""
+    xs, ys = face.points[:, 0].astype(int), face.points[:, 1].astype(int)
+    strong = ink[ys, xs] > 0.8
+    if strong.sum() >= 5:
+        xs, ys = xs[strong], ys[strong]
+    lab = cv2.cvtColor(image[ys, xs][None], cv2.COLOR_BGR2Lab)[0].astype(np.float32).mean(axis=0)
+    return min(colours, key=lambda name: float(np.linalg.norm(colours[name] - lab)))
+
+
+def find_tiles(image: np.ndarray, reader: TileReader, allowed: frozenset[str] | None = None,
+               lut_path: Path | None = None) -> list[LooseTile]:
+    """Find and read every tile lying face up in a photo.
+
+    Args:
+        image: the photo, BGR uint8, H x W x 3.
+        reader: the tile reader.
+        allowed: the faces of the tile set (e.g. "1".."13" and "joker"); None allows all.
+        lut_path: a tile surface table other than the shipped one.
+
+    Returns:
+        the tiles, in reading order (top to bottom, then left to right).
+
+    Raises:
+        LooseTileError: for an image that is not BGR uint8 H x W x 3, or a missing surface table.
+    """
+    if image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8 or min(image.shape[:2]) < 32:
+        raise LooseTileError(f"expected a BGR uint8 H x W x 3 photo (>= 32 px), "
+                             f"got {image.dtype} {image.shape}")
+    lut = _surface_lut(str(lut_path) if lut_path else None)
+    h, w = image.shape[:2]
+    scale = WORK_PX / max(h, w)
+    small = cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
+    body, regions, body_lab = surface_mask(small, lut)
+    ink, faces = find_glyphs(image, body, regions, body_lab)
+    if not faces:
+        return []
+    outlines = _outlines(faces, regions, scale)
+    glyphs = [glyph_input(ink, face, outline) for face, outline in zip(faces, outlines, strict=True)]
+    readings = reader.read_glyphs(glyphs, allowed)
+    tiles = []
+    for face, outline, reading in zip(faces, outlines, readings, strict=True):
+        if reading.face == NOT_A_FACE:
+            continue
+        corners = tuple((float(x), float(y)) for x, y in outline)
+        cx, cy = outline.mean(axis=0)
+        tiles.append(LooseTile(reading.face, _colour(image, face, ink, reader.colours), reading.confidence,
+                               corners, (float(cx), float(cy)), reading.up))
+    return sorted(tiles, key=lambda t: (round(t.center[1] / 50), t.center[0]))
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Print the tiles found in each photo given on the command line."""
+    reader = TileReader()
+    for name in argv if argv is not None else sys.argv[1:]:
+        image = cv2.imread(name)
+        if image is None:
+            print(f"{name}: cannot read image", file=sys.stderr)
+            return 1
+        start = time.perf_counter()
+        tiles = find_tiles(image, reader)
+        ms = (time.perf_counter() - start) * 1000
+        print(f"{name}: {len(tiles)} tiles in {ms:.0f} ms")
+        for t in tiles:
+            print(f"  {t.face:>6} {t.colour:<7} {t.confidence:.2f} at ({t.center[0]:.0f}, {t.center[1]:.0f})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,362 @@
+"""The tile reader: one tile's face, at any rotation, with a confidence.
+
+There is one reader for both ways of finding tiles: a square crop around a cell of the rectified
+board (``TileReader.read``), and a tile found loose in a photo (vision/loose_tiles.py, which calls
+``TileReader.read_glyphs``). Faces are "0".."19", "#" (wild tile, printed "#" or blank, §7-1),
+"marker" (the modulus marker, §8) and "joker" (Rummikub).
+
+How a face is read:
+
+1. The tile body and the ink on it are found (vision/glyphs.py); the ink nearest the tile's
+   centre, with the ink touching it, is the glyph.
+2. The glyph is turned upright for each candidate "up" of the tile: both ways along the tile's
+   long axis and both ways across it. Which way is up comes from the tile's shape and printed
+   features: the number sits in the upper part of a Rummikub-like tile, the photo is usually
+   roughly upright; the classifier scores each candidate, so a "7" lying upside down reads as
+   nothing good. A "6" upside down looks like a "9": there only the tile's features decide,
+   which is why the offset of the glyph from the tile centre weighs more than the classifier's
+   preference between the two.
+3. The fast default reader is a small multi-layer perceptron (cv2.ml.ANN_MLP) on HOG features of
+   the upright glyph, trained by bench/train_tile_reader.py on glyphs rendered in the TRAIN fonts
+   and styles of vision.sim.tiles and on real tiles from the Rummikub photos' train/ split
+   (CC BY 4.0, see vision/models/ATTRIBUTION.md). Its output is turned into class probabilities;
+   the best probability is the confidence.
+4. When that confidence is below ``second_opinion_below``, tesseract (pytesseract) reads the
+   upright glyph; it also serves alone when no trained model is available.
+5. An optional prior (the faces allowed, e.g. the engine's legal values at a cell) re-ranks.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import logging
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.glyphs import glyph_features, glyph_patch, ink_map
+
+log = logging.getLogger(__name__)
+
+#: Every face the reader can report.
+FACES: tuple[str, ...] = tuple(str(v) for v in range(20)) + ("#", "marker", "joker")
+
+#: The classifier's extra class for ink that is no face (a logo, a scratch, a shadow).
+NOT_A_FACE = "none"
+
+#: Default model files shipped in vision/models.
+MODEL_NAME = "tile_reader"
+
+
+class TileReaderError(ValueError):
+    """A bad tile image or model file (names the input and what is wrong)."""
+
+
+@dataclass(frozen=True, slots=True)
+class FaceReading:
+    """What the reader saw on one tile.
+
+    Attributes:
+        face: "0".."19", "#", "marker", "joker", or "none" (no face found: not a tile).
+        confidence: 0..1.
+        up: the tile's up direction in the image it was read from (unit vector x, y).
+        reader: "model", "tesseract" or "model+tesseract".
+    """
+
+    face: str
+    confidence: float
+    up: tuple[float, float] = (0.0, -1.0)
+    reader: str = "model"
+
+    def __post_init__(self) -> None:
+        if self.face not in FACES and self.face != NOT_A_FACE:
+            raise ValueError(f"unknown face {self.face!r}")
+        if not 0.0 <= self.confidence <= 1.0:
+            raise ValueError(f"confidence must be 0..1, got {self.confidence}")
+
+
+@dataclass(frozen=True, slots=True)
+class GlyphInput:
+    """One glyph to read, as found by a tile finder.
+
+    Attributes:
+        ink: float32 ink map (shape: [H, W]) holding the glyph (other glyphs zeroed).
+        points: float32 (shape: [N, 2]) (x, y) of the glyph's ink pixels in ``ink``.
+        outline: float32 (shape: [K, 2]) the tile's outline in ``ink`` coordinates: 5 corners
+            for a pentagon (§1-3: apex up), otherwise any points whose rotated bounding
+            rectangle is the tile (4 corners of a rectangle, a contour).
+    """
+
+    ink: np.ndarray
+    points: np.ndarray
+    outline: np.ndarray
+
+    def __post_init__(self) -> None:
+        if self.ink.ndim != 2 or self.points.ndim != 2 or self.points.shape[1:] != (2,) \
+                or not len(self.points):
+            raise ValueError(f"GlyphInput needs a 2-D ink map and [N>0, 2] points, got "
+                             f"{self.ink.shape} and {self.points.shape}")
+        if self.outline.ndim != 2 or self.outline.shape[1:] != (2,) or len(self.outline) < 3:
+            raise ValueError(f"GlyphInput outline must be [K>=3, 2], got {self.outline.shape}")
+
+
+@dataclass(frozen=True, slots=True)
+class _Model:
+    mlp: cv2.ml.ANN_MLP
+    classes: tuple[str, ...]
+    temperature: float
+    mean: np.ndarray
+    scale: np.ndarray
+
+
+def _candidate_ups(glyph: GlyphInput) -> list[tuple[np.ndarray, float]]:
+    """Candidate up vectors with their log-prior from the tile's shape and the glyph's place.
+
+    A pentagon's up is one of its five corners seen from its centre (§1-3, apex up), so a "6"
+    and a "9" (half a turn apart) can never both fit. A rectangle's up is along its long side
+    (either way; across it only when the tile is nearly square), and the face sits in its upper
+    part.
+    """
+    outline = glyph.outline.astype(np.float32)
+    centre = outline.mean(axis=0)
+    offset = glyph.points.mean(axis=0) - centre
+    extent = max(float(np.ptp(glyph.points, axis=0).max()), 1.0)
+    if len(outline) == 5:
+        ups = [(v / (np.hypot(*v) or 1.0), 0.0) for v in (outline - centre).astype(np.float64)]
+        return [(up, 0.3 * float(-up[1])) for up, _ in ups]
+    (_, _), (rw, rh), angle = cv2.minAreaRect(outline)
+    theta = np.deg2rad(angle)
+    axis = np.array([np.cos(theta), np.sin(theta)]) if rw >= rh else np.array([-np.sin(theta), np.cos(theta)])
+    across = np.array([-axis[1], axis[0]])
+    elongation = max(rw, rh) / max(min(rw, rh), 1.0)
+    out = []
+    for up, long_side in ((axis, True), (-axis, True), (across, False), (-across, False)):
+        prior = 0.0 if long_side else -3.0 * min(max(elongation - 1.05, 0.0) / 0.2, 1.0)
+        # the face sits in the upper part of the tile: a glyph above the centre votes for this up
+        prior += float(np.clip(6.0 * float(offset @ up) / extent, -4.0, 4.0))
+        prior += 0.3 * float(-up[1])  # photos and boards are mostly seen roughly upright
+        out.append((up, prior))
+    return out
+
+
+class TileReader:
+    """Reads tile faces: a trained classifier first, tesseract as the second reader.
+
+    Args:
+        model_dir: directory with ``tile_reader.yml.gz`` and ``tile_reader.json``; the shipped
+            vision/models when None. ``use_model=False`` reads with tesseract alone.
+        use_model: whether to use the trained classifier.
+        second_opinion_below: confidence under which tesseract is asked too (0 disables it).
+
+    Raises:
+        TileReaderError: when the model files are missing or do not match each other.
+    """
+
+    def __init__(self, model_dir: Path | None = None, *, use_model: bool = True,
+                 second_opinion_below: float = 0.6) -> None:
+        self.second_opinion_below = second_opinion_below
+        self._model = _load_model(str(model_dir) if model_dir else None) if use_model else None
+        self.colours: dict[str, np.ndarray] = self._load_colours(model_dir) if use_model else {}
+
+    @staticmethod
+    def _load_colours(model_dir: Path | None) -> dict[str, np.ndarray]:
+        meta = json.loads(_model_path(model_dir, ".json").read_text(encoding="utf-8"))
+        return {k: np.asarray(v, np.float32) for k, v in meta.get("colours", {}).items()}
+
+    # -- public API ---------------------------------------------------------------------------
+
+    def read(self, crop: np.ndarray, allowed: Iterable[str] | None = None) -> FaceReading:
+        """Read one tile from a square crop centred on it (e.g. a board cell's region of interest).
+
+        Args:
+            crop: BGR uint8, S x S x 3, the tile roughly centred, at any rotation.
+            allowed: faces allowed here (a prior); None allows all.
+
+        Returns:
+            the reading; face "#" with the body's confidence for a tile with no ink (blank wild).
+
+        Raises:
+            TileReaderError: for an image that is not BGR uint8 H x W x 3 or is smaller than 8 px.
+        """
+        return self.read_batch([crop], allowed)[0]
+
+    def read_batch(self, crops: Sequence[np.ndarray],
+                   allowed: Iterable[str] | None = None) -> list[FaceReading]:
+        """Read many square tile crops at once (one classifier call); see :meth:`read`."""
+        allowed_set = frozenset(allowed) if allowed is not None else None
+        glyphs: list[GlyphInput | None] = [_glyph_in_crop(c, i) for i, c in enumerate(crops)]
+        found = [g for g in glyphs if g is not None]
+        readings = iter(self.read_glyphs(found, allowed_set))
+        return [next(readings) if g is not None else FaceReading("#", 0.7, reader="model")
+                for g in glyphs]
+
+    def read_glyphs(self, glyphs: Sequence[GlyphInput],
+                    allowed: frozenset[str] | None = None) -> list[FaceReading]:
+        """Read glyphs found by a tile finder, each at every candidate rotation, in one batch.
+
+        Args:
+            glyphs: the glyphs with their tiles' centres and axes.
+            allowed: faces allowed (a prior); None allows all.
+
+        Returns:
+            one reading per glyph, in order.
+        """
+        if not glyphs:
+            return []
+        candidates = [_candidate_ups(g) for g in glyphs]
+        starts = np.cumsum([0] + [len(ups) for ups in candidates])
+        patches, aspects = [], []
+        for g, ups in zip(glyphs, candidates, strict=True):
+            for up, _ in ups:
+                p, a = glyph_patch(g.ink, g.points, up)
+                patches.append(p)
+                aspects.append(a)
+        patch_arr = np.stack(patches)
+        if self._model is None:
+            return [self._tesseract_best(patch_arr[starts[i]: starts[i + 1]], ups, allowed)
+                    for i, ups in enumerate(candidates)]
+        probs = self._probabilities(glyph_features(patch_arr, np.asarray(aspects)))
+        probs = self._apply_prior(probs, allowed)
+        out = []
+        for i, ups in enumerate(candidates):
+            block = probs[starts[i]: starts[i + 1]]
+            scores = [np.log(block[k].max() + 1e-6) + prior for k, (_, prior) in enumerate(ups)]
+            k = int(np.argmax(scores))
+            p = block[k]
+            best = int(np.argmax(p))
+            face, conf = self._model.classes[best], float(p[best])
+            up = (float(ups[k][0][0]), float(ups[k][0][1]))
+            reading = FaceReading(face, min(conf, 1.0), up)
+            if conf < self.second_opinion_below and face != NOT_A_FACE:
+                reading = self._second_opinion(reading, patch_arr[starts[i] + k], allowed)
+            out.append(reading)
+        return out
+
+    # -- internals ----------------------------------------------------------------------------
+
+    def _probabilities(self, features: np.ndarray) -> np.ndarray:
+        assert self._model is not None
+        scaled = (features - self._model.mean) / self._model.scale
+        _, raw = self._model.mlp.predict(scaled.astype(np.float32))
+        z = raw * self._model.temperature
+        z = np.exp(z - z.max(axis=1, keepdims=True))
+        return z / z.sum(axis=1, keepdims=True)
+
+    def _apply_prior(self, probs: np.ndarray, allowed: frozenset[str] | None) -> np.ndarray:
+        if allowed is None:
+            return probs
+        assert self._model is not None
+        mask = np.array([c in allowed or c == NOT_A_FACE for c in self._model.classes], np.float32)
+        weighted = probs * (0.02 + 0.98 * mask)  # a forbidden face stays possible, but a suspect
+        return weighted / weighted.sum(axis=1, keepdims=True)
+
+    def _second_opinion(self, reading: FaceReading, patch: np.ndarray,
+                        allowed: frozenset[str] | None) -> FaceReading:
+        text = _tesseract(patch)
+        if text is None or text == reading.face:
+            boost = 0.25 if text == reading.face else 0.0
+            return FaceReading(reading.face, min(1.0, reading.confidence + boost), reading.up,
+                               "model+tesseract")
+        if allowed is not None and text in allowed and reading.face not in allowed:
+            return FaceReading(text, 0.5, reading.up, "model+tesseract")
+        return reading
+
+    def _tesseract_best(self, patches: np.ndarray, ups: list[tuple[np.ndarray, float]],
+                        allowed: frozenset[str] | None) -> FaceReading:
+        order = np.argsort([-prior for _, prior in ups])
+        for k in order[:2]:
+            text = _tesseract(patches[k])
+            if text is not None and (allowed is None or text in allowed):
+                up = (float(ups[k][0][0]), float(ups[k][0][1]))
+                return FaceReading(text, 0.6, up, "tesseract")
+        return FaceReading(NOT_A_FACE, 0.0, reader="tesseract")
+
+
+def _tesseract(patch: np.ndarray) -> str | None:
+    """Tesseract's reading of an upright glyph patch as a face "0".."19" or "#", or None."""
+    import pytesseract
+
+    big = cv2.resize(np.clip(patch * 255, 0, 255).astype(np.uint8), (96, 96), interpolation=cv2.INTER_CUBIC)
+    page = cv2.copyMakeBorder(255 - big, 24, 24, 24, 24, cv2.BORDER_CONSTANT, value=255)
+    _, page = cv2.threshold(page, 160, 255, cv2.THRESH_BINARY)
+    text = pytesseract.image_to_string(page, config="--psm 8 -c tessedit_char_whitelist=0123456789#").strip()
+    if text == "#" or (text.isdigit() and 0 <= int(text) <= 19 and text == str(int(text))):
+        return text
+    return None
+
+
+def _model_path(model_dir: Path | None, suffix: str) -> Path:
+    if model_dir is not None:
+        return Path(model_dir) / f"{MODEL_NAME}{suffix}"
+    return Path(str(resources.files("vision") / "models" / f"{MODEL_NAME}{suffix}"))
+
+
+@functools.cache
+def _load_model(model_dir: str | None) -> _Model:
+    directory = Path(model_dir) if model_dir else None
+    weights, meta_path = _model_path(directory, ".yml.gz"), _model_path(directory, ".json")
+    if not weights.is_file() or not meta_path.is_file():
+        raise TileReaderError(f"tile reader model not found: {weights} and {meta_path} are needed "
+                              "(train one with bench/train_tile_reader.py)")
+    mlp = cv2.ml.ANN_MLP_load(str(weights))
+    meta = json.loads(meta_path.read_text(encoding="utf-8"))
+    classes = tuple(meta["classes"])
+    if int(mlp.getLayerSizes()[-1, 0]) != len(classes):
+        raise TileReaderError(f"{weights}: {int(mlp.getLayerSizes()[-1, 0])} outputs but {meta_path} "
+                              f"names {len(classes)} classes")
+    mean, scale = np.asarray(meta["mean"], np.float32), np.asarray(meta["scale"], np.float32)
+    return _Model(mlp, classes, float(meta["temperature"]), mean, scale)
+
+
+def _glyph_in_crop(crop: np.ndarray, index: int) -> GlyphInput | None:
+    """The glyph of the tile centred in a square crop, or None for a tile without ink."""
+    if crop.ndim != 3 or crop.shape[2] != 3 or crop.dtype != np.uint8 or min(crop.shape[:2]) < 8:
+        raise TileReaderError(f"tile crop {index}: expected BGR uint8 H x W x 3 (>= 8 px), got "
+                              f"{crop.dtype} {crop.shape}")
+    h, w = crop.shape[:2]
+    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2Lab)
+    yy, xx = np.mgrid[0:h, 0:w]
+    r = np.hypot(xx - (w - 1) / 2, yy - (h - 1) / 2)
+    centre = lab[r <= 0.3 * min(h, w)].reshape(-1, 3).astype(np.float32)
+    # the body is the commonest colour near the centre (the ink covers less than half of it)
+    body = np.median(centre, axis=0)
+    close = np.linalg.norm(centre - body, axis=1) < 25
+    if close.any():
+        body = centre[close].mean(axis=0)
+    body_mask = (np.linalg.norm(lab.astype(np.float32) - body, axis=2) < 30).astype(np.uint8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(body_mask)
+    if n <= 1:
+        return None
+    # the tile: the body-coloured component covering most of the central disk
+    central = labels[r <= 0.3 * min(h, w)]
+    counts = np.bincount(central.ravel(), minlength=n)
+    counts[0] = 0
+    tile_id = int(np.argmax(counts))
+    tile = (labels == tile_id).astype(np.uint8)
+    contours, _ = cv2.findContours(tile, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    hull = cv2.convexHull(max(contours, key=cv2.contourArea))
+    inside = np.zeros_like(tile)
+    cv2.fillConvexPoly(inside, hull, 1)
+    inside = cv2.erode(inside, np.ones((3, 3), np.uint8))
+    ink = ink_map(crop, body) * inside
+    binary = (ink > 0.5).astype(np.uint8)
+    n, labels, stats, cents = cv2.connectedComponentsWithStats(binary)
+    keep = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= max(3, 0.002 * h * w)]
+    if not keep:
+        return None
+    rect = cv2.minAreaRect(hull)
+    # the glyph: components within reach of the one nearest the tile centre
+    nearest = min(keep, key=lambda i: np.hypot(*(cents[i] - rect[0])))
+    reach = 0.45 * min(h, w)
+    chosen = [i for i in keep if np.hypot(*(cents[i] - cents[nearest])) < reach]
+    mask = np.isin(labels, chosen)
+    ys, xs = np.nonzero(mask)
+    corners = cv2.approxPolyDP(hull, 0.04 * cv2.arcLength(hull, True), True).reshape(-1, 2)
+    outline = corners if len(corners) == 5 else cv2.boxPoints(rect)
+    return GlyphInput((ink * mask).astype(np.float32), np.stack([xs, ys], axis=1).astype(np.float32),
+                      outline.astype(np.float32))

@@ -133,25 +133,55 @@ def _rasterise(
         cv2.line(canvas, a, b, 255, max(1, round(s.width * scale)), cv2.LINE_AA, shift=4)
 
 
+@dataclass(frozen=True, slots=True)
+class Cover:
+    """Where something painted over the sheet (a hand and arm, a held tile) lies in the image.
+
+    Attributes:
+        x0: left of the region of interest holding it, image pixels.
+        y0: top of that region, image pixels.
+        mask: uint8 h x w, 255 where it covers the image (a hand: at the end of the exposure).
+    """
+
+    x0: int
+    y0: int
+    mask: np.ndarray
+
+    def __post_init__(self) -> None:
+        if self.mask.ndim != 2 or self.x0 < 0 or self.y0 < 0:
+            raise ValueError(
+                f"hand cover needs a 2-D mask at x0, y0 >= 0, got {self.mask.shape} at {self.x0}, {self.y0}"
+            )
+
+    def overlaps(self, region: np.ndarray) -> bool:
+        """Whether the hand covers any non-zero pixel of ``region`` (uint8, image H x W)."""
+        h, w = self.mask.shape
+        part = region[self.y0 : self.y0 + h, self.x0 : self.x0 + w]
+        return cv2.countNonZero(cv2.bitwise_and(self.mask, part)) > 0
+
+    def covers(self, points: np.ndarray) -> np.ndarray:
+        """Which image points (shape: [n, 2], x y) lie under the hand (bool, shape: [n])."""
+        h, w = self.mask.shape
+        xy = np.round(np.asarray(points) - [self.x0, self.y0]).astype(int)
+        inside = (xy[:, 0] >= 0) & (xy[:, 0] < w) & (xy[:, 1] >= 0) & (xy[:, 1] < h)
+        hit = np.zeros(len(xy), bool)
+        hit[inside] = self.mask[xy[inside, 1], xy[inside, 0]] > 127
+        return hit
+
+
 def draw_hand(
-    image: np.ndarray,
-    strokes: list[Stroke],
-    look: HandLook,
-    region: np.ndarray | None = None,
-    motion: Point = (0.0, 0.0),
-) -> bool:
+    image: np.ndarray, strokes: list[Stroke], look: HandLook, motion: Point = (0.0, 0.0)
+) -> Cover | None:
     """Paint an arm and hand onto ``image`` in place, smeared over ``motion``.
 
     Args:
         image: BGR uint8, H x W x 3.
         strokes: from :func:`hand_strokes`.
         look: colours.
-        region: optional uint8 H x W mask (e.g. the sheet); the return value tells whether the hand
-            covers any of it.
         motion: how far (x, y) the hand moved during the exposure, image pixels (motion blur).
 
     Returns:
-        True when some of the hand lies in the image (and over ``region`` when given).
+        Where the hand lies, or None when it is outside the image.
     """
     h, w = image.shape[:2]
     pts = np.array([p for s in strokes for p in (s.a, s.b)])
@@ -160,12 +190,12 @@ def draw_hand(
     x1 = int(min(w, math.ceil(pts[:, 0].max() + pad)))
     y1 = int(min(h, math.ceil(pts[:, 1].max() + pad)))
     if x0 >= x1 or y0 >= y1:
-        return False
+        return None
     roi = image[y0:y1, x0:x1]
     covered = np.zeros(roi.shape[:2], np.uint8)
     _rasterise(covered, strokes, (x0, y0), 1.0, sleeve=None)
     if not covered.any():
-        return False
+        return None
     skin = np.zeros_like(covered)
     _rasterise(skin, strokes, (x0, y0), 1.0, sleeve=False)
     base = np.empty_like(roi)
@@ -184,9 +214,7 @@ def draw_hand(
         alpha = cv2.blur(alpha, box)
     keep = cv2.merge([cv2.bitwise_not(alpha)] * 3)
     roi[:] = cv2.add(cv2.multiply(roi, keep, scale=1 / 255), paint)
-    if region is None:
-        return bool(covered.any())
-    return bool(cv2.countNonZero(cv2.bitwise_and(covered, region[y0:y1, x0:x1])) > 0)
+    return Cover(x0, y0, covered)
 
 
 def shadow_mask(

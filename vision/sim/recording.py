@@ -5,14 +5,15 @@ A recording folder holds (issue 3)::
     000000.jpg 000001.jpg ...      camera frames, in order
     frames.json                    {"board": "path/to/board.json", "fps": F, "frames": [
                                       {"file": "000000.jpg", "t": 0.0, "cells": {"A0": "10", ...},
-                                       "hand": false, "pose": 0}, ...], ...}
+                                       "hand": false, "pose": 0, "occluded": []}, ...], ...}
     events.jsonl                   {"t": seconds, "frame": index, "type": "end_turn", "turn": n}
 
 ``cells`` are the truly occupied cells and their printed faces; ``hand`` tells whether a hand or
-arm covers part of the sheet; ``board`` is relative to the recording folder. frames.json extends
-the issue's format with ``size``, ``seed``, ``poses`` (per pose index: the homography from
-board.png pixels to ideal image pixels and the lens term k1, see vision.sim.camera) and ``tiles``
-(per cell: face, style, angle in degrees counter-clockwise, turn). Turns are numbered from 1 in
+arm covers part of the sheet; ``occluded`` lists the cells whose centre a hand, arm or held tile covers;
+``board`` is relative to the recording folder. frames.json extends the issue's format with
+``size``, ``seed``, ``poses`` (per pose index: the homography from board.png pixels to ideal image
+pixels and the lens term k1, see vision.sim.camera), ``tiles`` (per cell: face, style, angle in
+degrees counter-clockwise, turn) and the frames' ``pose`` and ``occluded``. Turns are numbered from 1 in
 the order given. Everything is drawn from ``SimOptions.seed``: the same inputs give byte-identical
 frames.
 """
@@ -112,6 +113,7 @@ class SimFrame:
         hand: a hand or arm covers part of the sheet.
         pose: index of the camera pose (changes when the sheet is bumped).
         turn_ends: end-of-turn signals that fall on this frame.
+        occluded: cells whose centre a hand, an arm or a held tile covers (occupied or not).
     """
 
     index: int
@@ -122,6 +124,7 @@ class SimFrame:
     hand: bool
     pose: int
     turn_ends: tuple[TurnEnd, ...] = ()
+    occluded: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,8 +248,8 @@ class Simulation:
                 )
                 placed += 1
             hands = self._hands(t) if o.hands else []
-            raw, hand = self.scene.render(t, hands, np.random.default_rng([o.seed, 1, index]))
-            ok, encoded = cv2.imencode(".jpg", raw, [cv2.IMWRITE_JPEG_QUALITY, o.jpeg_quality])
+            shot = self.scene.render(t, hands, np.random.default_rng([o.seed, 1, index]))
+            ok, encoded = cv2.imencode(".jpg", shot.image, [cv2.IMWRITE_JPEG_QUALITY, o.jpeg_quality])
             if not ok:
                 raise ValueError(f"frame {index}: JPEG encoding failed")
             image = cv2.imdecode(encoded, cv2.IMREAD_COLOR)
@@ -255,7 +258,9 @@ class Simulation:
             due = tuple(e for e in ends if e.t <= t)
             ends = ends[len(due) :]
             cells = {x.placement.address: x.placement.face for x in landings[:placed]}
-            yield SimFrame(index, round(t, 4), image, encoded.tobytes(), cells, hand, pose_index, due)
+            yield SimFrame(
+                index, round(t, 4), image, encoded.tobytes(), cells, shot.hand, pose_index, due, shot.occluded
+            )
 
     def _hands(self, t: float) -> list[HandInFrame]:
         pose = self.scene.pose
@@ -370,7 +375,14 @@ def make_recording(
         name = f"{frame.index:06d}.jpg"
         (out / name).write_bytes(frame.jpeg)
         frames_doc.append(
-            {"file": name, "t": frame.t, "cells": dict(frame.cells), "hand": frame.hand, "pose": frame.pose}
+            {
+                "file": name,
+                "t": frame.t,
+                "cells": dict(frame.cells),
+                "hand": frame.hand,
+                "pose": frame.pose,
+                "occluded": sorted(frame.occluded, key=_address_order),
+            }
         )
         events += [
             json.dumps({"t": frame.t, "frame": frame.index, "type": "end_turn", "turn": e.turn})
@@ -388,3 +400,7 @@ def make_recording(
     (out / "frames.json").write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
     (out / "events.jsonl").write_text("".join(e + "\n" for e in events), encoding="utf-8")
     return RecordingInfo(out, len(frames_doc), len(events), sim.timeline.duration)
+
+
+def _address_order(address: str) -> tuple[str, int]:
+    return (address[0], int(address[1:]))

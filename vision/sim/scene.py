@@ -19,7 +19,7 @@ import numpy as np
 from calibration.board_print import render_board
 from calibration.geometry import BoardGeometry
 from vision.sim.camera import CameraPose, Lighting, NoiseBank
-from vision.sim.hands import HandLook, draw_hand, hand_strokes, shadow_mask
+from vision.sim.hands import Cover, HandLook, draw_hand, hand_strokes, shadow_mask
 from vision.sim.tiles import TileStyle, render_tile
 
 #: Tile sizes on paper, millimetres: a pentagon's width (§1-3: 25 mm) and a rectangle's height
@@ -40,6 +40,21 @@ class HandInFrame:
     look: HandLook
     held: np.ndarray | None = None
     motion: tuple[float, float] = (0.0, 0.0)
+
+
+@dataclass(frozen=True, slots=True)
+class Shot:
+    """One rendered camera frame.
+
+    Attributes:
+        image: BGR uint8, H x W x 3.
+        hand: a hand or arm covers part of the sheet.
+        occluded: addresses of the cells whose centre a hand, an arm or a held tile covers.
+    """
+
+    image: np.ndarray
+    hand: bool
+    occluded: frozenset[str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +117,8 @@ class Scene:
         self._maps: tuple[np.ndarray, np.ndarray] | None = None
         self._warped: np.ndarray | None = None  # the sheet as the camera sees it, before light and hands
         self._sheet_mask: np.ndarray | None = None
+        self._cell_addresses = list(board.cells)
+        self._cell_centres = np.zeros((0, 2))
 
     def set_pose(self, pose: CameraPose) -> None:
         """Use this camera pose from now on (recomputes the warp maps)."""
@@ -115,6 +132,7 @@ class Scene:
         mask = np.zeros((self.size[1], self.size[0]), np.uint8)
         cv2.fillConvexPoly(mask, np.round(corners).astype(np.int32), 255)
         self._sheet_mask = mask
+        self._cell_centres = pose.project(np.array([c.center for c in self.board.cells.values()]))
 
     @property
     def pose(self) -> CameraPose:
@@ -185,9 +203,7 @@ class Scene:
         side = max(16, round(TILE_MM[style.shape] * px_per_mm))
         return turn_sprite(render_tile(face, style, side, rng, modulus=modulus), angle_deg)
 
-    def render(
-        self, t: float, hands: Sequence[HandInFrame], rng: np.random.Generator
-    ) -> tuple[np.ndarray, bool]:
+    def render(self, t: float, hands: Sequence[HandInFrame], rng: np.random.Generator) -> Shot:
         """One camera frame.
 
         Args:
@@ -196,7 +212,7 @@ class Scene:
             rng: per-frame random generator (noise window).
 
         Returns:
-            (image BGR uint8 H x W x 3, whether a hand covers part of the sheet).
+            The image and what the hands cover.
 
         Raises:
             ValueError: before the first :meth:`set_pose`.
@@ -214,6 +230,7 @@ class Scene:
             )
         image = self._warped.copy()
         over_sheet = False
+        occluded = np.zeros(len(self._cell_addresses), bool)
         w, h = self.size
         coarse = (math.ceil(w / _LIGHT_STEP), math.ceil(h / _LIGHT_STEP))
         shadow = np.zeros((coarse[1], coarse[0]), np.float32)
@@ -230,8 +247,13 @@ class Scene:
                 tx, ty = hand.tip
                 sx, sy = hand.shoulder
                 back = -6 * px_per_mm / max(1e-6, math.hypot(tx - sx, ty - sy))  # pinched at the tips
-                _paste(image, hand.held, (tx + (sx - tx) * back, ty + (sy - ty) * back))
-            over_sheet |= draw_hand(image, strokes, hand.look, self._sheet_mask, hand.motion)
+                held = _paste(image, hand.held, (tx + (sx - tx) * back, ty + (sy - ty) * back))
+                if held is not None:
+                    occluded |= held.covers(self._cell_centres)
+            cover = draw_hand(image, strokes, hand.look, hand.motion)
+            if cover is not None:
+                over_sheet |= cover.overlaps(self._sheet_mask)
+                occluded |= cover.covers(self._cell_centres)
         gain = self.lighting.gain(t, coarse, shadow)
         gain_u8 = np.clip(gain * 128, 0, 255).astype(np.uint8)
         gain_full = cv2.resize(gain_u8, (w, h), interpolation=cv2.INTER_LINEAR)
@@ -240,7 +262,8 @@ class Scene:
             image = cv2.GaussianBlur(image, (0, 0), self._optics.blur_sigma)
         if self._noise is not None:
             image = self._noise.add(image, rng)
-        return image, over_sheet
+        hidden = frozenset(a for a, h in zip(self._cell_addresses, occluded, strict=True) if h)
+        return Shot(image, over_sheet, hidden)
 
 
 def turn_sprite(sprite: np.ndarray, angle_deg: float, margin: int = 2) -> np.ndarray:
@@ -260,18 +283,20 @@ def turn_sprite(sprite: np.ndarray, angle_deg: float, margin: int = 2) -> np.nda
     )
 
 
-def _paste(image: np.ndarray, sprite: np.ndarray, centre: tuple[float, float]) -> None:
-    """Alpha-composite a BGRA sprite onto a BGR image, centred at ``centre``, clipped to the image."""
+def _paste(image: np.ndarray, sprite: np.ndarray, centre: tuple[float, float]) -> Cover | None:
+    """Alpha-composite a BGRA sprite onto a BGR image, centred at ``centre``, clipped to the image;
+    returns where it lies (None when outside the image)."""
     h, w = image.shape[:2]
     sh, sw = sprite.shape[:2]
     x0, y0 = int(round(centre[0] - sw / 2)), int(round(centre[1] - sh / 2))
     ix0, iy0, ix1, iy1 = max(0, x0), max(0, y0), min(w, x0 + sw), min(h, y0 + sh)
     if ix0 >= ix1 or iy0 >= iy1:
-        return
+        return None
     part = sprite[iy0 - y0 : iy1 - y0, ix0 - x0 : ix1 - x0].astype(np.float32)
     alpha = part[..., 3:] / 255
     roi = image[iy0:iy1, ix0:ix1].astype(np.float32)
     image[iy0:iy1, ix0:ix1] = (roi * (1 - alpha) + part[..., :3] * alpha).astype(np.uint8)
+    return Cover(ix0, iy0, np.where(part[..., 3] > 127, 255, 0).astype(np.uint8))
 
 
 def _composite_tile(

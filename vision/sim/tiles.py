@@ -46,16 +46,35 @@ FONT_ROOT = Path("/usr/share/fonts")
 #: Font file stems of each split. Clones of one design (e.g. Helvetica clones) are kept in one split.
 _TTF_FONTS: dict[Split, tuple[str, ...]] = {
     "train": (
-        "DejaVuSans", "DejaVuSans-Bold", "DejaVuSans-BoldOblique", "DejaVuSansMono-Bold",
-        "DejaVuSerif", "DejaVuSerif-Bold", "LiberationSans-Regular", "LiberationSans-Bold",
-        "LiberationSans-Italic", "NimbusSans-Regular", "NimbusSans-Bold", "LiberationMono-Bold",
-        "NimbusMonoPS-Bold", "LiberationSerif-Bold", "NimbusRoman-Bold", "URWBookman-Demi",
+        "DejaVuSans",
+        "DejaVuSans-Bold",
+        "DejaVuSans-BoldOblique",
+        "DejaVuSansMono-Bold",
+        "DejaVuSerif",
+        "DejaVuSerif-Bold",
+        "LiberationSans-Regular",
+        "LiberationSans-Bold",
+        "LiberationSans-Italic",
+        "NimbusSans-Regular",
+        "NimbusSans-Bold",
+        "LiberationMono-Bold",
+        "NimbusMonoPS-Bold",
+        "LiberationSerif-Bold",
+        "NimbusRoman-Bold",
+        "URWBookman-Demi",
         "C059-Bold",
     ),
     "held_out": (
-        "DejaVuSansCondensed", "DejaVuSansCondensed-Bold", "DejaVuSerifCondensed-Bold",
-        "URWGothic-Demi", "URWGothic-Book", "P052-Bold", "P052-Roman", "URWBookman-Light",
-        "C059-Roman", "NimbusSansNarrow-Bold",
+        "DejaVuSansCondensed",
+        "DejaVuSansCondensed-Bold",
+        "DejaVuSerifCondensed-Bold",
+        "URWGothic-Demi",
+        "URWGothic-Book",
+        "P052-Bold",
+        "P052-Roman",
+        "URWBookman-Light",
+        "C059-Roman",
+        "NimbusSansNarrow-Bold",
     ),
 }
 
@@ -75,11 +94,19 @@ _HERSHEY_FONTS: dict[Split, tuple[tuple[str, int, float], ...]] = {
 
 #: Tile body colours (BGR): ivory, white, cream, light grey, pale yellow, pale green.
 _BODY_COLOURS: tuple[tuple[int, int, int], ...] = (
-    (222, 238, 244), (245, 245, 245), (200, 228, 240), (212, 214, 210), (170, 228, 242), (205, 232, 210),
+    (222, 238, 244),
+    (245, 245, 245),
+    (200, 228, 240),
+    (212, 214, 210),
+    (170, 228, 242),
+    (205, 232, 210),
 )
 #: Ink colours (BGR) with the names of the real Rummikub colours where they match.
 _INK_COLOURS: dict[str, tuple[int, int, int]] = {
-    "black": (35, 30, 30), "blue": (165, 75, 20), "orange": (30, 135, 235), "red": (45, 40, 195),
+    "black": (35, 30, 30),
+    "blue": (165, 75, 20),
+    "orange": (30, 135, 235),
+    "red": (45, 40, 195),
     "green": (60, 115, 30),
 }
 #: Modulus marker bodies (BGR): dark contrasting colours (§8 "must contrast").
@@ -194,8 +221,9 @@ def sample_style(rng: np.random.Generator, split: Split, shapes: tuple[Shape, ..
     marks: tuple[Literal["underline", "dot", "none"], ...] = ("underline", "dot", "none")
     mark = marks[int(rng.integers(3))]
     blank_wild = bool(rng.random() < 0.3)
-    return TileStyle(f"{shape}-{font.name}-{ink_name}", shape, split, font, body, _INK_COLOURS[ink_name],
-                     mark, blank_wild)
+    return TileStyle(
+        f"{shape}-{font.name}-{ink_name}", shape, split, font, body, _INK_COLOURS[ink_name], mark, blank_wild
+    )
 
 
 def render_tile(
@@ -294,8 +322,15 @@ def _face_box(shape: Shape, s: int) -> tuple[np.ndarray, np.ndarray]:
     return np.array([0.5, 0.40]) * s, np.array([0.60, 0.36]) * s
 
 
-def _draw_face(image: np.ndarray, face: str, style: TileStyle, centre: np.ndarray, box: np.ndarray,
-               ink: tuple[int, int, int], modulus: int) -> None:
+def _draw_face(
+    image: np.ndarray,
+    face: str,
+    style: TileStyle,
+    centre: np.ndarray,
+    box: np.ndarray,
+    ink: tuple[int, int, int],
+    modulus: int,
+) -> None:
     s = image.shape[0]
     if face == "joker":
         r = int(min(box) * 0.55)

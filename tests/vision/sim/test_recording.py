@@ -90,6 +90,16 @@ def test_hands_appear_only_while_turns_are_played(recording: Path) -> None:
     flags = [f["hand"] for f in frames]
     assert 0.15 < sum(flags) / len(flags) < 0.8
     assert not any(flags[:3])  # lead-in: empty board, no hand
+    for frame in frames:
+        if not frame["hand"]:
+            assert frame["occluded"] == []
+    hidden = [set(f["occluded"]) for f in frames if f["hand"]]
+    assert sum(1 for h in hidden if h) > 0.5 * len(hidden)
+    # a tile never appears without a hand over the sheet in the frame before, which hides its cell
+    # (under the fingers or under the tile held in them)
+    for a, b in zip(frames, frames[1:], strict=False):
+        for address in b["cells"].keys() - a["cells"].keys():
+            assert a["hand"] and address in a["occluded"], (a["file"], address)
 
 
 def test_hand_frames_differ_from_hand_free_frames_over_the_sheet(board: BoardGeometry) -> None:

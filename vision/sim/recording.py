@@ -257,7 +257,7 @@ class Simulation:
                 raise ValueError(f"frame {index}: JPEG decoding failed")
             due = tuple(e for e in ends if e.t <= t)
             ends = ends[len(due) :]
-            cells = {x.placement.address: x.placement.face for x in landings[:placed]}
+            cells = {x.placement.address: x.placement.face for x in self.timeline.placed_at(t)}
             yield SimFrame(
                 index, round(t, 4), image, encoded.tobytes(), cells, shot.hand, pose_index, due, shot.occluded
             )

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 COMMAND_MODULES: tuple[str, ...] = (
     "tilescribe.commands.score",
     "tilescribe.commands.board",
+    "tilescribe.commands.calibrate",
     "tilescribe.commands.simulate",
     "tilescribe.commands.run",
     "tilescribe.commands.games",

@@ -56,6 +56,10 @@ class BoardView:
         corners = np.array(some_cell.corners) - np.array(some_cell.center)
         cv2.fillConvexPoly(hexagon, np.round(corners * self.scale * 0.82 + self.roi // 2).astype(np.int32), 1)
         self.hex_mask = hexagon.astype(bool)
+        r = np.arange(self.roi)
+        ys = np.clip(self.origins[:, 1, None, None] + r[None, :, None], 0, self.size[1] - 1)
+        xs = np.clip(self.origins[:, 0, None, None] + r[None, None, :], 0, self.size[0] - 1)
+        self._flat = (ys * self.size[0] + xs).astype(np.intp)  # (N, roi, roi) into a rectified image
 
     def rectify(self, image: np.ndarray, location: BoardLocation) -> np.ndarray:
         """The whole board top-down at this view's scale (BGR uint8, size[1] x size[0] x 3)."""
@@ -71,10 +75,16 @@ class BoardView:
         Returns:
             array (shape: [N, roi, roi] or [N, roi, roi, C]), same dtype as ``rectified``.
         """
+        h, w = rectified.shape[:2]
+        if (w, h) == self.size:
+            flat = self._flat if indices is None else self._flat[indices]
+            pixels = rectified.reshape(h * w, -1)
+            out = np.take(pixels, flat.ravel(), axis=0)
+            return out.reshape(flat.shape + rectified.shape[2:])
         origins = self.origins if indices is None else self.origins[indices]
         r = np.arange(self.roi)
-        ys = np.clip(origins[:, 1, None, None] + r[None, :, None], 0, rectified.shape[0] - 1)
-        xs = np.clip(origins[:, 0, None, None] + r[None, None, :], 0, rectified.shape[1] - 1)
+        ys = np.clip(origins[:, 1, None, None] + r[None, :, None], 0, h - 1)
+        xs = np.clip(origins[:, 0, None, None] + r[None, None, :], 0, w - 1)
         return rectified[ys, xs]
 
     def warp_cells(self, image: np.ndarray, location: BoardLocation, indices: np.ndarray) -> np.ndarray:

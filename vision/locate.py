@@ -1,10 +1,11 @@
 """Locate the printed board in a camera frame from its ArUco fiducial markers (issue 3).
 
 Every frame is located afresh from the markers it shows, so the locator re-locks at once after the
-board is bumped. The homography is fitted with RANSAC to the corners of every marker seen, so a few
-hidden markers (hands, tiles, the sheet's edge out of view) do not matter; with fewer than
-``min_markers`` markers, or a fit that does not agree with them, the board is reported not found
-rather than guessed.
+board is bumped. The homography is fitted by least squares to the corners of every marker seen, dropping the
+marker that disagrees most while one disagrees (a misdetection), so a few hidden markers (hands,
+tiles, the sheet's edge out of view) do not matter and the result is deterministic; with fewer
+than ``min_markers`` markers, or a fit that does not agree with them, the board is reported not
+found rather than guessed.
 
 Run ``python -m vision.locate board.json IMAGE`` to print what is found.
 """
@@ -153,26 +154,26 @@ class BoardLocator:
                 f"{where}: board not found: {len(ids)} of {len(self.geometry.markers)} fiducial markers seen "
                 f"{ids}, need {self.min_markers} (markers {missing} hidden or out of view)"
             )
-        src = np.concatenate([self._board_corners[i] for i in ids])
-        dst = np.concatenate([sighting.corners[i] for i in ids]).astype(np.float64)
-        homography, mask = cv2.findHomography(src, dst, cv2.RANSAC, self.max_error_px)
-        if homography is None:
-            raise BoardNotFoundError(f"{where}: board not found: markers {ids} give no homography")
-        inlier_markers = [i for k, i in enumerate(ids) if mask[4 * k:4 * k + 4].all()]
-        if len(inlier_markers) < self.min_markers:
-            raise BoardNotFoundError(
-                f"{where}: board not found: markers {ids} disagree (only {inlier_markers} fit one plane)"
-            )
-        src = np.concatenate([self._board_corners[i] for i in inlier_markers])
-        dst = np.concatenate([sighting.corners[i] for i in inlier_markers]).astype(np.float64)
-        homography, _ = cv2.findHomography(src, dst, 0)
-        projected = cv2.perspectiveTransform(src.reshape(-1, 1, 2), homography).reshape(-1, 2)
-        error = float(np.sqrt(np.mean(np.sum((projected - dst) ** 2, axis=1))))
+        kept = list(ids)
+        while True:  # least squares, dropping the worst marker while it disagrees (deterministic)
+            src = np.concatenate([self._board_corners[i] for i in kept])
+            dst = np.concatenate([sighting.corners[i] for i in kept]).astype(np.float64)
+            homography, _ = cv2.findHomography(src, dst, 0)
+            if homography is None:
+                raise BoardNotFoundError(f"{where}: board not found: markers {kept} give no homography")
+            projected = cv2.perspectiveTransform(src.reshape(-1, 1, 2), homography).reshape(-1, 2)
+            per_marker = np.sqrt(np.mean(np.sum((projected - dst) ** 2, axis=1).reshape(-1, 4), axis=1))
+            worst = int(np.argmax(per_marker))
+            if per_marker[worst] <= self.max_error_px or len(kept) <= self.min_markers:
+                break
+            del kept[worst]
+        error = float(np.sqrt(np.mean(per_marker ** 2)))
         if error > self.max_error_px:
             raise BoardNotFoundError(
-                f"{where}: board not found: reprojection error {error:.1f} px > {self.max_error_px} px"
+                f"{where}: board not found: markers {kept} disagree (reprojection error {error:.1f} px > "
+                f"{self.max_error_px} px)"
             )
-        return BoardLocation(homography, tuple(inlier_markers), error)
+        return BoardLocation(homography, tuple(kept), error)
 
 
 def rectify(image: np.ndarray, location: BoardLocation, scale: float, size: tuple[int, int]) -> np.ndarray:
@@ -192,17 +193,25 @@ def rectify(image: np.ndarray, location: BoardLocation, scale: float, size: tupl
                                borderMode=cv2.BORDER_REPLICATE)
 
 
+def locate_file(board: str, image_path: str) -> tuple[BoardGeometry, np.ndarray, BoardLocation]:
+    """Load board.json and an image file and locate the board in it (for the modules' mains).
+
+    Raises:
+        BoardFileError: board.json bad. OSError: the image cannot be read. BoardNotFoundError.
+    """
+    geometry = BoardGeometry.load(board)
+    image = cv2.imread(image_path)
+    if image is None:
+        raise OSError(f"cannot read image {image_path}")
+    return geometry, image, BoardLocator(geometry).locate(image, image_path)
+
+
 def main(argv: list[str]) -> int:
     """Print the markers seen and the fit for one image: ``python -m vision.locate BOARD IMAGE``."""
-    geometry = BoardGeometry.load(argv[0])
-    image = cv2.imread(argv[1])
-    if image is None:
-        print(f"cannot read image {argv[1]}", file=sys.stderr)
-        return 2
     try:
-        location = BoardLocator(geometry).locate(image, argv[1])
-    except BoardNotFoundError as exc:
-        print(exc)
+        _, _, location = locate_file(argv[0], argv[1])
+    except (OSError, ValueError, BoardNotFoundError) as exc:
+        print(exc, file=sys.stderr)
         return 1
     print(f"markers {list(location.marker_ids)}, reprojection error {location.reprojection_error:.2f} px")
     return 0

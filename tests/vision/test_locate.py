@@ -8,7 +8,7 @@ import pytest
 
 from calibration.board_print import SheetSpec, print_board, render_board
 from vision.board_view import BoardView
-from vision.locate import BoardLocator, BoardNotFoundError
+from vision.locate import BoardLocator, BoardNotFoundError, MarkerSighting
 
 
 @pytest.fixture(scope="module")
@@ -108,3 +108,14 @@ def test_rectified_frame_matches_the_board_drawing_and_cell_warps_agree(board, t
     whole = view.patches(rectified, some).astype(np.float32)
     direct = view.warp_cells(frame, location, some).astype(np.float32)
     assert np.abs(whole - direct).mean() < 2.0
+
+
+def test_a_misplaced_marker_is_dropped_from_the_fit(board, tmp_path):
+    geometry, png, _ = board
+    locator = BoardLocator(geometry)
+    frame, homography = camera_frame(png, POSE_A, tmp_path / "a.jpg")
+    seen = dict(locator.find_markers(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)).corners)
+    seen[5] = seen[5] + np.float32([60, -40])  # a marker detected in the wrong place (a printout nearby)
+    location = locator.fit(MarkerSighting(seen), "frame 3")
+    assert 5 not in location.marker_ids and len(location.marker_ids) == 9
+    assert cell_error(geometry, location, homography) < 1.5

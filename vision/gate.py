@@ -1,0 +1,166 @@
+"""Motion/occlusion gate: is the board still, and is a hand over it? (issue 3)
+
+The gate works on a small top-down board image (``pitch_px`` pixels between cell centres, 12 by
+default: about 330 x 300 pixels for an order-9 board), so it costs about a millisecond a frame.
+
+- still: no pixel of the sheet moved by more than ``motion_level`` grey levels (after the light
+  change common to the whole sheet is taken out) for ``still_frames`` frames in a row;
+- hand: the white band around the cells, where tiles never lie, differs from the band of the last
+  accepted frame over more than ``hand_fraction`` of its area. An arm reaching over the board must
+  cross that band; so must the shadow of a hand over the board's edge, which makes the gate wait
+  rather than read a half-covered board;
+- changed cells: the cells whose look changed since the last accepted frame, so that the read
+  pipeline reads only those.
+
+The caller accepts a frame (``accept``) after reading it; later frames are compared with it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from calibration.geometry import BoardGeometry
+from vision.board_view import BoardView
+from vision.locate import BoardLocation
+
+
+@dataclass(frozen=True, slots=True)
+class GateConfig:
+    """Gate thresholds.
+
+    Attributes:
+        pitch_px: distance between cell centres in the gate's small board image (pixels).
+        still_frames: frames without motion before the board counts as still.
+        motion_level: grey-level change (0..255, light change removed) that counts as motion.
+        motion_fraction: share of the sheet's pixels that must move for a frame to count as moving.
+        hand_level: relative brightness change of the white band that counts as covered.
+        hand_fraction: share of the white band that must be covered for a hand to be reported.
+        cell_level: mean relative change over a cell that counts as a changed cell.
+    """
+
+    pitch_px: float = 12.0
+    still_frames: int = 3
+    motion_level: float = 18.0
+    motion_fraction: float = 0.0015
+    hand_level: float = 0.12
+    hand_fraction: float = 0.004
+    cell_level: float = 0.05
+
+    def __post_init__(self) -> None:
+        if self.pitch_px < 6 or self.still_frames < 1 or not 0 < self.motion_fraction < 1:
+            raise ValueError(f"bad gate config {self}")
+        if not 0 < self.hand_fraction < 1 or self.hand_level <= 0 or self.cell_level <= 0:
+            raise ValueError(f"bad gate config {self}")
+
+
+@dataclass(frozen=True, slots=True)
+class GateState:
+    """What the gate says about one frame.
+
+    Attributes:
+        board_found: the board was located in the frame.
+        still: nothing moved over the sheet for ``still_frames`` frames.
+        hand: a hand, arm or its shadow is over the white band around the cells.
+        changed: addresses of cells that look different from the last accepted frame (all cells
+            before the first accepted frame).
+        motion: share of the sheet's pixels that moved since the previous frame.
+        cover: share of the white band that differs from the last accepted frame.
+    """
+
+    board_found: bool
+    still: bool
+    hand: bool
+    changed: tuple[str, ...]
+    motion: float
+    cover: float
+
+    @property
+    def is_ready(self) -> bool:
+        """The frame may be read: board found, still, and no hand over the board."""
+        return self.board_found and self.still and not self.hand
+
+
+class BoardGate:
+    """Per-frame motion/occlusion gate (stateful: remembers the previous and the accepted frame).
+
+    Args:
+        geometry: the printed board.
+        config: thresholds.
+    """
+
+    def __init__(self, geometry: BoardGeometry, config: GateConfig | None = None) -> None:
+        self.config = config or GateConfig()
+        self.view = BoardView(geometry, self.config.pitch_px)
+        w, h = self.view.size
+        inside = np.zeros((h, w), np.uint8)
+        for c in geometry.cells.values():
+            poly = np.round(np.array(c.corners) * self.view.scale).astype(np.int32)
+            cv2.fillConvexPoly(inside, poly, 255)
+        grow = max(1, round(0.35 * self.config.pitch_px))
+        near_cells = cv2.dilate(inside, np.ones((2 * grow + 1, 2 * grow + 1), np.uint8)) > 0
+        markers = np.zeros((h, w), np.uint8)
+        for m in geometry.markers:
+            poly = np.round(np.array(m.corners) * self.view.scale).astype(np.int32)
+            cv2.fillConvexPoly(markers, poly, 255)
+        markers = cv2.dilate(markers, np.ones((5, 5), np.uint8)) > 0
+        edge = np.zeros((h, w), bool)
+        edge[3:-3, 3:-3] = True
+        self._band = ~near_cells & ~markers & edge
+        self._sheet = edge
+        self._previous: np.ndarray | None = None
+        self._accepted: np.ndarray | None = None
+        self._quiet_frames = 0
+
+    def small(self, image: np.ndarray, location: BoardLocation) -> np.ndarray:
+        """The gate's small grey top-down board image (float32, H x W) of a BGR frame."""
+        gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+        return self.view.rectify(gray, location).astype(np.float32)
+
+    def update(self, image: np.ndarray, location: BoardLocation | None) -> GateState:
+        """Judge one frame.
+
+        Args:
+            image: BGR uint8, H x W x 3.
+            location: the board's location in ``image``; None when it was not found.
+
+        Returns:
+            The gate's state for this frame.
+        """
+        if location is None:
+            self._previous, self._quiet_frames = None, 0
+            return GateState(False, False, True, (), 1.0, 1.0)
+        small = self.small(image, location)
+        motion = 1.0
+        if self._previous is not None:
+            change = _relative_change(small, self._previous, self._sheet) * np.maximum(small, 1.0)
+            motion = float((change[self._sheet] > self.config.motion_level).mean())
+        self._previous = small
+        self._quiet_frames = self._quiet_frames + 1 if motion <= self.config.motion_fraction else 0
+        still = self._quiet_frames >= self.config.still_frames
+        if self._accepted is None:
+            return GateState(True, still, False, self.view.addresses, motion, 0.0)
+        change = _relative_change(small, self._accepted, self._band)
+        cover = float((change[self._band] > self.config.hand_level).mean())
+        per_cell = self.view.patches(change)[:, self.view.hex_mask].mean(axis=1)
+        changed = tuple(a for a, v in zip(self.view.addresses, per_cell, strict=True)
+                        if v > self.config.cell_level)
+        return GateState(True, still, cover > self.config.hand_fraction, changed, motion, cover)
+
+    def accept(self) -> None:
+        """Take the last frame given to :meth:`update` as the reference for later frames."""
+        if self._previous is not None:
+            self._accepted = self._previous
+
+    def reset(self) -> None:
+        """Forget the accepted frame (every cell counts as changed again)."""
+        self._accepted = None
+
+
+def _relative_change(current: np.ndarray, reference: np.ndarray, region: np.ndarray) -> np.ndarray:
+    """|current / reference / g - 1| per pixel, g the median ratio over ``region`` (light change)."""
+    ratio = (current + 4.0) / (reference + 4.0)
+    gain = float(np.median(ratio[region]))
+    return np.abs(ratio / gain - 1.0)

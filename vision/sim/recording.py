@@ -34,7 +34,7 @@ from calibration.geometry import BoardGeometry
 from vision.sim.camera import CameraPose, bumped, random_lighting, random_pose
 from vision.sim.hands import HandLook, random_look
 from vision.sim.scene import HandInFrame, Optics, Scene, table_top
-from vision.sim.tiles import SHAPES, Shape, Split, TileStyle, sample_style
+from vision.sim.tiles import SHAPES, Shape, Split, TileStyle, sample_style, shape_shows
 from vision.sim.timeline import Pacing, SimPlacement, Timeline, TurnEnd, build_timeline, seat_points
 
 Turn = Sequence[SimPlacement]
@@ -206,15 +206,12 @@ class Simulation:
         base = sample_style(rng, o.split, o.shapes)
         styles = []
         for landing in self.timeline.landings:
+            face = landing.placement.face
             style = base
             if o.per_tile_styles or base.shape == "photo":
                 shapes = o.shapes if o.per_tile_styles else ("photo",)
-                style = sample_style(rng, o.split, shapes)
-                for _ in range(20):
-                    if style.supports(landing.placement.face):
-                        break
-                    style = sample_style(rng, o.split, shapes)
-            if not style.supports(landing.placement.face):
+                style = sample_style(rng, o.split, tuple(s for s in shapes if shape_shows(s, face)) or shapes)
+            if not style.supports(face):
                 raise ValueError(
                     f"turn {landing.turn}: cell {landing.placement.address}: tile style "
                     f"{style.name!r} cannot show face {landing.placement.face!r}"

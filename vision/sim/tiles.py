@@ -177,10 +177,16 @@ class TileStyle:
             raise ValueError(f"style {self.name!r}: bad mark_69 {self.mark_69!r}")
 
     def supports(self, face: str) -> bool:
-        """Whether this style can show ``face`` (real crops exist for "1".."13" and "joker" only)."""
-        if self.shape == "photo":
-            return face == "joker" or (face.isdigit() and 1 <= int(face) <= 13)
-        return face in FACES
+        """Whether this style can show ``face`` (see :func:`shape_shows`)."""
+        return shape_shows(self.shape, face)
+
+
+def shape_shows(shape: Shape, face: str) -> bool:
+    """Whether tiles of ``shape`` can show ``face``: every face but on "photo" tiles, whose real
+    crops exist for "1".."13" and "joker" only."""
+    if shape == "photo":
+        return face == "joker" or (face.isdigit() and 1 <= int(face) <= 13)
+    return face in FACES
 
 
 def fonts(split: Split) -> list[FontSpec]:

@@ -210,3 +210,16 @@ def test_frames_in_memory_are_the_decoded_files(recording: Path, board: BoardGeo
             assert on_disk.tobytes() == frame.image.tobytes()
         if frame.index > 12:
             break
+
+
+def test_mixed_styles_give_faces_without_real_crops_a_drawn_tile(board: BoardGeometry) -> None:
+    turns = [[P("A0", "0"), P("B1", "marker"), P("B2", "#"), P("M1", "7"), P("M2", "joker")]]
+    for seed in range(5):
+        sim = Simulation(
+            turns,
+            board,
+            SimOptions(seed=seed, size=SMALL, shapes=("photo", "pentagon"), per_tile_styles=True),
+        )
+        styles = {x.placement.face: s for x, s in zip(sim.timeline.landings, sim.styles, strict=True)}
+        assert all(styles[f].shape == "pentagon" for f in ("0", "marker", "#"))
+        assert all(s.supports(f) for f, s in styles.items())

@@ -57,9 +57,10 @@ class Table:
         self.alert_level = AlertLevel.INFO
         self._raw: dict[Hex, str] = {}
         self._unsure: frozenset[Hex] = frozenset()
+        self._unreadable: frozenset[Hex] = frozenset()
         #: cell -> (the face misread there, None until a tile is read there; the true face)
         self._corrections: dict[Hex, tuple[str | None, str]] = {}
-        self._reading: dict[Hex, Tile] | None = None
+        self._reading: dict[Hex, Tile] = {}
         self._reading_t = 0.0
         self._fresh = False  # the board has stayed quiet since the last reading
         self._end_requested = False
@@ -116,6 +117,8 @@ class Table:
         if self._vanished:
             self._say(self._sync_message(), AlertLevel.ERROR)
             return None
+        if self._unreadable - set(self.game.position):
+            return None  # the alert asks for a correction
         if self._turn is None:  # nothing placed: ending the turn is a pass
             return self.pass_turn()
         if not self._turn.legal:
@@ -236,15 +239,27 @@ class Table:
                 faces[cell] = true
             else:
                 faces.pop(cell, None)
-        self._reading = {c: self.faces.tile(face, f"cell {format_address(c)}") for c, face in faces.items()}
+        self._reading, self._unreadable = {}, frozenset()
+        for cell, face in faces.items():
+            try:
+                self._reading[cell] = self.faces.tile(face, f"cell {format_address(cell)}")
+            except ValueError:  # the reader saw a tile but no face on it
+                self._unreadable |= {cell}
+                if cell in self.game.position:  # a committed tile: taken as unchanged
+                    self._reading[cell] = self.game.position[cell]
         diff = self.game.diff(self._reading)
         self._vanished = {c: self.game.position[c] for c in (*diff.vanished, *diff.changed)}
-        if self._vanished or not diff.placements:
+        blocked = self._unreadable - set(self.game.position)
+        if self._vanished or not diff.placements or blocked:
             self._turn = None
         else:
             self._turn = self.game.evaluate(diff.placements)
         if self._vanished:
             self._say(self._sync_message(), AlertLevel.ERROR)
+        elif blocked:
+            cells = ", ".join(format_address(c) for c in sorted(blocked))
+            self._say(f"Cannot read the tile on {cells}: correct it (touch it, type its face).",
+                      AlertLevel.ERROR)
         elif self._turn is not None and not self._turn.legal:
             self._say(self._error_text(self._turn), AlertLevel.ERROR)
         elif self.alert_level is AlertLevel.ERROR:
@@ -296,7 +311,7 @@ class Table:
             blocked=self.game.blocked_cells(),
             illegal=self._illegal_cells(),
             restore={c: t.notation() for c, t in self._vanished.items()},
-            uncertain=frozenset(c for c in self._unsure if c not in self._corrections),
+            uncertain=frozenset(c for c in self._unsure | self._unreadable if c not in self._corrections),
             players=players,
             history=tuple(HistoryLine(h.number, h.player, turn_text(h), h.score) for h in history),
             provisional_points=turn.score if turn is not None and turn.legal else None,

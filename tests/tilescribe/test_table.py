@@ -156,3 +156,16 @@ def test_unsure_readings_are_outlined_until_corrected() -> None:
     assert table.view().uncertain == frozenset({A("A0")})
     table.correct(A("A0"), "5")
     assert table.view().uncertain == frozenset()
+
+
+def test_an_unreadable_new_tile_blocks_the_turn_until_corrected() -> None:
+    table = _table()
+    table.observe(_seen(1, "2B1 noneA0"))  # a tile on A0 but no face read
+    view = table.view()
+    assert A("A0") in view.uncertain and "Cannot read the tile on A0" in view.alert
+    assert table.request_end() is None and table.game.history == ()
+    table.correct(A("A0"), "5")
+    record = table.request_end()
+    assert record is not None and {str(p) for p in record.placements} == {"2B1", "5A0"}
+    table.observe(_seen(2, "2B1 noneA0"))  # a committed tile read without a face: taken as unchanged
+    assert table.view().restore == {}

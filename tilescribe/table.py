@@ -57,6 +57,7 @@ class Table:
         self.alert_level = AlertLevel.INFO
         self._raw: dict[Hex, str] = {}
         self._unsure: frozenset[Hex] = frozenset()
+        self._raw_unsure: frozenset[Hex] = frozenset()
         self._unreadable: frozenset[Hex] = frozenset()
         #: cell -> (the face misread there, None until a tile is read there; the true face)
         self._corrections: dict[Hex, tuple[str | None, str]] = {}
@@ -80,6 +81,7 @@ class Table:
         if obs.faces is not None:
             self._raw = dict(obs.faces)
             self._unsure = frozenset(c for c, p in obs.confidence.items() if p < UNSURE_BELOW)
+            self._raw_unsure = self._unsure
             self._reading_t, self._fresh = obs.t, True
             self._update()
             if self._end_requested:
@@ -240,13 +242,19 @@ class Table:
             else:
                 faces.pop(cell, None)
         self._reading, self._unreadable = {}, frozenset()
+        committed = self.game.position
         for cell, face in faces.items():
             try:
-                self._reading[cell] = self.faces.tile(face, f"cell {format_address(cell)}")
+                tile = self.faces.tile(face, f"cell {format_address(cell)}")
             except ValueError:  # the reader saw a tile but no face on it
                 self._unreadable |= {cell}
-                if cell in self.game.position:  # a committed tile: taken as unchanged
-                    self._reading[cell] = self.game.position[cell]
+                if cell in committed:  # a committed tile: taken as unchanged
+                    self._reading[cell] = committed[cell]
+                continue
+            unsure = cell in self._raw_unsure and face == self._raw.get(cell)
+            if unsure and cell in committed and not committed[cell].same_face(tile):
+                tile = committed[cell]  # an unsure re-read does not overrule the record
+            self._reading[cell] = tile
         diff = self.game.diff(self._reading)
         self._vanished = {c: self.game.position[c] for c in (*diff.vanished, *diff.changed)}
         blocked = self._unreadable - set(self.game.position)

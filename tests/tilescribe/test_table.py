@@ -169,3 +169,14 @@ def test_an_unreadable_new_tile_blocks_the_turn_until_corrected() -> None:
     assert record is not None and {str(p) for p in record.placements} == {"2B1", "5A0"}
     table.observe(_seen(2, "2B1 noneA0"))  # a committed tile read without a face: taken as unchanged
     assert table.view().restore == {}
+
+
+def test_an_unsure_re_read_of_a_committed_tile_does_not_put_the_board_out_of_sync() -> None:
+    table = _table()
+    table.observe(_seen(1, "2B1 5A0"))
+    table.request_end()
+    faces = {A("B1"): "2", A("A0"): "6"}
+    table.observe(Observation(2, 0.2, CameraState.LOCKED, faces, {A("B1"): 0.9, A("A0"): 0.4}))
+    assert table.view().restore == {} and A("A0") in table.view().uncertain
+    table.observe(Observation(3, 0.3, CameraState.LOCKED, faces, {A("B1"): 0.9, A("A0"): 0.9}))
+    assert table.view().restore == {A("A0"): "5"}  # a sure re-read does

@@ -57,7 +57,6 @@ class Table:
         self.alert_level = AlertLevel.INFO
         self._raw: dict[Hex, str] = {}
         self._unsure: frozenset[Hex] = frozenset()
-        self._raw_unsure: frozenset[Hex] = frozenset()
         self._unreadable: frozenset[Hex] = frozenset()
         #: cell -> (the face misread there, None until a tile is read there; the true face)
         self._corrections: dict[Hex, tuple[str | None, str]] = {}
@@ -81,7 +80,6 @@ class Table:
         if obs.faces is not None:
             self._raw = dict(obs.faces)
             self._unsure = frozenset(c for c, p in obs.confidence.items() if p < UNSURE_BELOW)
-            self._raw_unsure = self._unsure
             self._reading_t, self._fresh = obs.t, True
             self._update()
             if self._end_requested:
@@ -251,7 +249,7 @@ class Table:
                 if cell in committed:  # a committed tile: taken as unchanged
                     self._reading[cell] = committed[cell]
                 continue
-            unsure = cell in self._raw_unsure and face == self._raw.get(cell)
+            unsure = cell in self._unsure and face == self._raw.get(cell)
             if unsure and cell in committed and not committed[cell].same_face(tile):
                 tile = committed[cell]  # an unsure re-read does not overrule the record
             self._reading[cell] = tile

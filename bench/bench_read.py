@@ -1,0 +1,158 @@
+"""Issue-3 benchmark: reading every tile of an order-9 board (271 cells) from simulated frames.
+
+Simulates random legal games (engine.randomgame) with the scene simulator using the HELD-OUT tile
+styles and fonts (vision.sim.tiles: the tile reader and the presence model never saw them), tiles
+at any rotation, hands, light changes and a bump of the sheet; writes the frames as JPEG and reads
+them back. On the still frames without a hand it measures:
+
+- per-cell error rate (a cell is wrong when its occupancy or its face differs from the truth) and
+  the share of frames read entirely right, for a full read (vision.board_reader.BoardReader);
+- median and 95th-percentile milliseconds of a full read, and of a read of a still frame in which
+  only a few cells changed (BoardWatcher.observe: locate + gate + read of the changed cells);
+- the same for the naive baseline, pytesseract on every cell crop, on a subset of the frames in
+  the same run, and the ratio of the medians.
+
+Runs on one core (sched_setaffinity + cv2.setNumThreads(1)).
+
+    .venv/bin/python bench/bench_read.py [--games 4] [--frames 200] [--baseline-frames 4]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytesseract
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from sim_games import QUICK, game_turns  # noqa: E402
+
+from calibration.board_print import SheetSpec, print_board  # noqa: E402
+from engine.hexgrid import format_address  # noqa: E402
+from vision.board_reader import BoardReader, BoardWatcher, ReadConfig  # noqa: E402
+from vision.sim.recording import SimOptions, make_recording  # noqa: E402
+from vision.tile_reader import TileReader  # noqa: E402
+
+TESSERACT_CONFIG = "--psm 7 -c tessedit_char_whitelist=0123456789#"
+
+
+def record_games(board_json: Path, out: Path, games: int) -> list[Path]:
+    """Write ``games`` simulated recordings (held-out styles) under ``out``; returns their folders."""
+    folders = []
+    for g in range(games):
+        turns = game_turns(9, 28 + 4 * g, seed=500 + g, wild_share=0.08)
+        options = SimOptions(seed=600 + g, fps=4.0, split="held_out",
+                             shapes=(("pentagon",), ("pentagon", "rectangle"))[g % 2],
+                             per_tile_styles=g % 2 == 1, any_rotation=True, bumps=1, pacing=QUICK)
+        folder = out / f"game{g}"
+        make_recording(turns, board_json, folder, options)
+        folders.append(folder)
+        print(f"recorded game {g}: {len(turns)} turns", file=sys.stderr, flush=True)
+    return folders
+
+
+def cell_errors(truth: dict[str, str], read: dict[str, str], cells: int) -> int:
+    """Cells whose occupancy or face differs (out of ``cells``)."""
+    return sum(1 for a in set(truth) | set(read) if truth.get(a) != read.get(a))
+
+
+def naive_read(reader: BoardReader, image: np.ndarray) -> tuple[dict[str, str], float]:
+    """Baseline: locate + rectify, then pytesseract on every cell crop (no presence, no model)."""
+    start = time.perf_counter()
+    location = reader.locator.locate(image)
+    view = reader.read_view
+    crops = view.patches(view.rectify(image, location))
+    faces = {}
+    for address, crop in zip(view.addresses, crops, strict=True):
+        gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
+        big = cv2.resize(gray, None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC)
+        text = pytesseract.image_to_string(big, config=TESSERACT_CONFIG).strip()
+        if text == "#" or (text.isdigit() and int(text) < 20):
+            faces[address] = text
+    return faces, (time.perf_counter() - start) * 1e3
+
+
+def percentiles(values: list[float]) -> str:
+    """'median X ms, p95 Y ms'."""
+    return f"median {np.median(values):.1f} ms, p95 {np.percentile(values, 95):.1f} ms"
+
+
+def main() -> int:
+    """Run the benchmark and print its figures."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=4)
+    parser.add_argument("--frames", type=int, default=200, help="still frames to read in full (at least)")
+    parser.add_argument("--baseline-frames", type=int, default=4, help="frames read by the naive baseline")
+    parser.add_argument("--second-opinion", type=float, default=None,
+                        help="TileReader second_opinion_below (default: the reader's own)")
+    parser.add_argument("--keep", help="keep the recordings in this folder")
+    args = parser.parse_args()
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
+    cv2.setNumThreads(1)
+    work = Path(args.keep or tempfile.mkdtemp(prefix="bench_read_"))
+    geometry = print_board(SheetSpec(order=9), work / "board")
+    folders = record_games(work / "board" / "board.json", work, args.games)
+    kwargs = {} if args.second_opinion is None else {"second_opinion_below": args.second_opinion}
+    reader = BoardReader(ReadConfig(geometry, 13, TileReader(**kwargs)))
+    full_ms, errors, right_frames, read_frames, tiles = [], 0, 0, 0, []
+    few_ms: list[float] = []
+    still: list[tuple[np.ndarray, dict[str, str]]] = []
+    for folder in folders:
+        doc = json.loads((folder / "frames.json").read_text())
+        watcher = BoardWatcher(reader)
+        for i, frame in enumerate(doc["frames"]):
+            image = cv2.imread(str(folder / frame["file"]))
+            start = time.perf_counter()
+            result = watcher.observe(image, frame["file"])
+            elapsed = (time.perf_counter() - start) * 1e3
+            if result.reading is not None and len(result.reading.read_cells) < len(geometry.cells):
+                few_ms.append(elapsed)
+            if frame["hand"] or i % 2:
+                continue
+            still.append((image, frame["cells"]))
+            reading = reader.read(image, frame["file"])
+            full_ms.append(reading.ms)
+            faces = {format_address(c): r.face for c, r in reading.cells.items()}
+            wrong = cell_errors(frame["cells"], faces, len(geometry.cells))
+            errors += wrong
+            right_frames += wrong == 0
+            read_frames += 1
+            tiles.append(len(frame["cells"]))
+    cells = read_frames * len(geometry.cells)
+    print(f"order-9 board, 271 cells; {read_frames} still frames from {len(folders)} simulated games "
+          f"(held-out tile styles, any rotation, {min(tiles)}..{max(tiles)} tiles, 1280x960 JPEG), one core")
+    if read_frames < args.frames:
+        print(f"WARNING: only {read_frames} frames, fewer than the {args.frames} asked for")
+    print(f"full read:  per-cell error {errors / cells:.4%} ({errors} of {cells} cells), "
+          f"frames entirely right {right_frames / read_frames:.1%}; {percentiles(full_ms)}")
+    print(f"few cells changed (locate + gate + read of changed cells): {len(few_ms)} reads, "
+          f"{percentiles(few_ms)}")
+    base_ms, base_errors, base_right = [], 0, 0
+    step = max(1, len(still) // max(1, args.baseline_frames))
+    for image, truth in still[::step][: args.baseline_frames]:
+        faces, ms = naive_read(reader, image)
+        base_ms.append(ms)
+        wrong = cell_errors(truth, faces, len(geometry.cells))
+        base_errors += wrong
+        base_right += wrong == 0
+    n = len(base_ms)
+    print(f"naive baseline (pytesseract on all 271 cell crops), {n} frames: per-cell error "
+          f"{base_errors / (n * len(geometry.cells)):.4%}, frames entirely right {base_right / n:.1%}; "
+          f"{percentiles(base_ms)}")
+    print(f"speed-up: full read {np.median(base_ms) / np.median(full_ms):.0f}x, "
+          f"few-changed read {np.median(base_ms) / np.median(few_ms):.0f}x faster than the baseline "
+          f"(medians)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,114 @@
+"""The read pipeline on simulated frames read back from disk: full board, watcher, CLI."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from engine.hexgrid import format_address, parse_address
+from tilescribe.commands import read as read_command
+from vision.board_reader import UNREADABLE_FACE, BoardReader, BoardWatcher, ReadConfig
+from vision.sim.recording import SimOptions, simulate
+from vision.sim.tiles import FACES
+from vision.sim.timeline import Pacing, SimPlacement
+from vision.tile_reader import TileReader
+
+
+@pytest.fixture(scope="module")
+def reader(printed_board):
+    _, geometry = printed_board
+    return BoardReader(ReadConfig(geometry, 13, TileReader(second_opinion_below=0.0)))
+
+
+@pytest.fixture(scope="module")
+def full_board(printed_board, tmp_path_factory):
+    """The last frame of an order-9 board filled cell by cell (271 tiles), as a JPEG on disk."""
+    _, geometry = printed_board
+    rng = np.random.default_rng(3)
+    faces = [str(v) for v in range(13)] + ["#"]
+    turn = [SimPlacement(a, faces[int(rng.integers(len(faces)))]) for a in geometry.cells]
+    options = SimOptions(seed=4, fps=1.0, hands=False, split="held_out", shapes=("pentagon",),
+                         per_tile_styles=True, any_rotation=True,
+                         pacing=Pacing(lead_in=0.2, reach=0.05, move=0.02, rest=0.02, settle=2.0, after=2.0))
+    *_, last = simulate([turn], geometry, options)
+    path = tmp_path_factory.mktemp("full") / "full.jpg"
+    cv2.imwrite(str(path), last.image, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    return path, dict(last.cells)
+
+
+def test_every_cell_of_a_full_board_is_found_and_read(reader, full_board):
+    path, truth = full_board
+    assert len(truth) == 271
+    reading = reader.read(cv2.imread(str(path)), str(path))
+    assert reading.board_found
+    assert {format_address(c) for c in reading.cells} == set(truth)
+    for cell, r in reading.cells.items():
+        assert r.face in (*FACES, UNREADABLE_FACE) and 0.0 <= r.confidence <= 1.0
+        assert r.value == (None if r.face in ("#", "joker", "?") or (r.face.isdigit() and int(r.face) >= 13)
+                           else 0 if r.face == "marker" else int(r.face)), format_address(cell)
+    unreadable = [format_address(c) for c, r in reading.cells.items() if r.face == UNREADABLE_FACE]
+    for address in unreadable:
+        assert any(f"{address}: tile face unreadable" in f for f in reading.findings)
+
+
+def test_watcher_reads_only_still_frames_without_hands_and_only_changed_cells(recorded_game, reader):
+    watcher = BoardWatcher(reader)
+    reads = []
+    for i, frame in enumerate(recorded_game.frames):
+        result = watcher.observe(recorded_game.image(i), frame["file"])
+        if result.reading is not None:
+            assert not frame["hand"], f"read {frame['file']} with a hand over the board"
+            assert {format_address(c) for c in result.reading.cells} == set(frame["cells"]), frame["file"]
+            reads.append(result.reading)
+    assert len(reads) >= 4  # the empty board, then after each turn
+    assert len(reads[0].read_cells) == 271
+    assert all(len(r.read_cells) < 20 for r in reads[1:])
+
+
+def test_prior_and_findings(recorded_game, reader):
+    last = len(recorded_game.frames) - 1
+    image = recorded_game.image(last)
+    t1 = parse_address("T1")
+    reading = reader.read(image, "last frame", legal={t1: frozenset({5})})
+    face = reading.cells[t1].face
+    explained = [f for f in reading.findings if "T1: value" in f or "T1: tile face unreadable" in f]
+    assert face in ("5", "#", "joker") or explained
+    only = reader.read(image, "last frame", only=[t1, parse_address("P3")])
+    assert set(only.cells) <= {t1} and len(only.read_cells) == 2
+    with pytest.raises(ValueError, match="last frame: cell .* not on this board"):
+        reader.read(image, "last frame", only=[parse_address("B300")])
+
+
+def test_board_not_found_is_reported_not_guessed(reader):
+    table = np.full((960, 1280, 3), (40, 90, 140), np.uint8)
+    reading = reader.read(table, "frame 99")
+    assert not reading.board_found and not reading.cells
+    assert "frame 99: board not found" in reading.findings[0]
+
+
+def run_cli(argv):
+    parser = argparse.ArgumentParser()
+    read_command.register(parser.add_subparsers())
+    args = parser.parse_args(argv)
+    return args.func(args)
+
+
+def test_read_command_prints_the_issue_json(recorded_game, tmp_path, capsys):
+    last = len(recorded_game.frames) - 1
+    image = recorded_game.folder / recorded_game.frames[last]["file"]
+    board = str(recorded_game.board_json)
+    status = run_cli(["read", str(image), "--board", board, "--modulus", "13", "--json"])
+    doc = json.loads(capsys.readouterr().out)
+    assert status == 0 and doc["board_found"] is True
+    assert set(doc["cells"]) == set(recorded_game.frames[last]["cells"])
+    assert set(doc["cells"]["A0"]) == {"face", "value", "confidence"} and doc["ms"] > 0
+    blank = tmp_path / "table.png"
+    cv2.imwrite(str(blank), np.full((480, 640, 3), 90, np.uint8))
+    assert run_cli(["read", str(blank), "--board", board, "--modulus", "13", "--json"]) == 1
+    assert json.loads(capsys.readouterr().out)["board_found"] is False
+    assert run_cli(["read", str(tmp_path / "none.jpg"), "--board", board, "--modulus", "13"]) == 2
+    assert "cannot read image" in capsys.readouterr().err

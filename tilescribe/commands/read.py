@@ -1,0 +1,75 @@
+"""``tilescribe read IMAGE --board board.json --modulus M``: the tiles on the board in one frame."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+import cv2
+
+from calibration.board_calibration import Calibration, CalibrationError
+from calibration.geometry import BoardFileError, BoardGeometry
+from engine.hexgrid import address_sort_key, format_address
+from vision.board_reader import BoardReader, ReadConfig
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add ``read`` to the CLI."""
+    p = subparsers.add_parser("read", help="read every tile on the board in one image")
+    p.add_argument("image", help="camera image (JPEG/PNG) of the board")
+    p.add_argument("--board", required=True, help="board.json written by 'tilescribe board print'")
+    p.add_argument("--modulus", type=int, required=True, help="the modulus (faces >= it have no value)")
+    p.add_argument("--calibration", help="calibration file from 'tilescribe calibrate' (optional)")
+    p.add_argument("--tileset", help="tile-set profile mapping faces to values (e.g. rummikub)")
+    p.add_argument("--json", action="store_true", help="print the reading as JSON")
+    p.set_defaults(func=run)
+
+
+def build_config(board: str, modulus: int, calibration: str | None, tileset: str | None) -> ReadConfig:
+    """The read pipeline's config from command-line options.
+
+    Raises:
+        BoardFileError: board.json bad; CalibrationError: calibration bad or for another board;
+        ValueError: bad modulus or unknown tile set.
+    """
+    from vision.tile_reader import TileReader
+
+    geometry = BoardGeometry.load(board)
+    empty = None
+    if calibration:
+        cal = Calibration.load(calibration)
+        cal.check_board(geometry, calibration)
+        empty = cal.empty_board
+    face_values = {}
+    if tileset:
+        from calibration.tilesets import load_tileset
+
+        face_values = load_tileset(tileset).face_values(modulus)
+    return ReadConfig(geometry, modulus, TileReader(), face_values, empty)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Read one image; 0 when the board was found, 1 when not, 2 for bad input."""
+    image = cv2.imread(args.image)
+    if image is None:
+        print(f"tilescribe read: cannot read image {args.image!r}", file=sys.stderr)
+        return 2
+    try:
+        config = build_config(args.board, args.modulus, args.calibration, args.tileset)
+        reading = BoardReader(config).read(image, args.image)
+    except (BoardFileError, CalibrationError, ValueError) as exc:
+        print(f"tilescribe read: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(reading.to_json()))
+    elif not reading.board_found:
+        print(reading.findings[0])
+    else:
+        for cell, r in sorted(reading.cells.items(), key=lambda item: address_sort_key(item[0])):
+            value = "wild" if r.value is None else r.value
+            print(f"{format_address(cell):>4} {r.face:>6}  value {value}  confidence {r.confidence:.2f}")
+        for finding in reading.findings:
+            print(finding)
+        print(f"{len(reading.cells)} tiles, {reading.ms:.1f} ms")
+    return 0 if reading.board_found else 1

@@ -1,0 +1,361 @@
+"""The read pipeline: one camera frame -> which tile is on which cell (issue 3).
+
+locate the board (vision.locate) -> rectify -> presence per cell (vision.presence) -> read the face
+of every occupied cell with the tile reader on its region of interest -> :class:`BoardReading`.
+
+The engine's legal values for each empty cell are the reader's prior: the faces a cell may show
+are re-ranked so that a value the rules forbid there is the first suspect of a misread (a clear
+reading of a forbidden value is still reported; the engine flags the turn). A read may be limited
+to some cells (``only``): a still frame in which the gate saw only a few cells change is read in
+a fraction of the time, warping just those cells from the frame.
+
+Run ``python -m vision.board_reader board.json IMAGE [MODULUS]`` to print the reading of one image.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import cv2
+import numpy as np
+
+from calibration.geometry import BoardGeometry
+from engine.hexgrid import Hex, address_sort_key, format_address, parse_address
+from vision.board_view import BoardView
+from vision.gate import BoardGate, GateState
+from vision.locate import BoardLocation, BoardLocator, BoardNotFoundError
+from vision.presence import PresenceConfig, PresenceDetector
+
+NUMBER_FACES: tuple[str, ...] = tuple(str(v) for v in range(20))
+WILD_FACES: frozenset[str] = frozenset({"#", "joker"})
+MARKER_FACE = "marker"
+KNOWN_FACES: frozenset[str] = frozenset((*NUMBER_FACES, *WILD_FACES, MARKER_FACE))
+#: The face reported for an occupied cell whose tile the reader could not read (confidence 0).
+UNREADABLE_FACE = "?"
+
+
+class FaceReadingLike(Protocol):
+    """A reader's answer for one tile: the face and a confidence 0..1."""
+
+    @property
+    def face(self) -> str: ...  # noqa: D102
+
+    @property
+    def confidence(self) -> float: ...  # noqa: D102
+
+
+class FaceReader(Protocol):
+    """The tile face reader the pipeline uses (vision.tile_reader.TileReader)."""
+
+    def read_batch(self, crops: Sequence[np.ndarray],
+                   allowed: Collection[str] | None = None) -> list[FaceReadingLike]:
+        """Read square tile crops (BGR uint8, any rotation); ``allowed`` faces re-rank (a prior)."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class CellReading:
+    """The tile read on one cell.
+
+    Attributes:
+        face: what is printed: "0".."19", "#" (wild), "marker" (modulus marker, §8), "joker";
+            "?" when a tile is there but its face could not be read (confidence 0, a finding).
+        value: the face's value under the modulus, None for a wild tile or a face that is not a
+            value under the modulus (see BoardReading.findings).
+        confidence: 0..1, the product of the presence and the face confidences.
+    """
+
+    face: str
+    value: int | None
+    confidence: float
+
+    def __post_init__(self) -> None:
+        if not 0.0 <= self.confidence <= 1.0:
+            raise ValueError(f"confidence must be in 0..1, got {self.confidence!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class BoardReading:
+    """What one frame shows.
+
+    Attributes:
+        board_found: the board was located; when False, ``cells`` is empty.
+        cells: occupied cells only (all read cells when the read was limited with ``only``).
+        ms: wall time of the read in milliseconds.
+        findings: problems found, as data ("P3: face '14' is not a value under modulus 13").
+        read_cells: the cells that were looked at (every board cell for a full read).
+    """
+
+    board_found: bool
+    cells: Mapping[Hex, CellReading]
+    ms: float
+    findings: tuple[str, ...] = ()
+    read_cells: frozenset[Hex] = field(default_factory=frozenset)
+
+    def to_json(self) -> dict:
+        """The ``tilescribe read --json`` document: {"board_found", "cells": {address: {...}}, "ms"}."""
+        return {
+            "board_found": self.board_found,
+            "cells": {
+                format_address(c): {"face": r.face, "value": r.value, "confidence": round(r.confidence, 4)}
+                for c, r in sorted(self.cells.items(), key=lambda item: address_sort_key(item[0]))
+            },
+            "ms": round(self.ms, 2),
+            "findings": list(self.findings),
+        }
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class ReadConfig:
+    """Everything the read pipeline needs besides the frame.
+
+    Attributes:
+        geometry: the printed board.
+        modulus: the game's modulus (§1-3); faces at or above it have no value.
+        reader: the tile face reader.
+        face_values: face -> value overrides from a tile-set profile (e.g. Rummikub "13" -> 0);
+            faces not listed map to int(face) for numbers, None for wild faces, 0 for the marker.
+        empty_board: the empty board rectified at the presence pitch (from a calibration), or
+            None to compare with the board drawing.
+        read_pitch_px: distance between cell centres in the crops given to the reader (pixels).
+        presence: presence thresholds.
+    """
+
+    geometry: BoardGeometry
+    modulus: int
+    reader: FaceReader
+    face_values: Mapping[str, int | None] = field(default_factory=dict)
+    empty_board: np.ndarray | None = None
+    read_pitch_px: float = 48.0
+    presence: PresenceConfig = field(default_factory=PresenceConfig)
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.modulus <= 20:
+            raise ValueError(f"modulus must be 1..20, got {self.modulus!r}")
+
+    def value_of(self, face: str) -> int | None:
+        """The value of a face under this config (§1-3, §7-1 wild, §8 marker = 0)."""
+        if face in self.face_values:
+            return self.face_values[face]
+        if face == MARKER_FACE:
+            return 0
+        if face in NUMBER_FACES and int(face) < self.modulus:
+            return int(face)
+        return None
+
+
+class BoardReader:
+    """The read pipeline with its per-board set-up done once (views, empty-board reference).
+
+    Args:
+        config: what to read with.
+    """
+
+    def __init__(self, config: ReadConfig) -> None:
+        self.config = config
+        self.locator = BoardLocator(config.geometry)
+        self.read_view = BoardView(config.geometry, config.read_pitch_px)
+        self.presence_view = BoardView(config.geometry, config.presence.pitch_px)
+        self.presence = PresenceDetector(self.presence_view, config.empty_board, config.presence)
+        self._index = {parse_address(a): i for i, a in enumerate(self.read_view.addresses)}
+        faces_by_value: dict[int, set[str]] = {}
+        for face in (*NUMBER_FACES, MARKER_FACE):
+            value = config.value_of(face)
+            if value is not None:
+                faces_by_value.setdefault(value, set()).add(face)
+        self._faces_by_value = faces_by_value
+
+    def read(self, image: np.ndarray, where: str = "frame",
+             legal: Mapping[Hex, Collection[int]] | None = None, only: Collection[Hex] | None = None,
+             location: BoardLocation | None = None) -> BoardReading:
+        """Read the tiles on the board in one frame.
+
+        Args:
+            image: the camera frame, BGR uint8, H x W x 3.
+            where: the frame's name for findings and errors ("frame 12", a file name).
+            legal: the engine's legal values per empty cell (engine Game.legal_values()), the
+                reader's prior; None for no prior.
+            only: read just these cells (the cells the gate saw change); None for every cell.
+            location: the board's location when the caller already has it (skips locating).
+
+        Returns:
+            The reading; ``board_found`` is False (and ``cells`` empty) when the markers do not
+            locate the board.
+
+        Raises:
+            ValueError: ``image`` is not a BGR uint8 image, or ``only`` names a cell not on the board.
+        """
+        start = time.perf_counter()
+        if image.dtype != np.uint8 or image.ndim != 3 or image.shape[2] != 3:
+            raise ValueError(f"{where}: expected a BGR uint8 H x W x 3 image, got {image.dtype} "
+                             f"{image.shape}")
+        if location is None:
+            try:
+                location = self.locator.locate(image, where)
+            except BoardNotFoundError as exc:
+                return BoardReading(False, {}, (time.perf_counter() - start) * 1e3, (str(exc),))
+        if only is None:
+            indices = np.arange(len(self.read_view.addresses))
+            scores = self.presence.measure(self.presence_view.rectify(image, location))
+            occupied = indices[scores.occupied]
+            crops = self.read_view.patches(self.read_view.rectify(image, location), occupied)
+        else:
+            try:
+                indices = np.array(sorted(self._index[c] for c in only), np.int64)
+            except KeyError as exc:
+                raise ValueError(f"{where}: cell {exc.args[0]} is not on this board") from None
+            small = self.presence_view.rectify(image, location)
+            scores = self.presence.measure(small, indices)
+            occupied = indices[scores.occupied]
+            crops = self.read_view.warp_cells(image, location, occupied)
+        presence_conf = dict(zip(scores.indices.tolist(), scores.confidence.tolist(), strict=True))
+        cells_hex = [parse_address(self.read_view.addresses[i]) for i in occupied]
+        readings = self._read_faces(crops, [self._prior(c, legal) for c in cells_hex])
+        cells: dict[Hex, CellReading] = {}
+        findings: list[str] = []
+        for i, cell, reading in zip(occupied.tolist(), cells_hex, readings, strict=True):
+            value = self.config.value_of(reading.face)
+            address = format_address(cell)
+            if reading.face not in KNOWN_FACES:
+                findings.append(f"{where}: {address}: tile face unreadable (reader said {reading.face!r})")
+                cells[cell] = CellReading(UNREADABLE_FACE, None, 0.0)
+                continue
+            if value is None and reading.face not in WILD_FACES:
+                findings.append(f"{where}: {address}: face {reading.face!r} is not a value under "
+                                f"modulus {self.config.modulus}")
+            elif legal is not None and cell in legal and value is not None and value not in legal[cell]:
+                findings.append(f"{where}: {address}: value {value} is not legal there")
+            confidence = float(np.clip(reading.confidence * presence_conf[i], 0.0, 1.0))
+            cells[cell] = CellReading(reading.face, value, confidence)
+        read_cells = frozenset(parse_address(self.read_view.addresses[i]) for i in indices)
+        return BoardReading(True, cells, (time.perf_counter() - start) * 1e3, tuple(findings), read_cells)
+
+    def _read_faces(self, crops: np.ndarray, priors: list[frozenset[str] | None]) -> list[FaceReadingLike]:
+        """Read crops in one reader batch per distinct prior (most cells share None)."""
+        groups: dict[frozenset[str] | None, list[int]] = {}
+        for k, prior in enumerate(priors):
+            groups.setdefault(prior, []).append(k)
+        out: list[FaceReadingLike | None] = [None] * len(priors)
+        for prior, members in groups.items():
+            for k, reading in zip(members, self.config.reader.read_batch([crops[k] for k in members], prior),
+                                  strict=True):
+                out[k] = reading
+        return [r for r in out if r is not None]
+
+    def _prior(self, cell: Hex, legal: Mapping[Hex, Collection[int]] | None) -> frozenset[str] | None:
+        """Faces allowed on ``cell``: faces of its legal values, wild faces, the marker on A0 only."""
+        if legal is None or not legal.get(cell):
+            return None  # no prior, or a blocked cell (nothing legal: the prior says nothing)
+        faces = set(WILD_FACES)
+        for value in legal[cell]:
+            faces |= self._faces_by_value.get(value, set())
+        if cell != Hex(0, 0):
+            faces.discard(MARKER_FACE)
+        return frozenset(faces)
+
+
+@dataclass(frozen=True, slots=True)
+class WatchResult:
+    """One frame seen by a :class:`BoardWatcher`.
+
+    Attributes:
+        gate: the gate's state for the frame.
+        reading: the whole board's reading when this frame was read (the gate was ready and
+            cells had changed, or a read was forced); None otherwise.
+    """
+
+    gate: GateState
+    reading: BoardReading | None
+
+
+class BoardWatcher:
+    """The per-frame API for the table session: locate, gate, and read only what changed.
+
+    Each frame is located and gated (about 5 ms at 1280 x 960). When the gate is ready (board found,
+    still, no hand) and some cells look different from the last read frame, only those cells are
+    read and merged into the last reading, so that ``reading`` always covers the whole board. The
+    first ready frame is read in full.
+
+    Args:
+        reader: the read pipeline.
+        gate: the motion/occlusion gate (a default gate for the reader's board when None).
+    """
+
+    def __init__(self, reader: BoardReader, gate: BoardGate | None = None) -> None:
+        self.reader = reader
+        self.gate = gate or BoardGate(reader.config.geometry)
+        self.last: BoardReading | None = None
+
+    def observe(self, image: np.ndarray, where: str = "frame",
+                legal: Mapping[Hex, Collection[int]] | None = None, force: bool = False) -> WatchResult:
+        """Gate one frame and read it when it is ready and something changed.
+
+        Args:
+            image: BGR uint8, H x W x 3.
+            where: the frame's name for findings ("frame 12").
+            legal: the engine's legal values per empty cell (the reader's prior).
+            force: read every cell when the gate is ready, changed or not.
+
+        Returns:
+            The gate's state and, when the frame was read, the whole board's reading.
+        """
+        start = time.perf_counter()
+        try:
+            location = self.reader.locator.locate(image, where)
+        except BoardNotFoundError:
+            return WatchResult(self.gate.update(image, None), None)
+        state = self.gate.update(image, location)
+        if not state.is_ready or not (state.changed or force or self.last is None):
+            return WatchResult(state, None)
+        full = force or self.last is None
+        only = None if full else [parse_address(a) for a in state.changed]
+        part = self.reader.read(image, where, legal, only, location)
+        self.gate.accept()
+        if full or self.last is None:
+            merged = part
+        else:
+            cells = {c: r for c, r in self.last.cells.items() if c not in part.read_cells}
+            cells.update(part.cells)
+            merged = BoardReading(True, cells, (time.perf_counter() - start) * 1e3, part.findings,
+                                  part.read_cells)
+        self.last = merged
+        return WatchResult(state, merged)
+
+
+def read_board(config: ReadConfig, image: np.ndarray) -> BoardReading:
+    """Read one frame with a one-off :class:`BoardReader` (use BoardReader for a stream of frames).
+
+    Args:
+        config: board, modulus, reader.
+        image: BGR uint8, H x W x 3.
+
+    Returns:
+        The reading (board_found False when the board is not located).
+
+    Raises:
+        ValueError: ``image`` is not a BGR uint8 image.
+    """
+    return BoardReader(config).read(image)
+
+
+def main(argv: list[str]) -> int:
+    """Print the reading of one image: ``python -m vision.board_reader BOARD IMAGE [MODULUS]``."""
+    import json
+
+    from vision.tile_reader import TileReader
+
+    image = cv2.imread(argv[1])
+    if image is None:
+        print(f"cannot read image {argv[1]}", file=sys.stderr)
+        return 2
+    config = ReadConfig(BoardGeometry.load(argv[0]), int(argv[2]) if len(argv) > 2 else 13, TileReader())
+    print(json.dumps(read_board(config, image).to_json(), indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

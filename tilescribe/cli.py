@@ -16,6 +16,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "tilescribe.commands.score",
     "tilescribe.commands.board",
     "tilescribe.commands.calibrate",
+    "tilescribe.commands.read",
     "tilescribe.commands.simulate",
     "tilescribe.commands.run",
     "tilescribe.commands.games",

@@ -24,8 +24,10 @@ import tempfile
 import time
 from pathlib import Path
 
+from vision.sources import Recording
 
-def _still_spells(recording) -> list[tuple[int, dict[str, str]]]:  # type: ignore[no-untyped-def]
+
+def _still_spells(recording: Recording) -> list[tuple[int, dict[str, str]]]:
     """(first frame index, cells) of each still spell whose cells differ from the previous spell's."""
     spells, previous, start = [], None, None
     frames = recording.frames
@@ -120,7 +122,8 @@ def main(argv: list[str] | None = None) -> int:
         wall = time.perf_counter() - wall
 
     frame_ms = sorted(1000 * t for t in per_frame)
-    height, width = cv2.imread(str(folder / source.recording.frames[0].file)).shape[:2]
+    first = next(iter(RecordingSource(folder)))
+    height, width = first.image.shape[:2]
     mode = "truth, no vision" if args.truth else "vision"
     print(f"recording: {folder} ({mode}), {result.frames} frames of {width}x{height}")
     print(f"frames per second (one core): {1000 / statistics.median(frame_ms):.1f} from the median "

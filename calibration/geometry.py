@@ -193,7 +193,7 @@ class BoardGeometry:
                 tuple(_point(p, f"cells.{address}.corners") for p in c["corners"]),
             )
         markers = tuple(
-            MarkerGeometry(int(m["id"]), tuple(_point(p, f"markers[{i}].corners") for p in m["corners"]))
+            MarkerGeometry(int(m["id"]), _four(m["corners"], f"markers[{i}].corners"))
             for i, m in enumerate(doc["markers"])
         )
         if "layout" in doc:
@@ -212,6 +212,13 @@ def _point(value: Any, where: str) -> Point:
     if not isinstance(value, list | tuple) or len(value) != 2:
         raise ValueError(f"{where}: expected [x, y], got {value!r}")
     return (float(value[0]), float(value[1]))
+
+
+def _four(value: Any, where: str) -> tuple[Point, Point, Point, Point]:
+    if not isinstance(value, list | tuple) or len(value) != 4:
+        raise ValueError(f"{where}: expected 4 corners, got {value!r}")
+    a, b, c, d = (_point(p, where) for p in value)
+    return (a, b, c, d)
 
 
 def _layout_from_cells(cells: Mapping[str, CellGeometry]) -> Layout:

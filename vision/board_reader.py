@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -52,7 +52,7 @@ class FaceReader(Protocol):
     """The tile face reader the pipeline uses (vision.tile_reader.TileReader)."""
 
     def read_batch(self, crops: Sequence[np.ndarray],
-                   allowed: Collection[str] | None = None) -> list[FaceReadingLike]:
+                   allowed: Iterable[str] | None = None) -> Sequence[FaceReadingLike]:
         """Read square tile crops (BGR uint8, any rotation); ``allowed`` faces re-rank (a prior)."""
         ...
 

@@ -101,11 +101,11 @@ class BoardGate:
             cv2.fillConvexPoly(inside, poly, 255)
         grow = max(1, round(0.35 * self.config.pitch_px))
         near_cells = cv2.dilate(inside, np.ones((2 * grow + 1, 2 * grow + 1), np.uint8)) > 0
-        markers = np.zeros((h, w), np.uint8)
+        marker_map = np.zeros((h, w), np.uint8)
         for m in geometry.markers:
             poly = np.round(np.array(m.corners) * self.view.scale).astype(np.int32)
-            cv2.fillConvexPoly(markers, poly, 255)
-        markers = cv2.dilate(markers, np.ones((5, 5), np.uint8)) > 0
+            cv2.fillConvexPoly(marker_map, poly, 255)
+        markers = cv2.dilate(marker_map, np.ones((5, 5), np.uint8)) > 0
         edge = np.zeros((h, w), bool)
         edge[3:-3, 3:-3] = True
         self._band = ~near_cells & ~markers & edge

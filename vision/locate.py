@@ -120,8 +120,8 @@ class BoardLocator:
             win = max(2, round(1.0 / scale))
             cv2.cornerSubPix(gray, pts, (win, win), (-1, -1),
                              (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_COUNT, 10, 0.05))
-            for k, i in enumerate(found):
-                found[i] = pts[4 * k:4 * k + 4].reshape(4, 2)
+            for k, marker_id in enumerate(list(found)):
+                found[marker_id] = pts[4 * k:4 * k + 4].reshape(4, 2)
         return MarkerSighting(found)
 
     def locate(self, image: np.ndarray, where: str = "frame") -> BoardLocation:

@@ -50,8 +50,8 @@ def calibrate(geometry: BoardGeometry, frames: Iterable[tuple[str, np.ndarray]],
         squared_errors.append(location.reprojection_error ** 2)
         h, w = image.shape[:2]
         projected = location.board_to_frame(corners).reshape(-1, 6, 2)
-        outside = ((projected < 0) | (projected >= (w, h))).any(axis=(1, 2))
-        if outside.any():
+        outside = [bool(v) for v in ((projected < 0) | (projected >= (w, h))).any(axis=(1, 2)).ravel()]
+        if any(outside):
             out_of_view = [a for a, o in zip(geometry.cells, outside, strict=True) if o]
             raise CalibrationError(f"{name}: cells {', '.join(out_of_view[:8])}"
                                    f"{' ...' if len(out_of_view) > 8 else ''} out of view: move the camera "
@@ -66,8 +66,8 @@ def calibrate(geometry: BoardGeometry, frames: Iterable[tuple[str, np.ndarray]],
     empty = np.median(np.stack(rectified), axis=0).astype(np.uint8)
     scores = PresenceDetector(view, None, PresenceConfig(pitch_px=pitch_px)).measure(empty)
     occupied = [view.addresses[i] for i in scores.indices[scores.occupied]]
-    findings = ()
+    findings: tuple[str, ...] = ()
     if occupied:
         findings = (f"cells {', '.join(occupied)} do not look empty: was a tile left on the board?",)
-    return Calibration(len(geometry.cells), tuple(geometry.image_size), len(rectified), tuple(sorted(seen)),
+    return Calibration(len(geometry.cells), geometry.image_size, len(rectified), tuple(sorted(seen)),
                        float(np.sqrt(np.mean(squared_errors))), pitch_px, empty, findings)

@@ -179,3 +179,16 @@ def test_default_run_plays_the_cached_demo_and_games_lists_it(
     assert main(["games", "--games", str(tmp_path / "games")]) == 0
     listing = capsys.readouterr().out
     assert "finished" in listing and f"{len(plan.history):3d} turns" in listing
+
+
+def test_a_recording_without_settings_takes_the_board_from_board_json(
+        tmp_path: Path, truth_recording: tuple[Path, GamePlan]) -> None:
+    folder, plan = truth_recording
+    copy = shutil.copytree(folder, tmp_path / "rec")
+    doc = json.loads((copy / "frames.json").read_text())
+    del doc["settings"], doc["transcript"]  # as `tilescribe simulate` writes it
+    (copy / "frames.json").write_text(json.dumps(doc))
+    status, transcript = _run(tmp_path, copy, "--players", "Ana,Bo", "--modulus", "13")
+    assert status == 0
+    text = transcript.read_text()
+    assert '[Order "4"]' in text and _turns(text) == _turns(plan.transcript())

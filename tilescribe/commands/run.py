@@ -21,6 +21,8 @@ from typing import Any
 
 from tqdm import tqdm
 
+from calibration.geometry import BoardGeometry
+from engine.hexgrid import Board, format_address, parse_address
 from tilescribe.demo import demo_recording, recording_settings
 from tilescribe.faces import FaceMap
 from tilescribe.gpio import EndTurnButton, GpioError
@@ -86,12 +88,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def _settings(args: argparse.Namespace, recorded: TableSettings | None) -> TableSettings:
+def _board_shape(board: Path) -> dict[str, Any]:
+    """The board order and dropped cells of a printed board (board.json), as settings keys."""
+    cells = {parse_address(a) for a in BoardGeometry.load(board).cells}
+    order = max(c.ring() for c in cells)
+    dropped = [format_address(c) for c in Board.hexagon(order) if c not in cells]
+    return {"board_order": order, "dropped": dropped}
+
+
+def _settings(args: argparse.Namespace, recorded: TableSettings | None, board: Path | None) -> TableSettings:
     overrides: dict[str, Any] = {
         key: getattr(args, key)
         for key in ("modulus", "board_order", "wild", "hash_swap", "marker", "bonus", "tileset",
                     "still_seconds", "auto_end_seconds")
     }
+    if board is not None and args.board_order is None:  # the printed board decides the cells
+        overrides.update(_board_shape(board))
     if args.players:
         overrides["players"] = [p.strip() for p in args.players.split(",")]
     if recorded is not None and args.settings is None:
@@ -173,7 +185,8 @@ def run(args: argparse.Namespace) -> int:
         if isinstance(source, RecordingSource):
             recorded = recording_settings(source.recording.folder)
         resumed = _resumed(args)
-        settings = resumed.settings if resumed is not None else _settings(args, recorded)
+        board = args.board or (source.recording.board if isinstance(source, RecordingSource) else None)
+        settings = resumed.settings if resumed is not None else _settings(args, recorded, board)
         if resumed is not None and isinstance(source, RecordingSource):
             source = RecordingSource(source.recording.folder, start=resumed.last_frame() + 1)
         kiosk = Kiosk(args.size, args.fullscreen, args.screenshots, sound=not args.no_sound)

@@ -6,8 +6,9 @@ Writes:
 - tile_reader.yml.gz + tile_reader.json: the glyph classifier (cv2.ml.ANN_MLP on HOG features,
   vision/glyphs.py), its classes, softmax temperature and the learned ink colours.
 
-Training data: glyphs rendered by vision.sim.tiles in the TRAIN fonts and styles (every face,
-rotated, blurred and noised like a board cell crop), and the real tiles of train/ as found by
+Training data: the cell crops of simulated boards (vision.sim: every face in the TRAIN fonts and
+styles, at any rotation, through the camera model, located and rectified like the read pipeline
+does), and the real tiles of train/ as found by
 vision/loose_tiles.py (faces matched to the labelled polygons; ink found on no labelled tile is
 the "none" class). valid/ is never read here. The photos are CC BY 4.0 (Roboflow Universe,
 rummikub-nvypk-8cwem); vision/models/ATTRIBUTION.md carries the attribution.
@@ -20,16 +21,22 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import tempfile
 from pathlib import Path
 
 import cv2
 import numpy as np
 
+from calibration.board_print import SheetSpec, print_board
+from vision.board_view import BoardView
 from vision.glyphs import glyph_features, glyph_patch
+from vision.locate import BoardLocator
 from vision.loose_tiles import WORK_PX, find_glyphs, glyph_input, surface_mask
 from vision.sim.crops import read_class_names, read_labels
-from vision.sim.tiles import render_tile, sample_style
-from vision.tile_reader import FACES, NOT_A_FACE, _candidate_ups, _glyph_in_crop
+from vision.sim.recording import SimOptions, Simulation
+from vision.sim.tiles import Shape
+from vision.sim.timeline import Pacing, SimPlacement
+from vision.tile_reader import FACES, NOT_A_FACE, _candidate_ups, glyph_in_crop
 
 REPO = Path(__file__).resolve().parent.parent
 MODELS = REPO / "vision" / "models"
@@ -116,50 +123,41 @@ def _turn(v: np.ndarray, degrees: float) -> np.ndarray:
     return np.array([v[0] * np.cos(t) - v[1] * np.sin(t), v[0] * np.sin(t) + v[1] * np.cos(t)])
 
 
-def rendered_samples(per_face: int, rng: np.random.Generator):
-    """Glyph patches of tiles rendered in TRAIN styles, as a board cell crop would show them."""
+def board_samples(boards: int, seed: int, rng: np.random.Generator):
+    """Glyph patches of every cell of simulated order-9 boards filled with TRAIN-style tiles.
+
+    Each board is rendered by the scene simulator (camera pose, lens, light, blur, noise, JPEG),
+    located by its fiducial markers and cut into the same cell crops the read pipeline uses; the
+    simulator's tile angles give the true up of every crop.
+    """
     patches, aspects, labels = [], [], []
-    for face in FACES:
-        made = 0
-        while made < per_face:
-            style = sample_style(rng, "train")
-            if not style.supports(face):
-                continue
-            crop, up = _cell_crop(face, style, rng)
-            glyph = _glyph_in_crop(crop, 0)
+    with tempfile.TemporaryDirectory() as folder:
+        geometry = print_board(SheetSpec(order=9), Path(folder))
+    view = BoardView(geometry, pitch_px=48.0)
+    locator = BoardLocator(geometry)
+    pacing = Pacing(lead_in=0.2, reach=0.05, move=0.02, rest=0.02, settle=1.0, after=1.0)
+    for b in range(boards):
+        faces = [FACES[int(rng.integers(len(FACES)))] for _ in geometry.cells]
+        turn = [SimPlacement(a, f) for a, f in zip(geometry.cells, faces, strict=True)]
+        shapes: tuple[Shape, ...] = ("pentagon", "rectangle", "photo")
+        options = SimOptions(seed=seed * 100 + b, fps=1.0, hands=False, split="train", shapes=shapes,
+                             per_tile_styles=True, any_rotation=True, pacing=pacing)
+        simulation = Simulation([turn], geometry, options)
+        *_, last = simulation.frames()
+        crops = view.patches(view.rectify(last.image, locator.locate(last.image, f"board {b}")))
+        tiles = simulation.tiles_json()
+        for address, crop in zip(view.addresses, crops, strict=True):
+            tile = tiles[address]
+            glyph = glyph_in_crop(crop)
             if glyph is None:
-                if face != "#":
-                    continue
-                made += 1
                 continue
+            t = np.deg2rad(float(tile["angle_deg"]))  # counter-clockwise as seen
+            up = np.array([-np.sin(t), -np.cos(t)])
             p, a = glyph_patch(glyph.ink, glyph.points, _turn(up, rng.normal(0, 3)))
             patches.append(p)
             aspects.append(a)
-            labels.append(CLASSES.index(face))
-            made += 1
+            labels.append(CLASSES.index(str(tile["face"])))
     return patches, aspects, labels
-
-
-def _cell_crop(face: str, style, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    """A rotated tile on a board-like background, blurred, noised, at a cell crop's size."""
-    big = 96
-    tile = render_tile(face, style, big, rng)
-    canvas = np.full((2 * big, 2 * big, 3), rng.integers(150, 256, size=3), np.uint8)
-    alpha = tile[..., 3:].astype(np.float32) / 255
-    o = big // 2
-    under = canvas[o:o + big, o:o + big]
-    canvas[o:o + big, o:o + big] = (tile[..., :3] * alpha + under * (1 - alpha)).astype(np.uint8)
-    angle = float(rng.uniform(0, 360))
-    m = cv2.getRotationMatrix2D((big, big), angle, 1.0)
-    canvas = cv2.warpAffine(canvas, m, (2 * big, 2 * big), borderMode=cv2.BORDER_REPLICATE)
-    t = np.deg2rad(angle)
-    up = np.array([-np.sin(t), -np.cos(t)])  # (0, -1) turned by the same (counter-clockwise) angle
-    side = int(rng.integers(40, 72))
-    crop = canvas[big // 2 - 6: 3 * big // 2 + 6, big // 2 - 6: 3 * big // 2 + 6]
-    crop = cv2.GaussianBlur(crop, (0, 0), float(rng.uniform(0.3, 1.2)))
-    crop = cv2.resize(crop, (side, side), interpolation=cv2.INTER_AREA)
-    noise = rng.normal(0, rng.uniform(1, 6), crop.shape)
-    return np.clip(crop + noise, 0, 255).astype(np.uint8), up
 
 
 def train_mlp(x: np.ndarray, y: np.ndarray, seed: int) -> cv2.ml.ANN_MLP:
@@ -193,7 +191,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--photos", type=Path, default=REPO.parent / "shared" / "data" / "rummikub-photos")
     parser.add_argument("--out", type=Path, default=MODELS)
-    parser.add_argument("--per-face", type=int, default=220, help="rendered samples per face")
+    parser.add_argument("--boards", type=int, default=14, help="simulated full boards for cell crops")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--no-final", action="store_true",
                         help="keep the model trained on 90%% of the samples (no final refit on all)")
@@ -209,8 +207,8 @@ def main(argv: list[str] | None = None) -> int:
     print("surface table written")
     rp, ra, rl, colours = real_samples(train_dir, names, lut.astype(np.float16).astype(np.float32), rng)
     print(f"real samples: {len(rl)} ({sum(c == CLASSES.index(NOT_A_FACE) for c in rl)} 'none')")
-    sp, sa, sl = rendered_samples(args.per_face, rng)
-    print(f"rendered samples: {len(sl)}")
+    sp, sa, sl = board_samples(args.boards, args.seed, rng)
+    print(f"board cell samples: {len(sl)}")
     x = glyph_features(np.stack(rp + sp), np.asarray(ra + sa))
     y = np.asarray(rl + sl)
     if args.cache:
@@ -234,7 +232,7 @@ def main(argv: list[str] | None = None) -> int:
         "mean": [round(float(v), 6) for v in mean],
         "scale": [round(float(v), 6) for v in spread],
         "colours": colours,
-        "trained_on": {"real_samples": len(rl), "rendered_samples": len(sl), "seed": args.seed,
+        "trained_on": {"real_samples": len(rl), "board_cell_samples": len(sl), "seed": args.seed,
                        "held_back_accuracy": held_acc},
         "attribution": "Rummikub photos: Roboflow Universe project rummikub-nvypk-8cwem v1, CC BY 4.0",
     }

@@ -20,6 +20,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "tilescribe.commands.simulate",
     "tilescribe.commands.run",
     "tilescribe.commands.games",
+    "tilescribe.commands.read_tiles",
+    "tilescribe.commands.tileset",
 )
 
 

@@ -156,7 +156,7 @@ def find_glyphs(image: np.ndarray, body: np.ndarray, regions: np.ndarray, body_l
     comps = []
     for i in range(1, n):
         x, y, cw, ch, area = (int(v) for v in stats[i])
-        if area < 15 or ch < 6 or max(cw, ch) > 5 * min(cw, ch) or area < 0.2 * cw * ch:
+        if area < 12 or max(cw, ch) < 6 or max(cw, ch) > 8 * min(cw, ch) or area < 0.2 * cw * ch:
             continue
         # the frame around the component must be mostly tile: body, or the face's tinted disc
         r = max(2, int(0.3 * max(cw, ch)))
@@ -212,7 +212,7 @@ def _group(comps: list[tuple[int, int, int, int, int]]) -> list[list[tuple[int, 
             if not encloses and not 0.55 < hb / ha < 1.8:
                 continue
             gap = max(max(xa, xb) - min(xa + wa, xb + wb), max(ya, yb) - min(ya + ha, yb + hb), 0)
-            if gap < 0.35 * max(ha, hb, wa, wb):
+            if gap < 0.6 * max(ha, hb):
                 parent[root(a)] = root(b)
     groups: dict[int, list[tuple[int, int, int, int, int]]] = {}
     for i, c in enumerate(comps):

@@ -39,7 +39,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.glyphs import glyph_features, glyph_patch, ink_map
+from calibration.tilesets import TileSet
+from vision.glyphs import glyph_features, glyph_patch
 
 log = logging.getLogger(__name__)
 
@@ -158,10 +159,11 @@ class TileReader:
     """
 
     def __init__(self, model_dir: Path | None = None, *, use_model: bool = True,
-                 second_opinion_below: float = 0.6) -> None:
+                 second_opinion_below: float = 0.6, exemplars: Path | None = None) -> None:
         self.second_opinion_below = second_opinion_below
         self._model = _load_model(str(model_dir) if model_dir else None) if use_model else None
         self.colours: dict[str, np.ndarray] = self._load_colours(model_dir) if use_model else {}
+        self._exemplars = _load_exemplars(exemplars) if exemplars is not None and use_model else None
 
     @staticmethod
     def _load_colours(model_dir: Path | None) -> dict[str, np.ndarray]:
@@ -189,19 +191,20 @@ class TileReader:
                    allowed: Iterable[str] | None = None) -> list[FaceReading]:
         """Read many square tile crops at once (one classifier call); see :meth:`read`."""
         allowed_set = frozenset(allowed) if allowed is not None else None
-        glyphs: list[GlyphInput | None] = [_glyph_in_crop(c, i) for i, c in enumerate(crops)]
+        glyphs: list[GlyphInput | None] = [glyph_in_crop(c, i) for i, c in enumerate(crops)]
         found = [g for g in glyphs if g is not None]
-        readings = iter(self.read_glyphs(found, allowed_set))
+        readings = iter(self.read_glyphs(found, allowed_set, is_tile=True))
         return [next(readings) if g is not None else FaceReading("#", 0.7, reader="model")
                 for g in glyphs]
 
-    def read_glyphs(self, glyphs: Sequence[GlyphInput],
-                    allowed: frozenset[str] | None = None) -> list[FaceReading]:
+    def read_glyphs(self, glyphs: Sequence[GlyphInput], allowed: frozenset[str] | None = None,
+                    is_tile: bool = False) -> list[FaceReading]:
         """Read glyphs found by a tile finder, each at every candidate rotation, in one batch.
 
         Args:
-            glyphs: the glyphs with their tiles' centres and axes.
+            glyphs: the glyphs with their tiles' outlines.
             allowed: faces allowed (a prior); None allows all.
+            is_tile: the glyphs are known to be on tiles (never read "none").
 
         Returns:
             one reading per glyph, in order.
@@ -220,8 +223,11 @@ class TileReader:
         if self._model is None:
             return [self._tesseract_best(patch_arr[starts[i]: starts[i + 1]], ups, allowed)
                     for i, ups in enumerate(candidates)]
-        probs = self._probabilities(glyph_features(patch_arr, np.asarray(aspects)))
-        probs = self._apply_prior(probs, allowed)
+        features = glyph_features(patch_arr, np.asarray(aspects))
+        probs = self._probabilities(features)
+        if self._exemplars is not None:
+            probs = 0.5 * probs + 0.5 * self._exemplar_probabilities(features)
+        probs = self._apply_prior(probs, allowed, is_tile)
         out = []
         for i, ups in enumerate(candidates):
             block = probs[starts[i]: starts[i + 1]]
@@ -247,12 +253,29 @@ class TileReader:
         z = np.exp(z - z.max(axis=1, keepdims=True))
         return z / z.sum(axis=1, keepdims=True)
 
-    def _apply_prior(self, probs: np.ndarray, allowed: frozenset[str] | None) -> np.ndarray:
-        if allowed is None:
-            return probs
+    def _exemplar_probabilities(self, features: np.ndarray) -> np.ndarray:
+        """Class probabilities from the nearest learned exemplar of each face (cosine similarity)."""
+        assert self._model is not None and self._exemplars is not None
+        ex_features, ex_faces = self._exemplars
+        unit = features / (np.linalg.norm(features, axis=1, keepdims=True) + 1e-6)
+        similarity = unit @ ex_features.T  # [N, E]
+        out = np.full((len(features), len(self._model.classes)), -np.inf, np.float32)
+        for k, face in enumerate(self._model.classes):
+            columns = ex_faces == face
+            if columns.any():
+                out[:, k] = similarity[:, columns].max(axis=1) * 25.0
+        out = np.exp(out - out.max(axis=1, keepdims=True))
+        return out / out.sum(axis=1, keepdims=True)
+
+    def _apply_prior(self, probs: np.ndarray, allowed: frozenset[str] | None, is_tile: bool) -> np.ndarray:
         assert self._model is not None
-        mask = np.array([c in allowed or c == NOT_A_FACE for c in self._model.classes], np.float32)
+        if allowed is None and not is_tile:
+            return probs
+        mask = np.array([allowed is None or c in allowed or c == NOT_A_FACE for c in self._model.classes],
+                        np.float32)
         weighted = probs * (0.02 + 0.98 * mask)  # a forbidden face stays possible, but a suspect
+        if is_tile:
+            weighted[:, self._model.classes.index(NOT_A_FACE)] = 0.0
         return weighted / weighted.sum(axis=1, keepdims=True)
 
     def _second_opinion(self, reading: FaceReading, patch: np.ndarray,
@@ -275,6 +298,63 @@ class TileReader:
                 up = (float(ups[k][0][0]), float(ups[k][0][1]))
                 return FaceReading(text, 0.6, up, "tesseract")
         return FaceReading(NOT_A_FACE, 0.0, reader="tesseract")
+
+
+def learn_exemplars(glyphs: Sequence[GlyphInput], faces: Sequence[str], ups: Sequence[np.ndarray],
+                    path: Path) -> int:
+    """Save glyph exemplars of a user's own tile set (``tilescribe tileset learn``).
+
+    Each glyph is stored upright (its tile's ``up`` given) and turned by -6..6 degrees.
+
+    Args:
+        glyphs: one glyph per face, as seen on the board.
+        faces: the face of each glyph ("0".."19", "#", "marker", "joker").
+        ups: the up direction (x, y) of each tile in its image.
+        path: the .npz file to write.
+
+    Returns:
+        the number of exemplars written.
+
+    Raises:
+        TileReaderError: for unknown faces or lengths that differ.
+    """
+    if not len(glyphs) == len(faces) == len(ups):
+        raise TileReaderError(f"{len(glyphs)} glyphs, {len(faces)} faces and {len(ups)} up directions differ")
+    bad = [f for f in faces if f not in FACES]
+    if bad:
+        raise TileReaderError(f"unknown faces {bad}")
+    patches, aspects, names = [], [], []
+    for glyph, face, up in zip(glyphs, faces, ups, strict=True):
+        for degrees in (-6, -3, 0, 3, 6):
+            t = np.deg2rad(degrees)
+            turned = np.array([up[0] * np.cos(t) - up[1] * np.sin(t), up[0] * np.sin(t) + up[1] * np.cos(t)])
+            p, a = glyph_patch(glyph.ink, glyph.points, turned)
+            patches.append(p)
+            aspects.append(a)
+            names.append(face)
+    features = glyph_features(np.stack(patches), np.asarray(aspects))
+    np.savez_compressed(path, features=features, faces=np.asarray(names))
+    return len(names)
+
+
+def _load_exemplars(path: Path) -> tuple[np.ndarray, np.ndarray]:
+    try:
+        data = np.load(path)
+        features, faces = data["features"].astype(np.float32), data["faces"].astype(str)
+    except (OSError, KeyError, ValueError) as exc:
+        raise TileReaderError(f"{path}: not a glyph exemplar file ({exc})") from exc
+    return features / (np.linalg.norm(features, axis=1, keepdims=True) + 1e-6), faces
+
+
+def reader_for_tileset(tileset: TileSet | None, second_opinion_below: float = 0.6) -> TileReader:
+    """The tile reader for a tile-set profile: the trained model, plus the profile's learned
+    glyph exemplars when it has them (``tilescribe tileset learn``).
+
+    Raises:
+        TileReaderError: missing or broken model or exemplar files.
+    """
+    exemplars = tileset.exemplars if tileset is not None else None
+    return TileReader(exemplars=exemplars, second_opinion_below=second_opinion_below)
 
 
 def _tesseract(patch: np.ndarray) -> str | None:
@@ -313,8 +393,21 @@ def _load_model(model_dir: str | None) -> _Model:
     return _Model(mlp, classes, float(meta["temperature"]), mean, scale)
 
 
-def _glyph_in_crop(crop: np.ndarray, index: int) -> GlyphInput | None:
-    """The glyph of the tile centred in a square crop, or None for a tile without ink."""
+def glyph_in_crop(crop: np.ndarray, index: int = 0) -> GlyphInput | None:
+    """The glyph of the tile centred in a square crop, or None for a tile without ink.
+
+    The tile body is the commonest colour near the crop's centre; the tile is the body-coloured
+    region covering the centre, its outline the convex hull (a pentagon when the hull has five
+    corners, else its rotated bounding rectangle); the glyph is the ink on the tile near the
+    centre.
+
+    Args:
+        crop: BGR uint8, S x S x 3, the tile roughly centred.
+        index: the crop's position in a batch, for error messages.
+
+    Raises:
+        TileReaderError: for an image that is not BGR uint8 H x W x 3 or is smaller than 8 px.
+    """
     if crop.ndim != 3 or crop.shape[2] != 3 or crop.dtype != np.uint8 or min(crop.shape[:2]) < 8:
         raise TileReaderError(f"tile crop {index}: expected BGR uint8 H x W x 3 (>= 8 px), got "
                               f"{crop.dtype} {crop.shape}")
@@ -328,7 +421,13 @@ def _glyph_in_crop(crop: np.ndarray, index: int) -> GlyphInput | None:
     close = np.linalg.norm(centre - body, axis=1) < 25
     if close.any():
         body = centre[close].mean(axis=0)
-    body_mask = (np.linalg.norm(lab.astype(np.float32) - body, axis=2) < 30).astype(np.uint8)
+    dist = np.linalg.norm(lab.astype(np.float32) - body, axis=2)
+    # ink is what stands apart from the body near the centre (Otsu on the distance to the body)
+    central_dist = dist[r <= 0.3 * min(h, w)]
+    ink_level, _ = cv2.threshold(np.clip(central_dist, 0, 255).astype(np.uint8), 0, 255,
+                                 cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    ink_level = max(float(ink_level), 12.0)
+    body_mask = (dist < min(30.0, 0.7 * ink_level)).astype(np.uint8)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(body_mask)
     if n <= 1:
         return None
@@ -342,8 +441,9 @@ def _glyph_in_crop(crop: np.ndarray, index: int) -> GlyphInput | None:
     hull = cv2.convexHull(max(contours, key=cv2.contourArea))
     inside = np.zeros_like(tile)
     cv2.fillConvexPoly(inside, hull, 1)
-    inside = cv2.erode(inside, np.ones((3, 3), np.uint8))
-    ink = ink_map(crop, body) * inside
+    rim = max(1, int(round(0.04 * min(h, w))))
+    inside = cv2.erode(inside, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * rim + 1, 2 * rim + 1)))
+    ink = np.clip(dist / (2.0 * ink_level), 0.0, 1.0) * inside
     binary = (ink > 0.5).astype(np.uint8)
     n, labels, stats, cents = cv2.connectedComponentsWithStats(binary)
     keep = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= max(3, 0.002 * h * w)]

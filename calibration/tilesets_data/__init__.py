@@ -1,0 +1,1 @@
+"""Built-in tile-set profiles (TOML), read by calibration.tilesets."""

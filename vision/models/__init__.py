@@ -1,0 +1,1 @@
+"""Trained model files of the tile reader (see ATTRIBUTION.md); data only."""

@@ -11,7 +11,7 @@ styles, at any rotation, through the camera model, located and rectified like th
 does), and the real tiles of train/ as found by
 vision/loose_tiles.py (faces matched to the labelled polygons; ink found on no labelled tile is
 the "none" class). valid/ is never read here. The photos are CC BY 4.0 (Roboflow Universe,
-rummikub-nvypk-8cwem); vision/models/ATTRIBUTION.md carries the attribution.
+rummikub-nvypk-8cwem); vision/models/ATTRIBUTION.txt carries the attribution.
 
 Usage: .venv/bin/python bench/train_tile_reader.py [--photos ../shared/data/rummikub-photos]
 """

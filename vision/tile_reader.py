@@ -19,7 +19,7 @@ How a face is read:
 3. The fast default reader is a small multi-layer perceptron (cv2.ml.ANN_MLP) on HOG features of
    the upright glyph, trained by bench/train_tile_reader.py on glyphs rendered in the TRAIN fonts
    and styles of vision.sim.tiles and on real tiles from the Rummikub photos' train/ split
-   (CC BY 4.0, see vision/models/ATTRIBUTION.md). Its output is turned into class probabilities;
+   (CC BY 4.0, see vision/models/ATTRIBUTION.txt). Its output is turned into class probabilities;
    the best probability is the confidence.
 4. When that confidence is below ``second_opinion_below``, tesseract (pytesseract) reads the
    upright glyph; it also serves alone when no trained model is available.

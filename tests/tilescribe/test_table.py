@@ -97,15 +97,15 @@ def test_empty_turn_end_is_a_pass_and_undo_takes_it_back() -> None:
 
 def test_correction_replaces_a_misread_until_the_reading_changes() -> None:
     table = _table()
-    table.observe(_seen(1, "4B2 6B1 1A0 8M1"))  # 8 is a misread of 3 (and is not legal here)
+    table.observe(_seen(1, "4B2 6B1 1A0 5M1"))  # 5 is a misread of 3 (and is not legal here)
     assert table.turn is not None and not table.turn.legal
     table.correct(A("M1"), "3")
     assert table.turn is not None and table.turn.legal and table.turn.score == 3
-    table.observe(_seen(2, "4B2 6B1 1A0 8M1"))  # re-read the same way: the correction still holds
+    table.observe(_seen(2, "4B2 6B1 1A0 5M1"))  # re-read the same way: the correction still holds
     record = table.request_end()
     assert record is not None and {str(p) for p in record.placements} == {"4B2", "6B1", "1A0", "3M1"}
-    table.observe(_seen(3, "4B2 6B1 1A0 8M1 5M2"))
-    assert table.view().restore == {}  # the committed 3 is still read as 8: corrected, no false alarm
+    table.observe(_seen(3, "4B2 6B1 1A0 5M1 5M2"))
+    assert table.view().restore == {}  # the committed 3 is still read as 5: corrected, no false alarm
     with pytest.raises(ValueError, match="correction of B1"):
         table.correct(A("B1"), "x")
 

@@ -69,6 +69,11 @@ class Settle:
         self._quiet_since: float | None = None
         self._read_done = False
 
+    @property
+    def quiet_since(self) -> float | None:
+        """Time the current quiet spell began (None while the board is not quiet)."""
+        return self._quiet_since
+
     def update(self, t: float, quiet: bool) -> bool:
         """Record one frame; True when the board should be read now (once per quiet spell).
 

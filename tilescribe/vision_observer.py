@@ -4,8 +4,9 @@ Built on the read pipeline (vision.board_reader.BoardWatcher: locate the board f
 markers, gate the frame, read only the cells that changed) and the tile reader
 (vision.tile_reader.TileReader). The engine's legal values at each empty cell are the reader's
 prior. The board must stay quiet (located, no hand, no motion in any frame) for ``still_seconds``
-(tilescribe.observe.Settle); then the whole board is read once more, so that every settled reading
-covers every cell afresh (an earlier misread is caught at the next turn).
+(tilescribe.observe.Settle); the whole board is read afresh on a few frames of the end of that
+spell and the reads are pooled per cell, so that every settled reading covers every cell anew (an
+earlier misread is caught at the next turn).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from display.view import CameraState
 from engine.hexgrid import Hex
 from tilescribe.faces import FaceMap
 from tilescribe.observe import Observation, Settle
-from vision.board_reader import BoardReader, BoardWatcher, ReadConfig
+from vision.board_reader import BoardReader, BoardReading, BoardWatcher, ReadConfig
 from vision.gate import BoardGate, GateConfig
 from vision.sources import Frame
 from vision.tile_reader import TileReader
@@ -29,6 +30,12 @@ LegalValues = Callable[[], Mapping[Hex, Collection[int]]]
 #: flicker move about 2 % of the gate's pixels between frames; a hand or an arm moves 5 to 10 %;
 #: a tile put down (about 0.1 %) is seen by the gate's changed cells, not as motion.
 MOTION_FRACTION = 0.03
+
+#: Reads of the quiet board in its last VOTE_SECONDS before it counts as settled (one every
+#: VOTE_EVERY seconds) are pooled: each cell takes the face with the highest summed confidence
+#: (the frames differ in sensor noise and light, and so do the reader's mistakes).
+VOTE_SECONDS = 0.25
+VOTE_EVERY = 0.09
 
 
 class VisionObserver:
@@ -58,6 +65,7 @@ class VisionObserver:
         self.watcher = BoardWatcher(BoardReader(config), gate)
         self.legal = legal
         self._settle = Settle(still_seconds)
+        self._pool: list[tuple[float, BoardReading]] = []
 
     def observe(self, frame: Frame) -> Observation:
         """Locate, gate and (when the board has settled) read one frame."""
@@ -73,13 +81,38 @@ class VisionObserver:
         else:
             camera = CameraState.LOCKED
         quiet = gate.board_found and not gate.hand and gate.motion <= MOTION_FRACTION
-        if not self._settle.update(frame.t, quiet):
+        settled = self._settle.update(frame.t, quiet)
+        since = self._settle.quiet_since
+        if since is None:
+            self._pool.clear()
             return Observation(frame.index, frame.t, camera)
-        # settled: the whole board is read again (issue 5: an earlier misread is caught)
-        last = self.watcher.reader.read(frame.image, f"frame {frame.index}", legal)
-        if not last.board_found:
-            return Observation(frame.index, frame.t, CameraState.LOST)
-        self.watcher.last = last
-        faces = {cell: r.face for cell, r in last.cells.items()}
-        confidence = {cell: r.confidence for cell, r in last.cells.items()}
+        voting = frame.t - since >= self._settle.still_seconds - VOTE_SECONDS and (
+            not self._pool or frame.t - self._pool[-1][0] >= VOTE_EVERY)
+        if settled or voting:
+            # the whole board is read again (issue 5: an earlier misread is caught)
+            reading = self.watcher.reader.read(frame.image, f"frame {frame.index}", legal)
+            if not reading.board_found:
+                self._pool.clear()
+                return Observation(frame.index, frame.t, CameraState.LOST)
+            self._pool.append((frame.t, reading))
+        if not settled:
+            return Observation(frame.index, frame.t, camera)
+        self.watcher.last = self._pool[-1][1]
+        faces, confidence = _pooled([r for _, r in self._pool])
+        self._pool.clear()
         return Observation(frame.index, frame.t, camera, faces, confidence)
+
+
+def _pooled(readings: list[BoardReading]) -> tuple[dict[Hex, str], dict[Hex, float]]:
+    """The occupied cells of the last reading, each with the face of highest summed confidence
+    over all the readings, and that face's best confidence."""
+    faces: dict[Hex, str] = {}
+    confidence: dict[Hex, float] = {}
+    for cell in readings[-1].cells:
+        votes: dict[str, list[float]] = {}
+        for reading in readings:
+            if cell in reading.cells:
+                votes.setdefault(reading.cells[cell].face, []).append(reading.cells[cell].confidence)
+        face = max(votes, key=lambda f: sum(votes[f]))
+        faces[cell], confidence[cell] = face, max(votes[face])
+    return faces, confidence

@@ -59,9 +59,24 @@ def record_games(board_json: Path, out: Path, games: int) -> list[Path]:
     return folders
 
 
-def cell_errors(truth: dict[str, str], read: dict[str, str], cells: int) -> int:
-    """Cells whose occupancy or face differs (out of ``cells``)."""
+def cell_errors(truth: dict[str, str], read: dict[str, str]) -> int:
+    """Cells whose occupancy or face differs."""
     return sum(1 for a in set(truth) | set(read) if truth.get(a) != read.get(a))
+
+
+def occupancy_errors(truth: dict[str, str], read: dict[str, str]) -> int:
+    """Cells occupied in one but not the other (phantom or missed tiles)."""
+    return len(set(truth) ^ set(read))
+
+
+def board_part_ms(reader: BoardReader, image: np.ndarray) -> float:
+    """Milliseconds of the pipeline without the face reader: locate, rectify, presence, crops."""
+    start = time.perf_counter()
+    location = reader.locator.locate(image)
+    scores = reader.presence.measure(reader.presence_view.rectify(image, location))
+    occupied = np.nonzero(scores.occupied)[0]
+    reader.read_view.patches(reader.read_view.rectify(image, location), occupied)
+    return (time.perf_counter() - start) * 1e3
 
 
 def naive_read(reader: BoardReader, image: np.ndarray) -> tuple[dict[str, str], float]:
@@ -104,6 +119,7 @@ def main() -> int:
     kwargs = {} if args.second_opinion is None else {"second_opinion_below": args.second_opinion}
     reader = BoardReader(ReadConfig(geometry, 13, TileReader(**kwargs)))
     full_ms, errors, right_frames, read_frames, tiles = [], 0, 0, 0, []
+    board_ms, occupancy = [], 0
     few_ms: list[float] = []
     still: list[tuple[np.ndarray, dict[str, str]]] = []
     for folder in folders:
@@ -122,7 +138,9 @@ def main() -> int:
             reading = reader.read(image, frame["file"])
             full_ms.append(reading.ms)
             faces = {format_address(c): r.face for c, r in reading.cells.items()}
-            wrong = cell_errors(frame["cells"], faces, len(geometry.cells))
+            wrong = cell_errors(frame["cells"], faces)
+            occupancy += occupancy_errors(frame["cells"], faces)
+            board_ms.append(board_part_ms(reader, image))
             errors += wrong
             right_frames += wrong == 0
             read_frames += 1
@@ -134,6 +152,9 @@ def main() -> int:
         print(f"WARNING: only {read_frames} frames, fewer than the {args.frames} asked for")
     print(f"full read:  per-cell error {errors / cells:.4%} ({errors} of {cells} cells), "
           f"frames entirely right {right_frames / read_frames:.1%}; {percentiles(full_ms)}")
+    print(f"  of which occupancy (phantom or missed tiles): {occupancy} cells, {occupancy / cells:.4%}; "
+          f"face misreads: {errors - occupancy} cells")
+    print(f"  board part alone (locate, rectify, presence, crops; no face reading): {percentiles(board_ms)}")
     print(f"few cells changed (locate + gate + read of changed cells): {len(few_ms)} reads, "
           f"{percentiles(few_ms)}")
     base_ms, base_errors, base_right = [], 0, 0
@@ -141,7 +162,7 @@ def main() -> int:
     for image, truth in still[::step][: args.baseline_frames]:
         faces, ms = naive_read(reader, image)
         base_ms.append(ms)
-        wrong = cell_errors(truth, faces, len(geometry.cells))
+        wrong = cell_errors(truth, faces)
         base_errors += wrong
         base_right += wrong == 0
     n = len(base_ms)

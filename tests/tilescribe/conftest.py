@@ -39,3 +39,19 @@ def truth_recording(tmp_path_factory: pytest.TempPathFactory, board_json: Path) 
     options = SimOptions(seed=5, size=(320, 240), fps=10.0, hands=True, pacing=Pacing(pause_chance=0.6))
     folder = write_recording(plan, board_json, tmp_path_factory.mktemp("rec") / "recording", options)
     return folder, plan
+
+
+@pytest.fixture(scope="session")
+def camera_game(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, GamePlan]:
+    """A 1280x960 recording of five turns with real Rummikub tile crops, hands, pauses mid-turn and
+    the last tile of turn 3 first put down wrong (then fixed), for the vision stack."""
+    out = tmp_path_factory.mktemp("camera-game")
+    print_board(SheetSpec(order=4), out / "board")
+    settings = TableSettings(
+        game=Settings(modulus=13, board=Board.hexagon(4), players=("Ana", "Bo"), tiles_per_value=None),
+        tileset="rummikub",
+    )
+    plan = plan_game(settings, turns=5, seed=2, wrong_turn=3)
+    options = SimOptions(seed=2, size=(1280, 960), pacing=Pacing(lead_in=3.0, pause_chance=0.5),
+                         shapes=("photo",))
+    return write_recording(plan, out / "board" / "board.json", out / "recording", options), plan

@@ -1,14 +1,15 @@
-"""The camera observer on a simulated 1280x960 recording: hands, settled reads, occupied cells.
+"""The session on the real vision stack (board locating, gate, presence, tile reader), 1280x960.
 
-Exercises the real vision stack (board locating, gate, presence, tile reader) through
-tilescribe.vision_observer. Face accuracy is not asserted here (it is the tile reader's figure,
-see bench/bench_tiles.py and bench/bench_session.py); this checks what the session relies on:
-a hand is never read, every change of the board is read once it is still, in time, and the read
-finds exactly the occupied cells.
+- the camera observer on drawn pentagon tiles: a hand is never read, every change of the board is
+  read once it is still, within 1 s, and the read finds exactly the occupied cells;
+- a whole game with real Rummikub tile crops through ``tilescribe run`` (reading the images, not
+  the recorded truth), with hands, pauses mid-turn, an illegal placement fixed and a camera
+  dropout: exactly the true transcript and scores.
 """
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -16,13 +17,14 @@ import pytest
 from display.view import CameraState
 from engine.hexgrid import Board, format_address
 from engine.settings import Settings
-from tilescribe.demo import plan_game, write_recording
+from tilescribe.cli import main
+from tilescribe.demo import GamePlan, plan_game, write_recording
 from tilescribe.faces import FaceMap
 from tilescribe.settings import TableSettings
 from tilescribe.vision_observer import VisionObserver
 from vision.sim.recording import SimOptions
 from vision.sim.timeline import Pacing
-from vision.sources import RecordingSource
+from vision.sources import Recording, RecordingSource
 
 
 @pytest.fixture(scope="module")
@@ -57,3 +59,20 @@ def test_hands_are_never_read_and_every_still_board_is_read_in_time(camera_recor
         delay = frames[first].t - frames[still].t
         assert delay <= 1.0, f"the board still at frame {still} was read {delay:.2f} s later"
         assert reads[first] == set(frames[first].cells), f"frame {first}: occupied cells misfound"
+
+
+def test_whole_game_read_from_the_images(tmp_path: Path, camera_game: tuple[Path, GamePlan],
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    folder, plan = camera_game
+    copy = shutil.copytree(folder, tmp_path / "recording")
+    frames = Recording.load(copy).frames
+    for i in range(len(frames) // 2, len(frames) // 2 + 4):  # the camera drops out for 0.4 s
+        (copy / frames[i].file).unlink()
+    games = tmp_path / "games"
+    assert main(["run", "--source", str(copy), "--headless", "--no-sound", "--games", str(games),
+                 "--resume", "no"]) == 0
+    transcript = next(games.glob("*/transcript.txt")).read_text()
+    assert [line for line in transcript.splitlines() if line[:1].isdigit()] == \
+        [line for line in plan.transcript().splitlines() if line[:1].isdigit()]
+    scores = plan.scores()
+    assert f"scores final: Ana {scores['Ana']}, Bo {scores['Bo']}" in capsys.readouterr().out

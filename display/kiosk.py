@@ -179,10 +179,6 @@ class Kiosk:
             self.saved.append(path)
         return True
 
-    def save(self, path: Path) -> None:
-        """Save the current screen as an image file (PNG by extension)."""
-        pygame.image.save(self._surface(), str(path))
-
     def _surface(self) -> pygame.Surface:
         if self._screen is None:
             raise RuntimeError("kiosk window is not open")

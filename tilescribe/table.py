@@ -212,11 +212,6 @@ class Table:
         """The engine's verdict on the turn in progress (None when nothing new is on the board)."""
         return self._turn
 
-    @property
-    def vanished(self) -> dict[Hex, Tile]:
-        """Committed tiles missing or different on the board: cell -> the tile to put back."""
-        return dict(self._vanished)
-
     def _committed(self) -> TurnRecord:
         turn = self.game.history[-1]
         self.game_over = self.game.is_over

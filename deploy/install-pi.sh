@@ -48,7 +48,11 @@ echo "== virtual environment in $PREFIX/venv (sees the system picamera2)"
 mkdir -p "$PREFIX"
 python3 -m venv --system-site-packages "$PREFIX/venv"
 "$PREFIX/venv/bin/python" -m pip install -q --upgrade pip
-"$PREFIX/venv/bin/python" -m pip install -q "$SRC"
+# The system picamera2 uses the system simplejpeg, built against numpy 1.x: a numpy 2 in the venv
+# breaks "import picamera2" (numpy.dtype size changed; raspberrypi/picamera2 issues 1088, 1211).
+# Hence numpy < 2, and an OpenCV wheel that still runs on numpy 1.x (4.12 needs numpy 2); OpenCV
+# comes from PyPI because Bookworm's python3-opencv (4.6) lacks cv2.aruco.ArucoDetector.
+"$PREFIX/venv/bin/python" -m pip install -q "numpy<2" "opencv-python<4.12" "$SRC"
 "$PREFIX/venv/bin/python" -c "import picamera2" 2>/dev/null \
     || echo "warning: picamera2 not importable from the venv; the Pi camera source will not work" >&2
 

@@ -3,8 +3,9 @@
 The gate works on a small top-down board image (``pitch_px`` pixels between cell centres, 12 by
 default: about 330 x 300 pixels for an order-9 board), so it costs about a millisecond a frame.
 
-- still: no pixel of the sheet moved by more than ``motion_level`` grey levels (after the light
-  change common to the whole sheet is taken out) for ``still_frames`` frames in a row;
+- still: no more than ``motion_fraction`` of the sheet moved by more than ``motion_level`` grey
+  levels (after the change of light is taken out) for ``still_frames`` frames in a row; measured
+  in the downscaled frame itself, so that the homography's small jitter is no motion;
 - hand: the white band around the cells, where tiles never lie, differs from the band of the last
   accepted frame over more than ``hand_fraction`` of its area. An arm reaching over the board must
   cross that band; so must the shadow of a hand over the board's edge, which makes the gate wait
@@ -39,6 +40,9 @@ class GateConfig:
         hand_level: relative brightness change of the white band that counts as covered.
         hand_fraction: share of the white band that must be covered for a hand to be reported.
         cell_level: mean relative change over a cell that counts as a changed cell.
+        light_sigma_pitches: scale (in cell pitches) above which a change of brightness counts as a
+            change of light, not as something on the sheet.
+        raw_width: width of the downscaled frame in which motion is measured (pixels).
     """
 
     pitch_px: float = 12.0
@@ -48,6 +52,8 @@ class GateConfig:
     hand_level: float = 0.12
     hand_fraction: float = 0.004
     cell_level: float = 0.05
+    light_sigma_pitches: float = 1.5
+    raw_width: int = 320
 
     def __post_init__(self) -> None:
         if self.pitch_px < 6 or self.still_frames < 1 or not 0 < self.motion_fraction < 1:
@@ -109,10 +115,27 @@ class BoardGate:
         edge = np.zeros((h, w), bool)
         edge[3:-3, 3:-3] = True
         self._band = ~near_cells & ~markers & edge
+        self._sigma = self.config.light_sigma_pitches * self.config.pitch_px
         self._sheet = edge
+        bw, bh = geometry.image_size
+        self._outline = np.array([[0, 0], [bw, 0], [bw, bh], [0, bh]], np.float64)
+        self._raw_scale = 1.0
+        self._previous_raw: np.ndarray | None = None
         self._previous: np.ndarray | None = None
         self._accepted: np.ndarray | None = None
         self._quiet_frames = 0
+
+    def _raw_small(self, image: np.ndarray, location: BoardLocation) -> tuple[np.ndarray, np.ndarray]:
+        """The frame in grey at the gate's scale (float32) and the sheet's mask in it (bool)."""
+        gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+        h, w = gray.shape
+        self._raw_scale = self.config.raw_width / w
+        size = (self.config.raw_width, max(1, round(h * self._raw_scale)))
+        raw = cv2.resize(gray, size, interpolation=cv2.INTER_AREA).astype(np.float32)
+        outline = location.board_to_frame(self._outline) * self._raw_scale
+        mask = np.zeros((size[1], size[0]), np.uint8)
+        cv2.fillConvexPoly(mask, np.round(outline).astype(np.int32), 1)
+        return raw, mask.astype(bool)
 
     def small(self, image: np.ndarray, location: BoardLocation) -> np.ndarray:
         """The gate's small grey top-down board image (float32, H x W) of a BGR frame."""
@@ -130,20 +153,25 @@ class BoardGate:
             The gate's state for this frame.
         """
         if location is None:
-            self._previous, self._quiet_frames = None, 0
+            self._previous = self._previous_raw = None
+            self._quiet_frames = 0
             return GateState(False, False, True, (), 1.0, 1.0)
         small = self.small(image, location)
+        raw, sheet = self._raw_small(image, location)
         motion = 1.0
-        if self._previous is not None:
-            change = _relative_change(small, self._previous, self._sheet) * np.maximum(small, 1.0)
-            motion = float((change[self._sheet] > self.config.motion_level).mean())
-        self._previous = small
+        if self._previous_raw is not None and self._previous_raw.shape == raw.shape:
+            # in frame coordinates, so that the homography's jitter from frame to frame is no motion
+            change = _relative_change(raw, self._previous_raw, sheet, self._sigma * self._raw_scale)
+            change *= np.maximum(raw, 1.0)
+            motion = float((change[sheet] > self.config.motion_level).mean())
+        self._previous, self._previous_raw = small, raw
         self._quiet_frames = self._quiet_frames + 1 if motion <= self.config.motion_fraction else 0
         still = self._quiet_frames >= self.config.still_frames
         if self._accepted is None:
             return GateState(True, still, False, self.view.addresses, motion, 0.0)
-        change = _relative_change(small, self._accepted, self._band)
+        change = _relative_change(small, self._accepted, self._band, self._sigma)
         cover = float((change[self._band] > self.config.hand_level).mean())
+        change = _relative_change(small, self._accepted, self._sheet, self._sigma)
         per_cell = self.view.patches(change)[:, self.view.hex_mask].mean(axis=1)
         changed = tuple(a for a, v in zip(self.view.addresses, per_cell, strict=True)
                         if v > self.config.cell_level)
@@ -159,8 +187,19 @@ class BoardGate:
         self._accepted = None
 
 
-def _relative_change(current: np.ndarray, reference: np.ndarray, region: np.ndarray) -> np.ndarray:
-    """|current / reference / g - 1| per pixel, g the median ratio over ``region`` (light change)."""
+def _relative_change(current: np.ndarray, reference: np.ndarray, region: np.ndarray,
+                     sigma: float) -> np.ndarray:
+    """|r / light - 1| per pixel for r = current / reference, where ``light`` is the change of light.
+
+    The light's change is the median ratio over ``region`` (a lamp, a cloud) times a smooth local
+    correction (a glare spot): the ratio clipped to +-15 % of the median (so that a tile or a hand
+    weighs little), blurred with ``sigma`` pixels over ``region``.
+    """
     ratio = (current + 4.0) / (reference + 4.0)
-    gain = float(np.median(ratio[region]))
-    return np.abs(ratio / gain - 1.0)
+    ratio /= float(np.median(ratio[region]))
+    weight = region.astype(np.float32)
+    clipped = np.clip(ratio, 0.85, 1.15) * weight
+    norm = np.maximum(cv2.GaussianBlur(weight, (0, 0), sigma), 1e-3)
+    light = cv2.GaussianBlur(clipped, (0, 0), sigma) / norm
+    light = np.where(norm > 1e-2, light, 1.0)
+    return np.abs(ratio / light - 1.0)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import cv2
+import numpy as np
 import pytest
 
 from vision.gate import BoardGate, GateConfig
@@ -66,3 +68,25 @@ def test_no_board_means_not_ready(recorded_game):
     gate = BoardGate(recorded_game.geometry)
     state = gate.update(recorded_game.image(0), None)
     assert not state.board_found and not state.is_ready
+
+
+def test_a_changing_light_is_neither_motion_nor_a_hand(recorded_game, tmp_path):
+    """The lead-in frames of the empty board under a light that jumps by 50 % from frame to frame
+    (without saturating), with a glare spot that grows: still, no hand, nothing changed."""
+    locator = BoardLocator(recorded_game.geometry)
+    gate = BoardGate(recorded_game.geometry)
+    h, w = recorded_game.image(0).shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    spot = np.exp(-((xx - 0.6 * w) ** 2 + (yy - 0.4 * h) ** 2) / (2 * (0.15 * w) ** 2))
+    states = []
+    for k in range(7):
+        gain = (0.6 + 0.3 * (k % 2)) * (1 + 0.04 * k * spot)
+        image = np.clip(recorded_game.image(k % 4) * gain[..., None], 0, 255).astype(np.uint8)
+        path = tmp_path / f"light{k}.jpg"
+        cv2.imwrite(str(path), image, [cv2.IMWRITE_JPEG_QUALITY, 90])
+        image = cv2.imread(str(path))
+        states.append(gate.update(image, locator.locate(image)))
+        if k == 0:
+            gate.accept()
+    assert all(not s.hand for s in states)
+    assert states[-1].is_ready and states[-1].changed == ()

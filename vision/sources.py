@@ -105,6 +105,7 @@ class FrameSource:
     def __init__(self, name: str) -> None:
         self.name = name
         self._is_open = False
+        self._was_open = False
         self._index = 0
 
     def read(self) -> Frame | None:
@@ -112,11 +113,19 @@ class FrameSource:
 
         Raises:
             SourceError: the source cannot be opened (wrong path, no such camera).
-            SourceLostError: the camera stopped delivering frames (call ``reopen()``).
+            SourceLostError: the camera stopped delivering frames, or cannot be opened again after
+                it worked (call ``reopen()`` and try again).
         """
         if not self._is_open:
-            self._open()
-            self._is_open = True
+            try:
+                self._open()
+            except SourceLostError:
+                raise
+            except SourceError as exc:
+                if self._was_open:  # it worked before: a camera unplugged, a share gone away
+                    raise SourceLostError(str(exc)) from exc
+                raise
+            self._is_open = self._was_open = True
         return self._read()
 
     def reopen(self) -> None:

@@ -66,6 +66,17 @@ def test_video_file_source(tmp_path: Path) -> None:
     assert len(frames) == 6
     assert frames[-1].t > frames[0].t
     assert abs(int(frames[5].image.mean()) - 200) <= 3
+    # a source that worked and then cannot be opened again is lost (retry), not broken
+    source = VideoFileSource(path)
+    assert source.read() is not None
+    source.reopen()
+    moved = path.rename(tmp_path / "elsewhere.avi")
+    with pytest.raises(SourceLostError, match="does not exist"):
+        source.read()
+    moved.rename(path)
+    source.reopen()
+    frame = source.read()
+    assert frame is not None and frame.index == 1  # goes on where it stood
 
 
 @pytest.mark.parametrize(

@@ -113,10 +113,14 @@ class Session:
                     message = f"{self.source.name}: lost {lost_in_a_row} times in a row, giving up"
                     raise SourceError(message) from exc
                 self.table.camera_lost(str(exc))
-                self._show()
                 self.source.reopen()
-                if not self.source.finite:
-                    time.sleep(min(5.0, 0.2 * lost_in_a_row))
+                wait_until = time.monotonic() + (0.0 if self.source.finite else min(5.0, 0.2 * lost_in_a_row))
+                while True:  # the kiosk keeps answering while the camera is away
+                    self._poll()
+                    self._show()
+                    if time.monotonic() >= wait_until or self._quit:
+                        break
+                    time.sleep(0.05)
                 continue
             if frame is None:
                 if not self.table.game_over:
@@ -141,15 +145,19 @@ class Session:
         self._record(self.table.observe(self.observer.observe(frame)))
         for event in frame.events:
             self._event(event)
+        self._poll()
+        self._show()
+        if self.on_frame is not None:
+            self.on_frame(frame)
+
+    def _poll(self) -> None:
+        """The players' requests from the kiosk and the GPIO button."""
         if self.kiosk is not None:
             for action in self.kiosk.poll():
                 self.act(action)
         if self.button is not None:
             for _ in range(self.button.presses()):
                 self._record(self.table.request_end())
-        self._show()
-        if self.on_frame is not None:
-            self.on_frame(frame)
 
     def _event(self, event: SourceEvent) -> None:
         if event.type == "end_turn":

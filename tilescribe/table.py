@@ -29,6 +29,8 @@ from tilescribe.settings import TableSettings
 #: A reading below this confidence (0..1) is outlined on the kiosk for the players to check.
 UNSURE_BELOW = 0.6
 
+_CAMERA_LOST = "Camera lost"
+
 
 def turn_text(record: TurnRecord) -> str:
     """A committed turn in tilde notation (its primary sequence), or ``pass`` / ``freeze``."""
@@ -74,6 +76,8 @@ class Table:
     def observe(self, obs: Observation) -> TurnRecord | None:
         """Take one frame's observation; returns the turn committed by it, if any (auto mode or a
         pending end-of-turn signal)."""
+        if self.camera is CameraState.NO_CAMERA and self.alert.startswith(_CAMERA_LOST):
+            self._say("Camera back.", AlertLevel.INFO)
         self.camera = obs.camera
         if obs.camera is not CameraState.LOCKED:
             self._fresh = False
@@ -96,7 +100,7 @@ class Table:
     def camera_lost(self, message: str) -> None:
         """The camera disappeared (the session reopens it); shown until the next frame."""
         self.camera, self._fresh = CameraState.NO_CAMERA, False
-        self._say(f"Camera lost: {message}. Reconnecting; nothing committed is lost.", AlertLevel.WARN)
+        self._say(f"{_CAMERA_LOST}: {message}. Reconnecting; nothing committed is lost.", AlertLevel.WARN)
 
     # -- the players' requests ---------------------------------------------------------------
     def request_end(self) -> TurnRecord | None:

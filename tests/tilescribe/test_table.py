@@ -180,3 +180,15 @@ def test_an_unsure_re_read_of_a_committed_tile_does_not_put_the_board_out_of_syn
     assert table.view().restore == {} and A("A0") in table.view().uncertain
     table.observe(Observation(3, 0.3, CameraState.LOCKED, faces, {A("B1"): 0.9, A("A0"): 0.9}))
     assert table.view().restore == {A("A0"): "5"}  # a sure re-read does
+
+
+def test_a_lost_camera_is_said_and_its_return_too() -> None:
+    table = _table()
+    table.observe(_seen(1, "4B2 6B1"))
+    table.camera_lost("frame 5 is missing")
+    view = table.view()
+    assert view.camera is CameraState.NO_CAMERA and "Camera lost: frame 5 is missing" in view.alert
+    table.observe(_quiet(7))
+    assert table.view().camera is CameraState.LOCKED and table.alert == "Camera back."
+    assert table.request_end() is None  # waits for a settled reading after the camera came back
+    assert table.observe(_seen(12, "4B2 6B1 1A0 3M1")) is not None  # the pending end commits

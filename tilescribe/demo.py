@@ -34,7 +34,7 @@ from vision.sim.recording import SimFrame, SimOptions, Simulation
 from vision.sim.timeline import Pacing, SimPlacement
 
 #: Bump when the demo's game or look changes, so that old caches are rebuilt.
-DEMO_VERSION = 1
+DEMO_VERSION = 2
 
 
 @dataclass(frozen=True, slots=True)

@@ -51,7 +51,7 @@ class GateConfig:
     motion_fraction: float = 0.0015
     hand_level: float = 0.12
     hand_fraction: float = 0.004
-    cell_level: float = 0.05
+    cell_level: float = 0.025
     light_sigma_pitches: float = 1.5
     raw_width: int = 320
 

@@ -96,17 +96,25 @@ class BoardLocator:
         self.detect_width = detect_width
         self.max_error_px = max_error_px
         dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, geometry.marker_dictionary))
-        params = cv2.aruco.DetectorParameters()
-        self._detector = cv2.aruco.ArucoDetector(dictionary, params)
+        fast = cv2.aruco.DetectorParameters()
+        fast.adaptiveThreshWinSizeMin = fast.adaptiveThreshWinSizeMax = 7  # one thresholding pass
+        self._fast = cv2.aruco.ArucoDetector(dictionary, fast)
+        self._detector = cv2.aruco.ArucoDetector(dictionary, cv2.aruco.DetectorParameters())
         self._board_corners = {m.id: np.array(m.corners, np.float64) for m in geometry.markers}
 
     def find_markers(self, gray: np.ndarray) -> MarkerSighting:
-        """Detect the board's markers in a grey frame (uint8, H x W); unknown ids are ignored."""
+        """Detect the board's markers in a grey frame (uint8, H x W); unknown ids are ignored.
+
+        One quick thresholding pass first; OpenCV's default three passes, then full resolution,
+        only when that finds fewer than ``min_markers`` markers.
+        """
         scale = min(1.0, self.detect_width / gray.shape[1])
         small = gray if scale == 1.0 else cv2.resize(gray, None, fx=scale, fy=scale,
                                                      interpolation=cv2.INTER_AREA)
-        corners, ids, _ = self._detector.detectMarkers(small)
-        if ids is None and scale < 1.0:  # tiny markers: try at full resolution
+        corners, ids, _ = self._fast.detectMarkers(small)
+        if ids is None or len(ids) < self.min_markers:  # hard light or small markers: try harder
+            corners, ids, _ = self._detector.detectMarkers(small)
+        if (ids is None or len(ids) < self.min_markers) and scale < 1.0:  # tiny markers: full size
             scale = 1.0
             corners, ids, _ = self._detector.detectMarkers(gray)
         found: dict[int, np.ndarray] = {}
@@ -117,7 +125,7 @@ class BoardLocator:
                 found[int(i)] = c.reshape(4, 2).astype(np.float32) / scale
         if scale < 1.0 and found:
             pts = np.concatenate(list(found.values())).reshape(-1, 1, 2)
-            win = max(2, round(1.0 / scale))
+            win = max(3, round(1.5 / scale))
             cv2.cornerSubPix(gray, pts, (win, win), (-1, -1),
                              (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_COUNT, 10, 0.05))
             for k, marker_id in enumerate(list(found)):

@@ -202,7 +202,6 @@ class BoardReader:
             indices = np.arange(len(self.read_view.addresses))
             scores = self.presence.measure(self.presence_view.rectify(image, location))
             occupied = indices[scores.occupied]
-            crops = self.read_view.patches(self.read_view.rectify(image, location), occupied)
         else:
             try:
                 indices = np.array(sorted(self._index[c] for c in only), np.int64)
@@ -211,7 +210,7 @@ class BoardReader:
             small = self.presence_view.rectify(image, location)
             scores = self.presence.measure(small, indices)
             occupied = indices[scores.occupied]
-            crops = self.read_view.warp_cells(image, location, occupied)
+        crops = self.read_view.warp_cells(image, location, occupied)  # cheaper than a full rectification
         presence_conf = dict(zip(scores.indices.tolist(), scores.confidence.tolist(), strict=True))
         cells_hex = [parse_address(self.read_view.addresses[i]) for i in occupied]
         readings = self._read_faces(crops, [self._prior(c, legal) for c in cells_hex])

@@ -117,8 +117,9 @@ class ReadConfig:
         geometry: the printed board.
         modulus: the game's modulus (§1-3); faces at or above it have no value.
         reader: the tile face reader.
-        face_values: face -> value overrides from a tile-set profile (e.g. Rummikub "13" -> 0);
-            faces not listed map to int(face) for numbers, None for wild faces, 0 for the marker.
+        face_values: face -> value from a tile-set profile (e.g. Rummikub "13" -> 0, calibration.
+            tilesets); when empty, numbers below the modulus are their own value, wild faces None,
+            the marker 0.
         empty_board: the empty board rectified at the presence pitch (from a calibration), or
             None to compare with the board drawing.
         read_pitch_px: distance between cell centres in the crops given to the reader (pixels).
@@ -138,9 +139,10 @@ class ReadConfig:
             raise ValueError(f"modulus must be 1..20, got {self.modulus!r}")
 
     def value_of(self, face: str) -> int | None:
-        """The value of a face under this config (§1-3, §7-1 wild, §8 marker = 0)."""
-        if face in self.face_values:
-            return self.face_values[face]
+        """The value of a face under this config (§1-3, §7-1 wild, §8 marker = 0); with a tile-set
+        profile, a face the set does not have has no value."""
+        if self.face_values:
+            return self.face_values.get(face)
         if face == MARKER_FACE:
             return 0
         if face in NUMBER_FACES and int(face) < self.modulus:

@@ -112,3 +112,19 @@ def test_read_command_prints_the_issue_json(recorded_game, tmp_path, capsys):
     assert json.loads(capsys.readouterr().out)["board_found"] is False
     assert run_cli(["read", str(tmp_path / "none.jpg"), "--board", board, "--modulus", "13"]) == 2
     assert "cannot read image" in capsys.readouterr().err
+
+
+def test_read_command_with_a_tile_set_profile(recorded_game, capsys):
+    from calibration.tilesets import load_tileset
+
+    last = len(recorded_game.frames) - 1
+    image = str(recorded_game.folder / recorded_game.frames[last]["file"])
+    board = str(recorded_game.board_json)
+    options = ["--board", board, "--modulus", "13"]
+    assert run_cli(["read", image, *options, "--tileset", "rummikub", "--json"]) == 0
+    values = load_tileset("rummikub").face_values(13)
+    assert values["13"] == 0 and values["joker"] is None
+    for address, cell in json.loads(capsys.readouterr().out)["cells"].items():
+        assert cell["value"] == values.get(cell["face"]), address
+    assert run_cli(["read", image, *options, "--tileset", "nosuchset"]) == 2
+    assert "nosuchset" in capsys.readouterr().err

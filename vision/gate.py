@@ -14,10 +14,12 @@ default: about 330 x 300 pixels for an order-9 board), so it costs about a milli
   pipeline reads only those.
 
 The caller accepts a frame (``accept``) after reading it; later frames are compared with it.
+Run ``python -m vision.gate board.json FRAME...`` to print the state of frames in order.
 """
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 
 import cv2
@@ -207,3 +209,30 @@ def _relative_change(current: np.ndarray, reference: np.ndarray, region: np.ndar
     light = np.where(norm > 1e-2, clipped / np.maximum(norm, 1e-3), 1.0).astype(np.float32)
     light = cv2.resize(light, (w, h), interpolation=cv2.INTER_LINEAR)
     return np.abs(ratio / light - 1.0)
+
+
+def main(argv: list[str]) -> int:
+    """Print the gate's state for frames in order: ``python -m vision.gate BOARD FRAME...``."""
+    from vision.locate import BoardLocator, BoardNotFoundError
+
+    geometry = BoardGeometry.load(argv[0])
+    locator, gate = BoardLocator(geometry), BoardGate(geometry)
+    for path in argv[1:]:
+        image = cv2.imread(path)
+        if image is None:
+            print(f"cannot read image {path}", file=sys.stderr)
+            return 2
+        try:
+            location: BoardLocation | None = locator.locate(image, path)
+        except BoardNotFoundError:
+            location = None
+        state = gate.update(image, location)
+        print(f"{path}: found {state.board_found} still {state.still} hand {state.hand} "
+              f"motion {state.motion:.4f} cover {state.cover:.4f} changed {' '.join(state.changed[:12])}")
+        if state.is_ready:
+            gate.accept()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,7 +1,7 @@
 """Motion/occlusion gate: is the board still, and is a hand over it? (issue 3)
 
 The gate works on a small top-down board image (``pitch_px`` pixels between cell centres, 12 by
-default: about 330 x 300 pixels for an order-9 board), so it costs about a millisecond a frame.
+default: about 330 x 300 pixels for an order-9 board), so it costs a few milliseconds a frame.
 
 - still: no more than ``motion_fraction`` of the sheet moved by more than ``motion_level`` grey
   levels (after the change of light is taken out) for ``still_frames`` frames in a row; measured

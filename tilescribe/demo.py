@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import random
+import shutil
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -168,7 +169,8 @@ def write_recording(plan: GamePlan, board_path: Path, out: Path, options: SimOpt
 
     Args:
         plan: the game.
-        board_path: the board.json of the printed board (named in frames.json).
+        board_path: the board.json of the printed board (copied into the folder, named in
+            frames.json).
         out: the recording folder (created).
         options: simulation options (seed, size, hands, pacing...).
         on_frame: called with (frames done, frames in all) after each frame.
@@ -182,6 +184,7 @@ def write_recording(plan: GamePlan, board_path: Path, out: Path, options: SimOpt
     """
     board = BoardGeometry.load(board_path)
     out.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(board_path, out / "board.json")  # a self-contained folder: it can move or be copied
     frames, total = _frames(plan, board, options)
     entries, events = [], []
     for done, frame in enumerate(frames, start=1):
@@ -194,7 +197,7 @@ def write_recording(plan: GamePlan, board_path: Path, out: Path, options: SimOpt
         if on_frame is not None:
             on_frame(done, total)
     (out / "events.jsonl").write_text("".join(json.dumps(e) + "\n" for e in events), encoding="utf-8")
-    doc = {"board": str(board_path.resolve()), "fps": options.fps, "frames": entries,
+    doc = {"board": "board.json", "fps": options.fps, "frames": entries,
            "settings": plan.settings.to_dict(), "transcript": plan.transcript()}
     (out / "frames.json").write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
     return out

@@ -200,18 +200,14 @@ class BoardReader:
                 location = self.locator.locate(image, where)
             except BoardNotFoundError as exc:
                 return BoardReading(False, {}, (time.perf_counter() - start) * 1e3, (str(exc),))
-        if only is None:
-            indices = np.arange(len(self.read_view.addresses))
-            scores = self.presence.measure(self.presence_view.rectify(image, location))
-            occupied = indices[scores.occupied]
-        else:
+        indices = None
+        if only is not None:
             try:
                 indices = np.array(sorted(self._index[c] for c in only), np.int64)
             except KeyError as exc:
                 raise ValueError(f"{where}: cell {exc.args[0]} is not on this board") from None
-            small = self.presence_view.rectify(image, location)
-            scores = self.presence.measure(small, indices)
-            occupied = indices[scores.occupied]
+        scores = self.presence.measure(self.presence_view.rectify(image, location), indices)
+        occupied = scores.indices[scores.occupied]
         crops = self.read_view.warp_cells(image, location, occupied)  # cheaper than a full rectification
         presence_conf = dict(zip(scores.indices.tolist(), scores.confidence.tolist(), strict=True))
         cells_hex = [parse_address(self.read_view.addresses[i]) for i in occupied]
@@ -219,12 +215,12 @@ class BoardReader:
         cells: dict[Hex, CellReading] = {}
         findings: list[str] = []
         for i, cell, reading in zip(occupied.tolist(), cells_hex, readings, strict=True):
-            value = self.config.value_of(reading.face)
             address = format_address(cell)
             if reading.face not in KNOWN_FACES:
                 findings.append(f"{where}: {address}: tile face unreadable (reader said {reading.face!r})")
                 cells[cell] = CellReading(UNREADABLE_FACE, None, 0.0)
                 continue
+            value = self.config.value_of(reading.face)
             if value is None and reading.face not in WILD_FACES:
                 findings.append(f"{where}: {address}: face {reading.face!r} is not a value under "
                                 f"modulus {self.config.modulus}")
@@ -232,7 +228,7 @@ class BoardReader:
                 findings.append(f"{where}: {address}: value {value} is not legal there")
             confidence = float(np.clip(reading.confidence * presence_conf[i], 0.0, 1.0))
             cells[cell] = CellReading(reading.face, value, confidence)
-        read_cells = frozenset(parse_address(self.read_view.addresses[i]) for i in indices)
+        read_cells = frozenset(parse_address(self.read_view.addresses[i]) for i in scores.indices)
         return BoardReading(True, cells, (time.perf_counter() - start) * 1e3, tuple(findings), read_cells)
 
     def _read_faces(self, crops: np.ndarray, priors: list[frozenset[str] | None]) -> list[FaceReadingLike]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 
 import cv2
 import numpy as np
@@ -37,7 +38,10 @@ def test_board_files_follow_the_issue_format(printed):
     assert all(len(m["corners"]) == 4 for m in doc["markers"])
     png = cv2.imread(str(printed / "board.png"))
     assert [png.shape[1], png.shape[0]] == doc["image_size"]
-    assert (printed / "board.pdf").read_bytes().startswith(b"%PDF")
+    pdf = (printed / "board.pdf").read_bytes()
+    assert pdf.startswith(b"%PDF")
+    # 720 x 650 mm does not fit an A3 sheet: tiled over 3 x 2 sheets
+    assert len(re.findall(rb"/Type\s*/Page\b(?!s)", pdf)) == 6
 
 
 def test_geometry_load_round_trip(printed):

@@ -73,3 +73,22 @@ def test_missing_model_file_is_named(recorded_game, tmp_path):
     view = BoardView(recorded_game.geometry, 24)
     with pytest.raises(PresenceModelError, match="nothing.json"):
         PresenceDetector(view, config=PresenceConfig(model=str(tmp_path / "nothing.json")))
+
+
+def test_real_rummikub_tile_crops_on_the_board_are_found(recorded_game, tools, tmp_path):
+    """Tiles cut from the real photos (vision.sim 'photo' style, CC BY 4.0), at any rotation."""
+    from vision.sim.recording import SimOptions, simulate
+    from vision.sim.timeline import Pacing, SimPlacement
+
+    locator, detector = tools
+    faces = ["1", "6", "9", "13", "joker", "11", "4", "8", "12", "2"]
+    cells = ["A0", "B1", "B2", "E5", "H9", "M14", "P20", "T27", "B35", "H44"]
+    turn = [SimPlacement(a, f) for a, f in zip(cells, faces, strict=True)]
+    options = SimOptions(seed=21, fps=1.0, hands=False, split="held_out", shapes=("photo",),
+                         per_tile_styles=True, any_rotation=True,
+                         pacing=Pacing(lead_in=0.2, reach=0.05, move=0.05, rest=0.05, settle=2.0, after=2.0))
+    *_, last = simulate([turn], recorded_game.geometry, options)
+    path = tmp_path / "photo_tiles.jpg"
+    cv2.imwrite(str(path), last.image, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    assert set(last.cells) == set(cells)
+    assert occupied(detector, locator, cv2.imread(str(path))) == set(cells)

@@ -31,7 +31,7 @@ from calibration.board_print import SheetSpec, print_board
 from vision.board_view import BoardView
 from vision.glyphs import glyph_features, glyph_patch
 from vision.locate import BoardLocator
-from vision.loose_tiles import WORK_PX, find_glyphs, glyph_input, surface_mask
+from vision.loose_tiles import WORK_PX, find_glyphs, glyph_input, ink_colour, surface_mask
 from vision.sim.crops import read_class_names, read_labels
 from vision.sim.recording import SimOptions, Simulation
 from vision.sim.tiles import Shape
@@ -101,12 +101,9 @@ def real_samples(train_dir: Path, names: list[str], lut: np.ndarray, rng: np.ran
                 ups = _candidate_ups(glyph)
                 best = max(ups, key=lambda u: u[1])[0]
                 copies = [(_turn(best, rng.normal(0, 4)) if k else best, tile.face) for k in range(3)]
+                copies += [(_turn(best, w + rng.normal(0, 4)), NOT_A_FACE) for w in (90.0, 270.0)]
                 if tile.colour != "joker" and not path.name.startswith("rummy-2_"):
-                    xs, ys = face.points[:, 0].astype(int), face.points[:, 1].astype(int)
-                    strong = ink[ys, xs] > 0.8
-                    if strong.sum() >= 5:
-                        lab = cv2.cvtColor(image[ys[strong], xs[strong]][None], cv2.COLOR_BGR2Lab)[0]
-                        colour_lab.setdefault(tile.colour, []).append(lab.astype(np.float32).mean(axis=0))
+                    colour_lab.setdefault(tile.colour, []).append(ink_colour(image, face, ink))
             else:
                 continue  # a tile with its face split in two: no clean sample
             for up, face_name in copies:
@@ -153,10 +150,15 @@ def board_samples(boards: int, seed: int, rng: np.random.Generator):
                 continue
             t = np.deg2rad(float(tile["angle_deg"]))  # counter-clockwise as seen
             up = np.array([-np.sin(t), -np.cos(t)])
-            p, a = glyph_patch(glyph.ink, glyph.points, _turn(up, rng.normal(0, 3)))
-            patches.append(p)
-            aspects.append(a)
-            labels.append(CLASSES.index(str(tile["face"])))
+            # the true up, and the tile shape's wrong ups as "none" (how a misturned glyph looks)
+            wrong = (72.0, 144.0, 216.0, 288.0) if len(glyph.outline) == 5 else (90.0, 270.0)
+            turns = [(rng.normal(0, 3), str(tile["face"]))]
+            turns += [(w + rng.normal(0, 3), NOT_A_FACE) for w in wrong]
+            for turn, name in turns:
+                p, a = glyph_patch(glyph.ink, glyph.points, _turn(up, turn))
+                patches.append(p)
+                aspects.append(a)
+                labels.append(CLASSES.index(name))
     return patches, aspects, labels
 
 

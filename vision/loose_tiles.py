@@ -73,6 +73,7 @@ class _Face:
     points: np.ndarray  # float32 [N, 2] (x, y)
     box: tuple[int, int, int, int]  # x0, y0, x1, y1 (exclusive)
     region: int  # index of the surface region holding it
+    body: np.ndarray  # float32 [3], the region's body colour (OpenCV 8-bit Lab)
 
 
 @functools.cache
@@ -178,7 +179,8 @@ def find_glyphs(image: np.ndarray, body: np.ndarray, regions: np.ndarray, body_l
         ys, xs = np.nonzero(np.isin(labels[y0:y1, x0:x1], ids))
         points = np.stack([xs + x0, ys + y0], axis=1).astype(np.float32)
         cx, cy = points.mean(axis=0)
-        faces.append(_Face(points, (x0, y0, x1, y1), int(regions_full[int(cy), int(cx)])))
+        faces.append(_Face(points, (x0, y0, x1, y1), int(regions_full[int(cy), int(cx)]),
+                           lab_full[int(cy), int(cx)].copy()))
     return ink, faces
 
 
@@ -256,16 +258,22 @@ def glyph_input(ink: np.ndarray, face: _Face, outline: np.ndarray) -> GlyphInput
     return GlyphInput(local, face.points - (ox, oy), (outline - (ox, oy)).astype(np.float32))
 
 
-def _colour(image: np.ndarray, face: _Face, ink: np.ndarray, colours: dict[str, np.ndarray]) -> str:
-    """The ink colour name nearest to the mean Lab of the face's strongest ink."""
-    if not colours:
-        return ""
+def ink_colour(image: np.ndarray, face: _Face, ink: np.ndarray) -> np.ndarray:
+    """The face's ink colour relative to its tile's body: mean Lab of the strongest ink less the
+    body's Lab (float32, shape: [3]); relative, so that warm or cold light shifts both alike."""
     xs, ys = face.points[:, 0].astype(int), face.points[:, 1].astype(int)
     strong = ink[ys, xs] > 0.8
     if strong.sum() >= 5:
         xs, ys = xs[strong], ys[strong]
     lab = cv2.cvtColor(image[ys, xs][None], cv2.COLOR_BGR2Lab)[0].astype(np.float32).mean(axis=0)
-    return min(colours, key=lambda name: float(np.linalg.norm(colours[name] - lab)))
+    return lab - face.body
+
+
+def _colour_name(relative_lab: np.ndarray, colours: dict[str, np.ndarray]) -> str:
+    """The learned ink colour nearest to ``relative_lab`` ("" when none is known)."""
+    if not colours:
+        return ""
+    return min(colours, key=lambda name: float(np.linalg.norm(colours[name] - relative_lab)))
 
 
 def find_tiles(image: np.ndarray, reader: TileReader, allowed: frozenset[str] | None = None,
@@ -304,7 +312,8 @@ def find_tiles(image: np.ndarray, reader: TileReader, allowed: frozenset[str] | 
             continue
         corners = tuple((float(x), float(y)) for x, y in outline)
         cx, cy = outline.mean(axis=0)
-        tiles.append(LooseTile(reading.face, _colour(image, face, ink, reader.colours), reading.confidence,
+        colour = _colour_name(ink_colour(image, face, ink), reader.colours)
+        tiles.append(LooseTile(reading.face, colour, reading.confidence,
                                corners, (float(cx), float(cy)), reading.up))
     return sorted(tiles, key=lambda t: (round(t.center[1] / 50), t.center[0]))
 

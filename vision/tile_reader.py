@@ -128,8 +128,11 @@ def _candidate_ups(glyph: GlyphInput) -> list[tuple[np.ndarray, float]]:
     offset = glyph.points.mean(axis=0) - centre
     extent = max(float(np.ptp(glyph.points, axis=0).max()), 1.0)
     if len(outline) == 5:
-        ups = [(v / (np.hypot(*v) or 1.0), 0.0) for v in (outline - centre).astype(np.float64)]
-        return [(up, 0.3 * float(-up[1])) for up, _ in ups]
+        # a regular pentagon's corners lie 72 degrees apart: fit their common phase (angles x 5)
+        v = (outline - centre).astype(np.float64)
+        phase = np.angle(np.exp(5j * np.arctan2(v[:, 1], v[:, 0])).sum()) / 5
+        turns = phase + np.arange(5) * 2 * np.pi / 5
+        return [(np.array([np.cos(t), np.sin(t)]), 0.3 * float(-np.sin(t))) for t in turns]
     (_, _), (rw, rh), angle = cv2.minAreaRect(outline)
     theta = np.deg2rad(angle)
     axis = np.array([np.cos(theta), np.sin(theta)]) if rw >= rh else np.array([-np.sin(theta), np.cos(theta)])
@@ -227,15 +230,18 @@ class TileReader:
         probs = self._probabilities(features)
         if self._exemplars is not None:
             probs = 0.5 * probs + 0.5 * self._exemplar_probabilities(features)
-        probs = self._apply_prior(probs, allowed, is_tile)
+        probs = self._apply_prior(probs, allowed)
+        faces = np.array([c != NOT_A_FACE for c in self._model.classes])
+        keep = faces if is_tile else np.ones(len(faces), bool)
         out = []
         for i, ups in enumerate(candidates):
             block = probs[starts[i]: starts[i + 1]]
-            scores = [np.log(block[k].max() + 1e-6) + prior for k, (_, prior) in enumerate(ups)]
+            # a candidate turned the wrong way reads as "none" or as nothing clearly
+            scores = [np.log(block[k, faces].max() + 1e-6) + prior for k, (_, prior) in enumerate(ups)]
             k = int(np.argmax(scores))
-            p = block[k]
+            p = block[k] * keep
             best = int(np.argmax(p))
-            face, conf = self._model.classes[best], float(p[best])
+            face, conf = self._model.classes[best], float(p[best] / max(p.sum(), 1e-9))
             up = (float(ups[k][0][0]), float(ups[k][0][1]))
             reading = FaceReading(face, min(conf, 1.0), up)
             if conf < self.second_opinion_below and face != NOT_A_FACE:
@@ -267,15 +273,12 @@ class TileReader:
         out = np.exp(out - out.max(axis=1, keepdims=True))
         return out / out.sum(axis=1, keepdims=True)
 
-    def _apply_prior(self, probs: np.ndarray, allowed: frozenset[str] | None, is_tile: bool) -> np.ndarray:
+    def _apply_prior(self, probs: np.ndarray, allowed: frozenset[str] | None) -> np.ndarray:
         assert self._model is not None
-        if allowed is None and not is_tile:
+        if allowed is None:
             return probs
-        mask = np.array([allowed is None or c in allowed or c == NOT_A_FACE for c in self._model.classes],
-                        np.float32)
+        mask = np.array([c in allowed or c == NOT_A_FACE for c in self._model.classes], np.float32)
         weighted = probs * (0.02 + 0.98 * mask)  # a forbidden face stays possible, but a suspect
-        if is_tile:
-            weighted[:, self._model.classes.index(NOT_A_FACE)] = 0.0
         return weighted / weighted.sum(axis=1, keepdims=True)
 
     def _second_opinion(self, reading: FaceReading, patch: np.ndarray,
@@ -393,6 +396,29 @@ def _load_model(model_dir: str | None) -> _Model:
     return _Model(mlp, classes, float(meta["temperature"]), mean, scale)
 
 
+def _glyph_components(keep: list[int], stats: np.ndarray, cents: np.ndarray,
+                      centre: tuple[float, float]) -> list[int]:
+    """The ink components of one face: the one nearest the tile centre, then every component
+    that nearly touches the group so far (the digits of "12", a joker's eyes in its face)."""
+    nearest = min(keep, key=lambda i: np.hypot(*(cents[i] - centre)))
+    chosen = [nearest]
+    x0, y0, w0, h0 = (int(v) for v in stats[nearest, :4])
+    box = [x0, y0, x0 + w0, y0 + h0]
+    grown = True
+    while grown:
+        grown = False
+        for i in keep:
+            if i in chosen:
+                continue
+            x, y, cw, ch = (int(v) for v in stats[i, :4])
+            gap = max(box[0] - (x + cw), x - box[2], box[1] - (y + ch), y - box[3], 0)
+            if gap <= 0.6 * max(box[3] - box[1], 1):
+                chosen.append(i)
+                box = [min(box[0], x), min(box[1], y), max(box[2], x + cw), max(box[3], y + ch)]
+                grown = True
+    return chosen
+
+
 def glyph_in_crop(crop: np.ndarray, index: int = 0) -> GlyphInput | None:
     """The glyph of the tile centred in a square crop, or None for a tile without ink.
 
@@ -427,7 +453,10 @@ def glyph_in_crop(crop: np.ndarray, index: int = 0) -> GlyphInput | None:
     ink_level, _ = cv2.threshold(np.clip(central_dist, 0, 255).astype(np.uint8), 0, 255,
                                  cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     ink_level = max(float(ink_level), 12.0)
-    body_mask = (dist < min(30.0, 0.7 * ink_level)).astype(np.uint8)
+    # the board around the tile: the commonest colour of the crop's outer ring
+    board = np.median(lab[r >= 0.48 * min(h, w)].reshape(-1, 3).astype(np.float32), axis=0)
+    apart = float(np.linalg.norm(board - body))
+    body_mask = (dist < min(30.0, 0.7 * ink_level, max(6.0, 0.5 * apart))).astype(np.uint8)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(body_mask)
     if n <= 1:
         return None
@@ -441,7 +470,7 @@ def glyph_in_crop(crop: np.ndarray, index: int = 0) -> GlyphInput | None:
     hull = cv2.convexHull(max(contours, key=cv2.contourArea))
     inside = np.zeros_like(tile)
     cv2.fillConvexPoly(inside, hull, 1)
-    rim = max(1, int(round(0.04 * min(h, w))))
+    rim = max(1, int(round(0.06 * min(h, w))))
     inside = cv2.erode(inside, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * rim + 1, 2 * rim + 1)))
     ink = np.clip(dist / (2.0 * ink_level), 0.0, 1.0) * inside
     binary = (ink > 0.5).astype(np.uint8)
@@ -450,10 +479,7 @@ def glyph_in_crop(crop: np.ndarray, index: int = 0) -> GlyphInput | None:
     if not keep:
         return None
     rect = cv2.minAreaRect(hull)
-    # the glyph: components within reach of the one nearest the tile centre
-    nearest = min(keep, key=lambda i: np.hypot(*(cents[i] - rect[0])))
-    reach = 0.45 * min(h, w)
-    chosen = [i for i in keep if np.hypot(*(cents[i] - cents[nearest])) < reach]
+    chosen = _glyph_components(keep, stats, cents, rect[0])
     mask = np.isin(labels, chosen)
     ys, xs = np.nonzero(mask)
     corners = cv2.approxPolyDP(hull, 0.04 * cv2.arcLength(hull, True), True).reshape(-1, 2)

@@ -25,6 +25,9 @@ from vision.tile_reader import glyph_in_crop, learn_exemplars
 #: Rectified distance between cell centres for the learning crops (as the read pipeline uses).
 PITCH_PX = 48.0
 
+#: Smallest glyph accepted while learning, as a share of the cell crop's side.
+MIN_GLYPH = 0.15
+
 
 def learn_tileset(image: np.ndarray, geometry: BoardGeometry, base: TileSet, name: str,
                   out_dir: Path, faces: tuple[str, ...] | None = None,
@@ -66,6 +69,8 @@ def learn_tileset(image: np.ndarray, geometry: BoardGeometry, base: TileSet, nam
     glyphs, learned, ups = [], [], []
     for cell, face, crop in zip(cells, faces, crops, strict=True):
         glyph = glyph_in_crop(crop)
+        if glyph is not None and np.ptp(glyph.points, axis=0).max() < MIN_GLYPH * crop.shape[0]:
+            glyph = None  # a speck or the cell's faint printed address: no tile there
         if glyph is None:
             if face in base.wild_faces:
                 continue  # a blank wild tile: nothing to learn, it reads as "#" already

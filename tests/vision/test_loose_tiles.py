@@ -1,0 +1,68 @@
+"""Loose Rummikub tiles found and read in real photos of the train/ split (wood, grey table,
+touching tiles, any rotation) and nothing found in photos of bare backgrounds."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.loose_tiles import LooseTile, LooseTileError, find_tiles
+from vision.sim.crops import read_class_names, read_labels
+from vision.tile_reader import TileReader
+
+RUMMIKUB = frozenset([str(v) for v in range(1, 14)] + ["joker"])
+
+#: Photos of train/ (name prefix): rows of touching tiles on wood, big tiles at any rotation on
+#: dark wood, tiles on a grey table, tiles on a rack in front of marble.
+PHOTOS = ("rummy-28_", "rummy2-28_", "rummy4-7_", "rummy3-21_")
+
+
+@pytest.fixture(scope="module")
+def reader() -> TileReader:
+    return TileReader(second_opinion_below=0.0)
+
+
+def photo(photos_dir, prefix: str):
+    path = next((photos_dir / "train" / "images").glob(f"{prefix}*.jpg"))
+    image = cv2.imread(str(path))
+    h, w = image.shape[:2]
+    truth = read_labels(photos_dir / "train" / "labels" / f"{path.stem}.txt", path, (w, h),
+                        read_class_names(photos_dir / "data.yaml"))
+    return image, truth
+
+
+@pytest.mark.parametrize("prefix", PHOTOS)
+def test_every_tile_of_a_real_photo_is_found_and_read(photos_dir, reader, prefix):
+    image, truth = photo(photos_dir, prefix)
+    tiles = find_tiles(image, reader, RUMMIKUB)
+    matched = {}
+    for tile in tiles:
+        hits = [i for i, t in enumerate(truth) if cv2.pointPolygonTest(t.polygon, tile.center, False) >= 0]
+        assert len(hits) == 1, f"{prefix}: {tile.face} at {tile.center} lies on {len(hits)} labelled tiles"
+        assert hits[0] not in matched, f"{prefix}: tile {truth[hits[0]].name} found twice"
+        matched[hits[0]] = tile
+    missed = [t.name for i, t in enumerate(truth) if i not in matched]
+    assert not missed, f"{prefix}: missed {missed}"
+    for i, tile in matched.items():
+        t = truth[i]
+        assert tile.face == t.face, f"{prefix}: {t.name} read as {tile.face}"
+        if t.colour != "joker":
+            assert tile.colour == t.colour, f"{prefix}: {t.name} colour read as {tile.colour}"
+        assert len(tile.corners) == 4 and 0.0 <= tile.confidence <= 1.0
+        assert cv2.pointPolygonTest(np.array(tile.corners, np.float32), tile.center, False) >= 0
+
+
+def test_bare_backgrounds_give_no_tiles(photos_dir, reader):
+    for path in sorted((photos_dir / "train" / "images").glob("rummyBackground*.jpg"))[:3]:
+        assert find_tiles(cv2.imread(str(path)), reader, RUMMIKUB) == [], path.name
+
+
+def test_bad_photo_is_named(reader):
+    with pytest.raises(LooseTileError, match="expected a BGR uint8"):
+        find_tiles(np.zeros((100, 100), np.uint8), reader)
+
+
+def test_loose_tile_checks_its_invariants():
+    with pytest.raises(ValueError, match="4 corners"):
+        LooseTile("7", "red", 0.9, ((0.0, 0.0),), (0.0, 0.0), (0.0, -1.0))

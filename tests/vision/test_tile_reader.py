@@ -1,0 +1,113 @@
+"""The tile reader on real Rummikub tiles (cut from the train/ photos) and rendered tiles, at any
+rotation; 6 and 9; the prior; tesseract as the reader without a model; bad input."""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.sim.tiles import TileStyle, fonts, render_tile
+from vision.tile_reader import FaceReading, TileReader, TileReaderError
+
+ANGLES = (0, 90, 180, 270, 35, 145, 215, 320)
+
+
+@pytest.fixture(scope="module")
+def reader() -> TileReader:
+    return TileReader(second_opinion_below=0.0)
+
+
+def real_crop(name: str) -> np.ndarray:
+    """A real tile cut upright from a train/ photo (vision/sim/data, CC BY 4.0), 72 x 96."""
+    path = Path(str(resources.files("vision.sim") / "data" / f"{name}.jpg"))
+    image = cv2.imread(str(path))
+    assert image is not None, path
+    return image
+
+
+def on_table(tile: np.ndarray, angle: float, side: int = 60, table=(60, 90, 140)) -> np.ndarray:
+    """An upright BGR tile turned counter-clockwise by ``angle`` on a plain table, scaled to a
+    square crop of ``side`` pixels (the tile's height ~80 % of it)."""
+    h, w = tile.shape[:2]
+    big = int(1.25 * max(h, w))
+    canvas = np.full((big, big, 3), table, np.uint8)
+    y0, x0 = (big - h) // 2, (big - w) // 2
+    if tile.shape[2] == 4:
+        alpha = tile[..., 3:] / 255.0
+        canvas[y0:y0 + h, x0:x0 + w] = (tile[..., :3] * alpha + canvas[y0:y0 + h, x0:x0 + w] * (1 - alpha))
+    else:
+        canvas[y0:y0 + h, x0:x0 + w] = tile
+    m = cv2.getRotationMatrix2D((big / 2, big / 2), angle, 1.0)
+    turned = cv2.warpAffine(canvas, m, (big, big), borderMode=cv2.BORDER_REPLICATE)
+    return cv2.resize(turned, (side, side), interpolation=cv2.INTER_AREA)
+
+
+@pytest.mark.parametrize("name", ["black_6_0", "red_9_1", "blue_6_1", "orange_9_0"])
+def test_real_six_and_nine_are_never_confused_at_any_rotation(reader, name):
+    face = name.split("_")[1]
+    crops = [on_table(real_crop(name), a) for a in ANGLES]
+    faces = [r.face for r in reader.read_batch(crops)]
+    assert faces == [face] * len(ANGLES), dict(zip(ANGLES, faces, strict=True))
+
+
+@pytest.mark.parametrize("name", ["black_1_0", "blue_10_0", "red_12_1", "orange_13_0", "black_7_1",
+                                  "blue_4_0", "red_2_0", "joker_0"])
+def test_real_tiles_read_at_any_rotation(reader, name):
+    face = name.split("_")[-2] if not name.startswith("joker") else "joker"
+    readings = reader.read_batch([on_table(real_crop(name), a) for a in ANGLES[:4]])
+    assert [r.face for r in readings] == [face] * 4
+    assert all(0.0 <= r.confidence <= 1.0 for r in readings)
+
+
+def held_out_pentagon(mark: str) -> TileStyle:
+    font = next(f for f in fonts("held_out") if f.name == "DejaVuSansCondensed-Bold")
+    return TileStyle("test-pentagon", "pentagon", "held_out", font, mark_69=mark)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("face", ["6", "9"])
+def test_six_and_nine_on_pentagons_in_an_unseen_font(reader, face):
+    """§1-3: a pentagon's apex tells up, so a 6 half a turn round is no 9 (no underline here)."""
+    rng = np.random.default_rng(5)
+    tile = render_tile(face, held_out_pentagon("none"), 96, rng)
+    faces = [r.face for r in reader.read_batch([on_table(tile, a, table=(235, 235, 235)) for a in ANGLES])]
+    assert faces == [face] * len(ANGLES), dict(zip(ANGLES, faces, strict=True))
+
+
+def test_up_direction_is_reported(reader):
+    reading = reader.read(on_table(real_crop("black_7_1"), 90))
+    assert reading.face == "7"
+    assert reading.up[0] < -0.9  # turned a quarter counter-clockwise: the top points left
+
+
+def test_blank_tile_reads_as_wild(reader):
+    blank = np.full((96, 72, 3), (222, 238, 244), np.uint8)
+    reading = reader.read(on_table(blank, 30, table=(235, 235, 235)))
+    assert reading.face == "#"
+
+
+def test_prior_reranks(reader):
+    crop = on_table(real_crop("red_9_1"), 200)
+    free = reader.read(crop)
+    assert free.face == "9"
+    assert reader.read(crop, allowed={"9", "#"}).confidence >= free.confidence
+    forbidden = reader.read(crop, allowed={"3", "4"})
+    assert forbidden.face != "9" or forbidden.confidence < free.confidence
+
+
+def test_tesseract_reads_without_a_model():
+    reader = TileReader(use_model=False)
+    style = held_out_pentagon("underline")
+    crop = on_table(render_tile("7", style, 96, np.random.default_rng(1)), 0, side=80, table=(235, 235, 235))
+    reading = reader.read(crop)
+    assert reading == FaceReading("7", reading.confidence, reading.up, "tesseract")
+
+
+def test_bad_input_is_named(reader):
+    with pytest.raises(TileReaderError, match="tile crop 1: expected BGR uint8"):
+        reader.read_batch([np.zeros((40, 40, 3), np.uint8), np.zeros((40, 40), np.uint8)])
+    with pytest.raises(TileReaderError, match="model not found"):
+        TileReader(Path("/nonexistent"))

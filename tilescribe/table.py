@@ -295,6 +295,15 @@ class Table:
         placed = broken & {p.cell for p in turn.placements}
         return placed or broken or frozenset(p.cell for p in turn.placements)
 
+    def _label(self, cell: Hex, tile: Tile) -> str:
+        """A committed tile's label: its notation; a wild tile settled by the lines through it
+        (§7-2, §7-3) shows the value it stands for (``#=8``)."""
+        if tile.is_wild and tile.value is None:
+            values = self.game.wild_values().get(cell, frozenset())
+            if len(values) == 1:
+                return f"#={next(iter(values))}"
+        return tile.notation()
+
     def view(self) -> KioskView:
         """The kiosk's picture of the table now."""
         turn = self._turn
@@ -310,7 +319,7 @@ class Table:
         s = self.settings.game
         return KioskView(
             cells=s.board.cells,
-            tiles={c: t.notation() for c, t in committed.items() if c not in self._vanished},
+            tiles={c: self._label(c, t) for c, t in committed.items() if c not in self._vanished},
             provisional=provisional,
             last_turn=frozenset(p.cell for p in last.placements) if last is not None else frozenset(),
             blocked=self.game.blocked_cells(),

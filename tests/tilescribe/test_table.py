@@ -192,3 +192,12 @@ def test_a_lost_camera_is_said_and_its_return_too() -> None:
     assert table.view().camera is CameraState.LOCKED and table.alert == "Camera back."
     assert table.request_end() is None  # waits for a settled reading after the camera came back
     assert table.observe(_seen(12, "4B2 6B1 1A0 3M1")) is not None  # the pending end commits
+
+
+def test_a_wild_tile_shows_the_value_the_lines_give_it() -> None:
+    settings = TableSettings(game=Settings(modulus=7, players=("Ana", "Bo"), wild_policy="A"))
+    table = Table(settings)
+    table.observe(_seen(1, "4B2 6B1 #A0"))  # §7-2 A: two adjacent naturals settle the wild tile
+    record = table.request_end()
+    assert record is not None and record.score == 0  # a wild tile is not counted (§7-1)
+    assert table.view().tiles[A("A0")] == "#=1"

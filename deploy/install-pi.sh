@@ -60,6 +60,11 @@ echo "== settings in /etc/tilescribe/settings.toml (edit players, modulus, varia
 mkdir -p /etc/tilescribe
 [ -f /etc/tilescribe/settings.toml ] || install -m 0644 "$SRC/deploy/settings.toml" /etc/tilescribe/settings.toml
 
+echo "== the printed board in /etc/tilescribe/board (print board.pdf; keep board.json with the kiosk)"
+if [ ! -f /etc/tilescribe/board/board.json ]; then
+    "$PREFIX/venv/bin/tilescribe" board print --order 9 --out /etc/tilescribe/board
+fi
+
 if [ "$SERVICE" -eq 1 ]; then
     echo "== systemd unit tilescribe.service"
     sed -e "s|@USER@|$KIOSK_USER|g" -e "s|@PREFIX@|$PREFIX|g" "$SRC/deploy/tilescribe.service" \

@@ -37,7 +37,7 @@ def test_systemd_unit_runs_the_kiosk_unprivileged_and_restarts() -> None:
     assert argv[0] == "@PREFIX@/venv/bin/tilescribe"
     args = build_parser().parse_args(argv[1:])  # the real parser accepts the unit's command line
     assert args.command == "run" and args.source == "pi" and args.fullscreen and args.resume == "yes"
-    assert args.gpio == 17
+    assert args.gpio == 17 and str(args.board) == "/etc/tilescribe/board/board.json"
 
 
 def test_settings_file_loads() -> None:

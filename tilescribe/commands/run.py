@@ -210,8 +210,13 @@ def run(args: argparse.Namespace) -> int:
         table = tables[0]
         if args.truth:
             table.note = "recorded truth, no vision"
-        button = EndTurnButton(args.gpio) if args.gpio is not None else None
-    except (SourceError, SettingsError, JournalError, GpioError, ValueError, OSError) as exc:
+        button = None
+        if args.gpio is not None:
+            try:
+                button = EndTurnButton(args.gpio)
+            except GpioError as exc:  # the button is optional: keys and touch still end turns
+                print(f"tilescribe run: no end-of-turn button: {exc}", file=sys.stderr)
+    except (SourceError, SettingsError, JournalError, ValueError, OSError) as exc:
         print(f"tilescribe run: {exc}", file=sys.stderr)
         return 2
     total = len(source) if isinstance(source, RecordingSource) else None

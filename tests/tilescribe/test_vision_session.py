@@ -1,7 +1,7 @@
 """The session on the real vision stack (board locating, gate, presence, tile reader), 1280x960.
 
-- the camera observer on drawn pentagon tiles: a hand is never read, every change of the board is
-  read once it is still, within 1 s, and the read finds exactly the occupied cells;
+- the camera observer: a hand is never read, every change of the board is read once it is still,
+  within 1 s, and the read finds exactly the occupied cells;
 - a whole game with real Rummikub tile crops through ``tilescribe run`` (reading the images, not
   the recorded truth), with hands, pauses mid-turn, an illegal placement fixed and a camera
   dropout: exactly the true transcript and scores.
@@ -15,31 +15,19 @@ from pathlib import Path
 import pytest
 
 from display.view import CameraState
-from engine.hexgrid import Board, format_address
-from engine.settings import Settings
+from engine.hexgrid import format_address
 from tilescribe.cli import main
-from tilescribe.demo import GamePlan, plan_game, write_recording
+from tilescribe.demo import GamePlan
 from tilescribe.faces import FaceMap
-from tilescribe.settings import TableSettings
 from tilescribe.vision_observer import VisionObserver
-from vision.sim.recording import SimOptions
-from vision.sim.timeline import Pacing
 from vision.sources import Recording, RecordingSource
 
 
-@pytest.fixture(scope="module")
-def camera_recording(tmp_path_factory: pytest.TempPathFactory, board_json: Path) -> Path:
-    settings = TableSettings(game=Settings(modulus=13, board=Board.hexagon(4), players=("Ana", "Bo")))
-    plan = plan_game(settings, turns=3, seed=3)
-    options = SimOptions(seed=9, size=(1280, 960), pacing=Pacing(lead_in=3.0, pause_chance=0.0),
-                         shapes=("pentagon",))
-    return write_recording(plan, board_json, tmp_path_factory.mktemp("camera") / "recording", options)
-
-
-def test_hands_are_never_read_and_every_still_board_is_read_in_time(camera_recording: Path) -> None:
-    source = RecordingSource(camera_recording)
+def test_hands_are_never_read_and_every_still_board_is_read_in_time(
+        camera_game: tuple[Path, GamePlan]) -> None:
+    source = RecordingSource(camera_game[0])
     frames = source.recording.frames
-    observer = VisionObserver(source.recording.board, FaceMap("modlinseq", 13), still_seconds=0.5)
+    observer = VisionObserver(source.recording.board, FaceMap("rummikub", 13), still_seconds=0.5)
     reads: dict[int, set[str]] = {}
     with source:
         for frame in source:

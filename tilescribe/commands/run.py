@@ -80,7 +80,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--size", type=_size, default=(800, 480), help="kiosk size, 800x480 .. 1920x1080")
     p.add_argument("--screenshots", type=Path, help="save a screenshot of every change into this folder")
     p.add_argument("--speed", type=float, nargs="?", const=1.0, metavar="FACTOR",
-                   help="play a recording at its own pace (or FACTOR times faster); default: at once")
+                   help="play a recording at its own pace (or FACTOR times faster); default: at its "
+                        "own pace on a screen, at once when headless")
     p.add_argument("--truth", action="store_true",
                    help="read a recording's true cells instead of its images (no vision; for testing)")
     p.add_argument("--gpio", type=int, metavar="PIN", help="end-of-turn push button on this BCM pin")
@@ -220,6 +221,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"tilescribe run: {exc}", file=sys.stderr)
         return 2
     total = len(source) if isinstance(source, RecordingSource) else None
+    if args.speed is None and not args.headless and source.finite:
+        args.speed = 1.0  # on a screen, a recording plays at its own pace, to be watched
     bar = tqdm(total=total, unit="frame", desc="table session", disable=total is None)
     try:
         with kiosk, source:

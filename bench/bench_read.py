@@ -53,6 +53,9 @@ def record_games(board_json: Path, out: Path, games: int) -> list[Path]:
                              shapes=(("pentagon",), ("pentagon", "rectangle"))[g % 2],
                              per_tile_styles=g % 2 == 1, any_rotation=True, bumps=1, pacing=QUICK)
         folder = out / f"game{g}"
+        if (folder / "frames.json").is_file():  # kept from an earlier run (--keep): same seeds, same frames
+            folders.append(folder)
+            continue
         make_recording(turns, board_json, folder, options)
         folders.append(folder)
         print(f"recorded game {g}: {len(turns)} turns", file=sys.stderr, flush=True)
@@ -108,7 +111,7 @@ def main() -> int:
     parser.add_argument("--baseline-frames", type=int, default=4, help="frames read by the naive baseline")
     parser.add_argument("--second-opinion", type=float, default=None,
                         help="TileReader second_opinion_below (default: the reader's own)")
-    parser.add_argument("--keep", help="keep the recordings in this folder")
+    parser.add_argument("--keep", help="keep the recordings in this folder (and reuse them next time)")
     args = parser.parse_args()
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})

@@ -42,6 +42,8 @@ REPO = Path(__file__).resolve().parent.parent
 MODELS = REPO / "vision" / "models"
 CLASSES = (*FACES, NOT_A_FACE)
 LUT_BINS = 32
+#: Turns (degrees) of a face that read as no face, whatever the tile's shape.
+TILTS = (30.0, 60.0, 120.0, 150.0, 210.0, 240.0, 300.0, 330.0)
 
 
 def photos(split_dir: Path, names: list[str]):
@@ -151,7 +153,8 @@ def board_samples(boards: int, seed: int, rng: np.random.Generator):
             t = np.deg2rad(float(tile["angle_deg"]))  # counter-clockwise as seen
             up = np.array([-np.sin(t), -np.cos(t)])
             # the true up, and the tile shape's wrong ups as "none" (how a misturned glyph looks)
-            wrong = (72.0, 144.0, 216.0, 288.0) if len(glyph.outline) == 5 else (90.0, 270.0)
+            wrong = [72.0, 144.0, 216.0, 288.0] if len(glyph.outline) == 5 else [90.0, 270.0]
+            wrong += list(rng.choice(TILTS, 2, replace=False))
             turns = [(rng.normal(0, 3), str(tile["face"]))]
             turns += [(w + rng.normal(0, 3), NOT_A_FACE) for w in wrong]
             for turn, name in turns:
@@ -193,7 +196,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--photos", type=Path, default=REPO.parent / "shared" / "data" / "rummikub-photos")
     parser.add_argument("--out", type=Path, default=MODELS)
-    parser.add_argument("--boards", type=int, default=14, help="simulated full boards for cell crops")
+    parser.add_argument("--boards", type=int, default=10, help="simulated full boards for cell crops")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--no-final", action="store_true",
                         help="keep the model trained on 90%% of the samples (no final refit on all)")

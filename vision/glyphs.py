@@ -107,6 +107,6 @@ def glyph_features(patches: np.ndarray, aspects: np.ndarray) -> np.ndarray:
     hog = _hog()
     out = np.empty((len(patches), feature_length()), np.float32)
     for i, patch in enumerate(patches):
-        out[i, :-1] = hog.compute(np.clip(patch * 255, 0, 255).astype(np.uint8)).ravel()
+        out[i, :-1] = np.asarray(hog.compute(np.clip(patch * 255, 0, 255).astype(np.uint8))).ravel()
     out[:, -1] = np.log(np.clip(np.asarray(aspects, np.float32), 0.1, 10.0))
     return out

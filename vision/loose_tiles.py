@@ -96,7 +96,7 @@ def surface_probability(image: np.ndarray, lut: np.ndarray) -> np.ndarray:
         float32 (shape: [H, W]) in 0..1, smoothed over 3 x 3 pixels.
     """
     shift = 8 - int(np.log2(lut.shape[0]))
-    q = cv2.cvtColor(image, cv2.COLOR_BGR2Lab) >> shift
+    q = np.right_shift(np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2Lab), np.uint8), shift)
     return cv2.blur(lut[q[..., 0], q[..., 1], q[..., 2]], (3, 3))
 
 

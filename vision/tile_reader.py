@@ -90,20 +90,24 @@ class GlyphInput:
         points: float32 (shape: [N, 2]) (x, y) of the glyph's ink pixels in ``ink``.
         outline: float32 (shape: [K, 2]) the tile's outline in ``ink`` coordinates: 5 corners
             for a pentagon (§1-3: apex up), otherwise any points whose rotated bounding
-            rectangle is the tile (4 corners of a rectangle, a contour).
+            rectangle is the tile (4 corners of a rectangle, a contour); empty (shape [0, 2])
+            when the tile's outline is unknown (every rotation is then tried).
+        outline_is_sure: False when the outline comes from a small blurred crop and may be
+            wrong: every twelfth of a turn is then tried as well.
     """
 
     ink: np.ndarray
     points: np.ndarray
     outline: np.ndarray
+    outline_is_sure: bool = True
 
     def __post_init__(self) -> None:
         if self.ink.ndim != 2 or self.points.ndim != 2 or self.points.shape[1:] != (2,) \
                 or not len(self.points):
             raise ValueError(f"GlyphInput needs a 2-D ink map and [N>0, 2] points, got "
                              f"{self.ink.shape} and {self.points.shape}")
-        if self.outline.ndim != 2 or self.outline.shape[1:] != (2,) or len(self.outline) < 3:
-            raise ValueError(f"GlyphInput outline must be [K>=3, 2], got {self.outline.shape}")
+        if self.outline.ndim != 2 or self.outline.shape[1:] != (2,) or len(self.outline) in (1, 2):
+            raise ValueError(f"GlyphInput outline must be [K>=3, 2] or empty, got {self.outline.shape}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,18 +125,35 @@ def _candidate_ups(glyph: GlyphInput) -> list[tuple[np.ndarray, float]]:
     A pentagon's up is one of its five corners seen from its centre (§1-3, apex up), so a "6"
     and a "9" (half a turn apart) can never both fit. A rectangle's up is along its long side
     (either way; across it only when the tile is nearly square), and the face sits in its upper
-    part.
+    part. An outline found on a blurred crop may be wrong, so every twelfth of a turn is a
+    candidate too, with a lower prior unless it agrees with the shape.
     """
+    generic = [np.array([np.sin(t), -np.cos(t)]) for t in np.arange(12) * 2 * np.pi / 12]
     outline = glyph.outline.astype(np.float32)
+    if not len(outline):
+        return [(up, 0.3 * float(-up[1])) for up in generic]
+    shaped = _shape_ups(glyph, outline)
+    if glyph.outline_is_sure:
+        return shaped
+    out = list(shaped)
+    for up in generic:
+        nearest = max(shaped, key=lambda c: float(c[0] @ up))
+        if float(nearest[0] @ up) < np.cos(np.deg2rad(10)):
+            out.append((up, min(nearest[1], 0.0) - 1.5 + 0.3 * float(-up[1])))
+    return out
+
+
+def _shape_ups(glyph: GlyphInput, outline: np.ndarray) -> list[tuple[np.ndarray, float]]:
+    """The ups that the tile's outline allows (see :func:`_candidate_ups`)."""
     centre = outline.mean(axis=0)
-    offset = glyph.points.mean(axis=0) - centre
-    extent = max(float(np.ptp(glyph.points, axis=0).max()), 1.0)
     if len(outline) == 5:
         # a regular pentagon's corners lie 72 degrees apart: fit their common phase (angles x 5)
         v = (outline - centre).astype(np.float64)
         phase = np.angle(np.exp(5j * np.arctan2(v[:, 1], v[:, 0])).sum()) / 5
         turns = phase + np.arange(5) * 2 * np.pi / 5
         return [(np.array([np.cos(t), np.sin(t)]), 0.3 * float(-np.sin(t))) for t in turns]
+    offset = glyph.points.mean(axis=0) - centre
+    extent = max(float(np.ptp(glyph.points, axis=0).max()), 1.0)
     (_, _), (rw, rh), angle = cv2.minAreaRect(outline)
     theta = np.deg2rad(angle)
     axis = np.array([np.cos(theta), np.sin(theta)]) if rw >= rh else np.array([-np.sin(theta), np.cos(theta)])
@@ -156,14 +177,19 @@ class TileReader:
             vision/models when None. ``use_model=False`` reads with tesseract alone.
         use_model: whether to use the trained classifier.
         second_opinion_below: confidence under which tesseract is asked too (0 disables it).
+        exemplars: learned glyph exemplars of a user's own tile set (``tilescribe tileset learn``).
+        none_above: ink found by a tile finder is no face ("none") only when that class has at
+            least this probability.
 
     Raises:
         TileReaderError: when the model files are missing or do not match each other.
     """
 
     def __init__(self, model_dir: Path | None = None, *, use_model: bool = True,
-                 second_opinion_below: float = 0.6, exemplars: Path | None = None) -> None:
+                 second_opinion_below: float = 0.6, exemplars: Path | None = None,
+                 none_above: float = 0.5) -> None:
         self.second_opinion_below = second_opinion_below
+        self.none_above = none_above
         self._model = _load_model(str(model_dir) if model_dir else None) if use_model else None
         self.colours: dict[str, np.ndarray] = self._load_colours(model_dir) if use_model else {}
         self._exemplars = _load_exemplars(exemplars) if exemplars is not None and use_model else None
@@ -240,10 +266,12 @@ class TileReader:
             scores = [np.log(block[k, faces].max() + 1e-6) + prior for k, (_, prior) in enumerate(ups)]
             k = int(np.argmax(scores))
             p = block[k] * keep
+            if not is_tile and p[~faces].sum() < self.none_above:
+                p = p * faces  # ink that is not clearly "none" reads as its likeliest face
             best = int(np.argmax(p))
             face, conf = self._model.classes[best], float(p[best] / max(p.sum(), 1e-9))
-            up = (float(ups[k][0][0]), float(ups[k][0][1]))
-            reading = FaceReading(face, min(conf, 1.0), up)
+            up_xy = (float(ups[k][0][0]), float(ups[k][0][1]))
+            reading = FaceReading(face, min(conf, 1.0), up_xy)
             if conf < self.second_opinion_below and face != NOT_A_FACE:
                 reading = self._second_opinion(reading, patch_arr[starts[i] + k], allowed)
             out.append(reading)
@@ -386,7 +414,7 @@ def _load_model(model_dir: str | None) -> _Model:
     if not weights.is_file() or not meta_path.is_file():
         raise TileReaderError(f"tile reader model not found: {weights} and {meta_path} are needed "
                               "(train one with bench/train_tile_reader.py)")
-    mlp = cv2.ml.ANN_MLP_load(str(weights))
+    mlp = cv2.ml.ANN_MLP_load(str(weights))  # type: ignore[attr-defined]
     meta = json.loads(meta_path.read_text(encoding="utf-8"))
     classes = tuple(meta["classes"])
     if int(mlp.getLayerSizes()[-1, 0]) != len(classes):
@@ -394,6 +422,19 @@ def _load_model(model_dir: str | None) -> _Model:
                               f"names {len(classes)} classes")
     mean, scale = np.asarray(meta["mean"], np.float32), np.asarray(meta["scale"], np.float32)
     return _Model(mlp, classes, float(meta["temperature"]), mean, scale)
+
+
+def _is_edge_line(labels: np.ndarray, i: int, stat: np.ndarray, side: int) -> bool:
+    """A long thin component at any angle (a tile's edge or shadow, a line of the board), not a
+    face: longer than a third of the crop and at least six times as long as it is wide."""
+    x, y, cw, ch = (int(v) for v in stat[:4])
+    if np.hypot(cw, ch) < 0.35 * side:
+        return False
+    m = cv2.moments((labels[y:y + ch, x:x + cw] == i).astype(np.uint8), binaryImage=True)
+    a, b, c = m["mu20"], m["mu11"], m["mu02"]
+    spread = np.sqrt(4 * b * b + (a - c) ** 2)
+    major, minor = (a + c + spread) / 2, (a + c - spread) / 2
+    return bool(major > 36 * max(minor, 1e-6))
 
 
 def _glyph_components(keep: list[int], stats: np.ndarray, cents: np.ndarray,
@@ -470,19 +511,27 @@ def glyph_in_crop(crop: np.ndarray, index: int = 0) -> GlyphInput | None:
     hull = cv2.convexHull(max(contours, key=cv2.contourArea))
     inside = np.zeros_like(tile)
     cv2.fillConvexPoly(inside, hull, 1)
+    # a body that runs into the board (a pale tile on a pale sheet) gives no outline: then the
+    # face is looked for near the centre and every rotation is tried
+    leaked = cv2.contourArea(hull) > 0.8 * h * w
+    if leaked:
+        inside = (r <= 0.36 * min(h, w)).astype(np.uint8)
     rim = max(1, int(round(0.06 * min(h, w))))
     inside = cv2.erode(inside, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * rim + 1, 2 * rim + 1)))
     ink = np.clip(dist / (2.0 * ink_level), 0.0, 1.0) * inside
     binary = (ink > 0.5).astype(np.uint8)
     n, labels, stats, cents = cv2.connectedComponentsWithStats(binary)
-    keep = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= max(3, 0.002 * h * w)]
+    side = min(h, w)
+    keep = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= max(3, 0.002 * h * w)
+            and not _is_edge_line(labels, i, stats[i], side)]
     if not keep:
         return None
     rect = cv2.minAreaRect(hull)
-    chosen = _glyph_components(keep, stats, cents, rect[0])
+    centre_xy = ((w - 1) / 2, (h - 1) / 2) if leaked else (float(rect[0][0]), float(rect[0][1]))
+    chosen = _glyph_components(keep, stats, cents, centre_xy)
     mask = np.isin(labels, chosen)
     ys, xs = np.nonzero(mask)
     corners = cv2.approxPolyDP(hull, 0.04 * cv2.arcLength(hull, True), True).reshape(-1, 2)
-    outline = corners if len(corners) == 5 else cv2.boxPoints(rect)
+    outline = np.empty((0, 2)) if leaked else corners if len(corners) == 5 else cv2.boxPoints(rect)
     return GlyphInput((ink * mask).astype(np.float32), np.stack([xs, ys], axis=1).astype(np.float32),
-                      outline.astype(np.float32))
+                      outline.astype(np.float32), outline_is_sure=False)

@@ -63,10 +63,9 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"tiles": out, "ms": round(ms, 1)}))
     else:
-        for tile in out:
-            value = "wild" if tile["value"] is None else tile["value"]
-            x, y = tile["center"]
-            print(f"{tile['face']:>6} {tile['colour']:<7} value {value!s:>4}  "
-                  f"confidence {tile['confidence']:.2f}  at ({x:.0f}, {y:.0f})")
+        for t in tiles:
+            value = tileset.value(t.face, args.modulus)
+            print(f"{t.face:>6} {t.colour:<7} value {'wild' if value is None else value!s:>4}  "
+                  f"confidence {t.confidence:.2f}  at ({t.center[0]:.0f}, {t.center[1]:.0f})")
         print(f"{len(out)} tiles, {ms:.1f} ms")
     return 0

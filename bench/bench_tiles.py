@@ -5,13 +5,19 @@ labelled tile is matched at most once). Prints tile recall and precision, face a
 colour accuracy over matched tiles (colour over non-joker tiles), and the median and 95th
 percentile milliseconds per photo (``find_tiles`` on one core, model already loaded).
 
-Usage: .venv/bin/python bench/bench_tiles.py [--split valid] [--photos DIR] [--errors]
+With ``--boards N`` it also reads the cell crops of N simulated order-9 boards filled with tiles in
+the HELD-OUT styles and fonts of vision.sim.tiles (pentagons, rectangles and real Rummikub crops,
+any rotation), as the read pipeline cuts them, and prints the reader's face accuracy per cell and
+milliseconds per crop (the board benchmark proper is bench/bench_read.py).
+
+Usage: .venv/bin/python bench/bench_tiles.py [--split valid] [--photos DIR] [--errors] [--boards 3]
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+import tempfile
 import time
 from collections import Counter
 from pathlib import Path
@@ -19,11 +25,49 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from calibration.board_print import SheetSpec, print_board
+from vision.board_view import BoardView
+from vision.locate import BoardLocator
 from vision.loose_tiles import find_tiles
 from vision.sim.crops import read_class_names, read_labels
-from vision.tile_reader import TileReader
+from vision.sim.recording import SimOptions, simulate
+from vision.sim.timeline import Pacing, SimPlacement
+from vision.tile_reader import FACES, TileReader
 
 REPO = Path(__file__).resolve().parent.parent
+
+
+def board_cells(boards: int, reader: TileReader) -> None:
+    """Face accuracy and speed of the reader on simulated board cell crops (held-out styles)."""
+    with tempfile.TemporaryDirectory() as folder:
+        geometry = print_board(SheetSpec(order=9), Path(folder))
+    view = BoardView(geometry, pitch_px=48.0)
+    locator = BoardLocator(geometry)
+    pacing = Pacing(lead_in=0.2, reach=0.05, move=0.02, rest=0.02, settle=1.0, after=1.0)
+    right = total = 0
+    per_crop = []
+    confusions: Counter[tuple[str, str]] = Counter()
+    for b in range(boards):
+        rng = np.random.default_rng(1000 + b)
+        turn = [SimPlacement(a, FACES[int(rng.integers(len(FACES)))]) for a in geometry.cells]
+        options = SimOptions(seed=1000 + b, fps=1.0, hands=False, split="held_out",
+                             shapes=("pentagon", "rectangle", "photo"), per_tile_styles=True,
+                             any_rotation=True, pacing=pacing)
+        *_, last = simulate([turn], geometry, options)
+        crops = view.patches(view.rectify(last.image, locator.locate(last.image, f"board {b}")))
+        start = time.perf_counter()
+        readings = reader.read_batch(list(crops))
+        per_crop.append((time.perf_counter() - start) * 1000 / len(crops))
+        for address, reading in zip(view.addresses, readings, strict=True):
+            truth = last.cells[address]
+            total += 1
+            right += reading.face == truth
+            if reading.face != truth:
+                confusions[(truth, reading.face)] += 1
+    print(f"board cells: {boards} simulated order-9 boards, {total} tiles in held-out styles")
+    print(f"face acc.  {right / total:.4f}  ({right}/{total})   ms/crop median {np.median(per_crop):.2f}")
+    print("commonest misreads (true -> read):",
+          ", ".join(f"{a}->{b} x{n}" for (a, b), n in confusions.most_common(8)))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -31,6 +75,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--photos", type=Path, default=REPO.parent / "shared" / "data" / "rummikub-photos")
     parser.add_argument("--split", default="valid")
     parser.add_argument("--errors", action="store_true", help="list every miss and misread")
+    parser.add_argument("--boards", type=int, default=0, help="also read cells of N simulated boards")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     names = read_class_names(args.photos / "data.yaml")
@@ -84,6 +129,8 @@ def main(argv: list[str] | None = None) -> int:
     if confusions:
         print("commonest misreads (true -> read):",
               ", ".join(f"{a}->{b} x{n}" for (a, b), n in confusions.most_common(8)))
+    if args.boards:
+        board_cells(args.boards, TileReader(second_opinion_below=0.0))
     return 0
 
 

@@ -198,8 +198,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=MODELS)
     parser.add_argument("--boards", type=int, default=10, help="simulated full boards for cell crops")
     parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--no-final", action="store_true",
-                        help="keep the model trained on 90%% of the samples (no final refit on all)")
+    parser.add_argument("--refit", action="store_true",
+                        help="refit on all samples after measuring (the shipped model is not refitted)")
     parser.add_argument("--cache", type=Path, help="also save the samples (features, classes) here")
     args = parser.parse_args(argv)
     rng = np.random.default_rng(args.seed)
@@ -228,7 +228,7 @@ def main(argv: list[str] | None = None) -> int:
     temperature = fit_temperature(raw, y[cut:])
     held_acc = float((raw.argmax(axis=1) == y[cut:]).mean())
     print(f"held-back accuracy (10% of train samples): {held_acc:.4f}, temperature {temperature:.2f}")
-    if not args.no_final:
+    if args.refit:
         mlp = train_mlp(x, y, args.seed)
     mlp.save(str(args.out / "tile_reader.yml.gz"))
     meta = {

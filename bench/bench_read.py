@@ -124,6 +124,7 @@ def main() -> int:
     full_ms, errors, right_frames, read_frames, tiles = [], 0, 0, 0, []
     board_ms, occupancy = [], 0
     few_ms: list[float] = []
+    watch_ms: list[float] = []
     still: list[tuple[np.ndarray, dict[str, str]]] = []
     for folder in folders:
         doc = json.loads((folder / "frames.json").read_text())
@@ -133,6 +134,7 @@ def main() -> int:
             start = time.perf_counter()
             result = watcher.observe(image, frame["file"])
             elapsed = (time.perf_counter() - start) * 1e3
+            watch_ms.append(elapsed)
             if result.reading is not None and len(result.reading.read_cells) < len(geometry.cells):
                 few_ms.append(elapsed)
             if frame["hand"] or i % 2:
@@ -160,6 +162,9 @@ def main() -> int:
     print(f"  board part alone (locate, rectify, presence, crops; no face reading): {percentiles(board_ms)}")
     print(f"few cells changed (locate + gate + read of changed cells): {len(few_ms)} reads, "
           f"{percentiles(few_ms)}")
+    print(f"every frame through BoardWatcher.observe (gate; reads when ready and changed): "
+          f"{len(watch_ms)} frames, {percentiles(watch_ms)}, "
+          f"{1000 / np.mean(watch_ms):.0f} frames/s on average")
     base_ms, base_errors, base_right = [], 0, 0
     step = max(1, len(still) // max(1, args.baseline_frames))
     for image, truth in still[::step][: args.baseline_frames]:

@@ -41,3 +41,14 @@ def test_tileset_list_and_show(capsys):
     assert main(["tileset", "show", "rummikub"]) == 0
     assert 'wild_faces = ["joker"]' in capsys.readouterr().out
     assert load_tileset("rummikub").name == "rummikub"
+
+
+def test_tileset_learn_names_bad_input(tmp_path, capsys):
+    assert main(["tileset", "learn", str(tmp_path / "none.jpg"), "--board", "b.json", "--name", "x",
+                 "--out", str(tmp_path)]) == 2
+    assert "cannot read image" in capsys.readouterr().err
+    image = tmp_path / "grey.png"
+    cv2.imwrite(str(image), np.full((64, 64, 3), 128, np.uint8))
+    assert main(["tileset", "learn", str(image), "--board", str(tmp_path / "missing.json"), "--name", "x",
+                 "--out", str(tmp_path)]) == 2
+    assert "missing.json" in capsys.readouterr().err

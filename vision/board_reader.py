@@ -5,9 +5,11 @@ of every occupied cell with the tile reader on its region of interest -> :class:
 
 The engine's legal values for each empty cell are the reader's prior: the faces a cell may show
 are re-ranked so that a value the rules forbid there is the first suspect of a misread (a clear
-reading of a forbidden value is still reported; the engine flags the turn). A read may be limited
-to some cells (``only``): a still frame in which the gate saw only a few cells change is read in
-a fraction of the time, warping just those cells from the frame.
+reading of a forbidden value is still reported; the engine flags the turn). On A0 a number equal
+to the modulus, which no tile of the game shows, is the modulus marker (§8), which shows it.
+
+A read may be limited to some cells (``only``): a still frame in which the gate saw only a few
+cells change is read in a fraction of the time, warping just those cells from the frame.
 
 Run ``python -m vision.board_reader board.json IMAGE [MODULUS]`` to print the reading of one image.
 """
@@ -220,14 +222,17 @@ class BoardReader:
                 findings.append(f"{where}: {address}: tile face unreadable (reader said {reading.face!r})")
                 cells[cell] = CellReading(UNREADABLE_FACE, None, 0.0)
                 continue
-            value = self.config.value_of(reading.face)
-            if value is None and reading.face not in WILD_FACES:
-                findings.append(f"{where}: {address}: face {reading.face!r} is not a value under "
+            face = reading.face
+            if cell == Hex(0, 0) and face == str(self.config.modulus) and self.config.value_of(face) is None:
+                face = MARKER_FACE  # §8: the modulus marker on A0 shows the modulus, which no tile shows
+            value = self.config.value_of(face)
+            if value is None and face not in WILD_FACES:
+                findings.append(f"{where}: {address}: face {face!r} is not a value under "
                                 f"modulus {self.config.modulus}")
             elif legal is not None and cell in legal and value is not None and value not in legal[cell]:
                 findings.append(f"{where}: {address}: value {value} is not legal there")
             confidence = float(np.clip(reading.confidence * presence_conf[i], 0.0, 1.0))
-            cells[cell] = CellReading(reading.face, value, confidence)
+            cells[cell] = CellReading(face, value, confidence)
         read_cells = frozenset(parse_address(self.read_view.addresses[i]) for i in scores.indices)
         return BoardReading(True, cells, (time.perf_counter() - start) * 1e3, tuple(findings), read_cells)
 

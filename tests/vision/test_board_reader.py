@@ -106,6 +106,8 @@ def test_read_command_prints_the_issue_json(recorded_game, tmp_path, capsys):
     assert status == 0 and doc["board_found"] is True
     assert set(doc["cells"]) == set(recorded_game.frames[last]["cells"])
     assert set(doc["cells"]["A0"]) == {"face", "value", "confidence"} and doc["ms"] > 0
+    # the modulus marker on A0 (§8), read as such or as the modulus it shows
+    assert doc["cells"]["A0"]["face"] == "marker" and doc["cells"]["A0"]["value"] == 0
     blank = tmp_path / "table.png"
     cv2.imwrite(str(blank), np.full((480, 640, 3), 90, np.uint8))
     assert run_cli(["read", str(blank), "--board", board, "--modulus", "13", "--json"]) == 1

@@ -196,7 +196,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--photos", type=Path, default=REPO.parent / "shared" / "data" / "rummikub-photos")
     parser.add_argument("--out", type=Path, default=MODELS)
-    parser.add_argument("--boards", type=int, default=10, help="simulated full boards for cell crops")
+    parser.add_argument("--boards", type=int, default=20, help="simulated full boards for cell crops")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--refit", action="store_true",
                         help="refit on all samples after measuring (the shipped model is not refitted)")

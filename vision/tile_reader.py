@@ -179,7 +179,7 @@ class TileReader:
         second_opinion_below: confidence under which tesseract is asked too (0 disables it).
         exemplars: learned glyph exemplars of a user's own tile set (``tilescribe tileset learn``).
         none_above: ink found by a tile finder is no face ("none") only when that class has at
-            least this probability.
+            least this probability at every candidate rotation.
 
     Raises:
         TileReaderError: when the model files are missing or do not match each other.
@@ -266,8 +266,8 @@ class TileReader:
             scores = [np.log(block[k, faces].max() + 1e-6) + prior for k, (_, prior) in enumerate(ups)]
             k = int(np.argmax(scores))
             p = block[k] * keep
-            if not is_tile and p[~faces].sum() < self.none_above:
-                p = p * faces  # ink that is not clearly "none" reads as its likeliest face
+            if not is_tile and block[:, ~faces].sum(axis=1).min() < self.none_above:
+                p = p * faces  # ink that reads as a face at some rotation is that face
             best = int(np.argmax(p))
             face, conf = self._model.classes[best], float(p[best] / max(p.sum(), 1e-9))
             up_xy = (float(ups[k][0][0]), float(ups[k][0][1]))

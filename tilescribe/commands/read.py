@@ -33,7 +33,7 @@ def build_config(board: str, modulus: int, calibration: str | None, tileset: str
         BoardFileError: board.json bad; CalibrationError: calibration bad or for another board;
         ValueError: bad modulus or unknown tile set.
     """
-    from vision.tile_reader import TileReader
+    from vision.tile_reader import reader_for_tileset
 
     geometry = BoardGeometry.load(board)
     empty = None
@@ -42,11 +42,13 @@ def build_config(board: str, modulus: int, calibration: str | None, tileset: str
         cal.check_board(geometry, calibration)
         empty = cal.empty_board
     face_values = {}
+    profile = None
     if tileset:
         from calibration.tilesets import load_tileset
 
-        face_values = load_tileset(tileset).face_values(modulus)
-    return ReadConfig(geometry, modulus, TileReader(), face_values, empty)
+        profile = load_tileset(tileset)
+        face_values = profile.face_values(modulus)
+    return ReadConfig(geometry, modulus, reader_for_tileset(profile), face_values, empty)
 
 
 def run(args: argparse.Namespace) -> int:

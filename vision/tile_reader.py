@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import functools
 import json
-import logging
+import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from importlib import resources
@@ -41,8 +41,6 @@ import numpy as np
 
 from calibration.tilesets import TileSet
 from vision.glyphs import glyph_features, glyph_patch
-
-log = logging.getLogger(__name__)
 
 #: Every face the reader can report.
 FACES: tuple[str, ...] = tuple(str(v) for v in range(20)) + ("#", "marker", "joker")
@@ -535,3 +533,20 @@ def glyph_in_crop(crop: np.ndarray, index: int = 0) -> GlyphInput | None:
     outline = np.empty((0, 2)) if leaked else corners if len(corners) == 5 else cv2.boxPoints(rect)
     return GlyphInput((ink * mask).astype(np.float32), np.stack([xs, ys], axis=1).astype(np.float32),
                       outline.astype(np.float32), outline_is_sure=False)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Read each tile crop image given on the command line (``python -m vision.tile_reader``)."""
+    reader = TileReader()
+    for name in argv if argv is not None else sys.argv[1:]:
+        crop = cv2.imread(name)
+        if crop is None:
+            print(f"{name}: cannot read image", file=sys.stderr)
+            return 1
+        r = reader.read(crop)
+        print(f"{name}: {r.face} ({r.confidence:.2f}, {r.reader}, up {r.up[0]:+.2f} {r.up[1]:+.2f})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

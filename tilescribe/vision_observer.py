@@ -1,8 +1,9 @@
 """The camera observer: board location, motion/occlusion gate and tile reading on every frame.
 
-Built on the read pipeline (vision.board_reader.BoardWatcher: locate the board from its fiducial
-markers, gate the frame, read only the cells that changed) and the tile reader
-(vision.tile_reader.TileReader). The engine's legal values at each empty cell are the reader's
+Built on the read pipeline (vision.locate: the board from its fiducial markers; vision.gate: still?
+hand over the board?; vision.board_reader.BoardReader: presence and the tile reader,
+vision.tile_reader.TileReader, on every cell). Each frame is located and gated; the board is read
+only when it has settled. The engine's legal values at each empty cell are the reader's
 prior. The board must stay quiet (located, no hand, no motion in any frame) for ``still_seconds``
 (tilescribe.observe.Settle); the whole board is read afresh on a few frames of the end of that
 spell and the reads are pooled per cell, so that every settled reading covers every cell anew (an
@@ -19,8 +20,9 @@ from display.view import CameraState
 from engine.hexgrid import Hex
 from tilescribe.faces import FaceMap
 from tilescribe.observe import Observation, Settle
-from vision.board_reader import BoardReader, BoardReading, BoardWatcher, ReadConfig
+from vision.board_reader import BoardReader, BoardReading, ReadConfig
 from vision.gate import BoardGate, GateConfig
+from vision.locate import BoardLocation, BoardNotFoundError
 from vision.sources import Frame
 from vision.tile_reader import TileReader
 
@@ -61,17 +63,20 @@ class VisionObserver:
             reader=reader or TileReader(),
             face_values=faces.face_values(),
         )
-        gate = BoardGate(config.geometry, GateConfig(motion_fraction=MOTION_FRACTION))
-        self.watcher = BoardWatcher(BoardReader(config), gate)
+        self.reader = BoardReader(config)
+        self.gate = BoardGate(config.geometry, GateConfig(motion_fraction=MOTION_FRACTION))
         self.legal = legal
         self._settle = Settle(still_seconds)
         self._pool: list[tuple[float, BoardReading]] = []
 
     def observe(self, frame: Frame) -> Observation:
         """Locate, gate and (when the board has settled) read one frame."""
-        legal = self.legal() if self.legal is not None else None
-        result = self.watcher.observe(frame.image, f"frame {frame.index}", legal)
-        gate = result.gate
+        where = f"frame {frame.index}"
+        try:
+            location: BoardLocation | None = self.reader.locator.locate(frame.image, where)
+        except BoardNotFoundError:
+            location = None
+        gate = self.gate.update(frame.image, location)
         if not gate.board_found:
             camera = CameraState.LOST
         elif gate.hand:
@@ -86,18 +91,16 @@ class VisionObserver:
         if since is None:
             self._pool.clear()
             return Observation(frame.index, frame.t, camera)
-        voting = frame.t - since >= self._settle.still_seconds - VOTE_SECONDS and (
-            not self._pool or frame.t - self._pool[-1][0] >= VOTE_EVERY)
+        quiet_for = frame.t - since
+        voting = (self._settle.still_seconds - VOTE_SECONDS <= quiet_for < self._settle.still_seconds
+                  and (not self._pool or frame.t - self._pool[-1][0] >= VOTE_EVERY))
         if settled or voting:
             # the whole board is read again (issue 5: an earlier misread is caught)
-            reading = self.watcher.reader.read(frame.image, f"frame {frame.index}", legal)
-            if not reading.board_found:
-                self._pool.clear()
-                return Observation(frame.index, frame.t, CameraState.LOST)
-            self._pool.append((frame.t, reading))
+            legal = self.legal() if self.legal is not None else None
+            self._pool.append((frame.t, self.reader.read(frame.image, where, legal, location=location)))
         if not settled:
             return Observation(frame.index, frame.t, camera)
-        self.watcher.last = self._pool[-1][1]
+        self.gate.accept()  # later frames are compared with this one (hands, changed cells)
         faces, confidence = _pooled([r for _, r in self._pool])
         self._pool.clear()
         return Observation(frame.index, frame.t, camera, faces, confidence)

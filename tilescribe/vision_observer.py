@@ -24,7 +24,7 @@ from vision.board_reader import BoardReader, BoardReading, ReadConfig
 from vision.gate import BoardGate, GateConfig
 from vision.locate import BoardLocation, BoardNotFoundError
 from vision.sources import Frame
-from vision.tile_reader import TileReader
+from vision.tile_reader import TileReader, reader_for_tileset
 
 LegalValues = Callable[[], Mapping[Hex, Collection[int]]]
 
@@ -48,7 +48,8 @@ class VisionObserver:
         faces: the table's face map (tile set and modulus).
         still_seconds: quiet time needed before a reading counts.
         legal: returns the engine's legal values per empty cell (the reader's prior), or None.
-        reader: the tile reader (the shipped model when None).
+        reader: the tile reader (when None: the shipped model, with the tile set's learned glyph
+            exemplars if it has them).
 
     Raises:
         calibration.geometry.BoardFileError: board.json cannot be read.
@@ -60,7 +61,7 @@ class VisionObserver:
         config = ReadConfig(
             geometry=BoardGeometry.load(board),
             modulus=faces.modulus,
-            reader=reader or TileReader(),
+            reader=reader or reader_for_tileset(faces.tileset),
             face_values=faces.face_values(),
         )
         self.reader = BoardReader(config)

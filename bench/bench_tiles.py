@@ -32,7 +32,7 @@ from vision.loose_tiles import find_tiles
 from vision.sim.crops import read_class_names, read_labels
 from vision.sim.recording import SimOptions, simulate
 from vision.sim.timeline import Pacing, SimPlacement
-from vision.tile_reader import FACES, TileReader
+from vision.tile_reader import CELL_CROP, FACES, TileReader
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -41,7 +41,7 @@ def board_cells(boards: int, reader: TileReader) -> None:
     """Face accuracy and speed of the reader on simulated board cell crops (held-out styles)."""
     with tempfile.TemporaryDirectory() as folder:
         geometry = print_board(SheetSpec(order=9), Path(folder))
-    view = BoardView(geometry, pitch_px=48.0)
+    view = BoardView(geometry, *CELL_CROP)
     locator = BoardLocator(geometry)
     pacing = Pacing(lead_in=0.2, reach=0.05, move=0.02, rest=0.02, settle=1.0, after=1.0)
     right = total = 0

@@ -36,7 +36,7 @@ from vision.sim.crops import read_class_names, read_labels
 from vision.sim.recording import SimOptions, Simulation
 from vision.sim.tiles import Shape
 from vision.sim.timeline import Pacing, SimPlacement
-from vision.tile_reader import FACES, NOT_A_FACE, _candidate_ups, glyph_in_crop
+from vision.tile_reader import CELL_CROP, FACES, NOT_A_FACE, _candidate_ups, glyph_in_crop
 
 REPO = Path(__file__).resolve().parent.parent
 MODELS = REPO / "vision" / "models"
@@ -132,7 +132,7 @@ def board_samples(boards: int, seed: int, rng: np.random.Generator):
     patches, aspects, labels = [], [], []
     with tempfile.TemporaryDirectory() as folder:
         geometry = print_board(SheetSpec(order=9), Path(folder))
-    view = BoardView(geometry, pitch_px=48.0)
+    view = BoardView(geometry, *CELL_CROP)
     locator = BoardLocator(geometry)
     pacing = Pacing(lead_in=0.2, reach=0.05, move=0.02, rest=0.02, settle=1.0, after=1.0)
     for b in range(boards):

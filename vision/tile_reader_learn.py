@@ -20,10 +20,7 @@ from calibration.geometry import BoardGeometry
 from calibration.tilesets import TileSet, TileSetError, format_tileset
 from vision.board_view import BoardView
 from vision.locate import BoardLocator
-from vision.tile_reader import glyph_in_crop, learn_exemplars
-
-#: Rectified distance between cell centres for the learning crops (as the read pipeline uses).
-PITCH_PX = 48.0
+from vision.tile_reader import CELL_CROP, glyph_in_crop, learn_exemplars
 
 #: Smallest glyph accepted while learning, as a share of the cell crop's side.
 MIN_GLYPH = 0.15
@@ -56,7 +53,7 @@ def learn_tileset(image: np.ndarray, geometry: BoardGeometry, base: TileSet, nam
     unknown = [f for f in faces if f not in base.faces]
     if unknown:
         raise TileSetError(f"{where}: faces {unknown} are not in tile set {base.name!r}")
-    view = BoardView(geometry, pitch_px=PITCH_PX)
+    view = BoardView(geometry, *CELL_CROP)
     cells = tuple(cells or view.addresses[:len(faces)])
     if len(cells) != len(faces):
         raise TileSetError(f"{where}: {len(faces)} faces but {len(cells)} cells")

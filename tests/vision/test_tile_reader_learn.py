@@ -12,7 +12,7 @@ from calibration.tilesets import TileSetError, load_tileset
 from vision.board_view import BoardView
 from vision.locate import BoardLocator
 from vision.sim.tiles import TileStyle, fonts, render_tile
-from vision.tile_reader import reader_for_tileset
+from vision.tile_reader import CELL_CROP, reader_for_tileset
 from vision.tile_reader_learn import learn_tileset
 
 FACES = tuple(str(v) for v in range(13))
@@ -49,7 +49,7 @@ def lay_tiles(board, faces, cells, angles, seed):
 
 def test_a_learned_set_is_read_at_any_rotation(board, tmp_path):
     geometry, _ = board
-    view = BoardView(geometry, pitch_px=48.0)
+    view = BoardView(geometry, *CELL_CROP)
     photo = lay_tiles(board, FACES, view.addresses[:13], [0.0] * 13, seed=1)
     learned = learn_tileset(photo, geometry, load_tileset("modlinseq"), "own", tmp_path, faces=FACES)
     assert (tmp_path / "own.toml").is_file() and (tmp_path / "own.npz").is_file()

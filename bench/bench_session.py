@@ -93,6 +93,7 @@ def main(argv: list[str] | None = None) -> int:
     spells = _still_spells(source.recording)
     pending = list(spells)
     delays: list[float] = []
+    waits: list[float] = []  # the stream-time part of each delay (the settle time and the frame rate)
     per_frame: list[float] = []
     last = [time.perf_counter()]
 
@@ -106,6 +107,7 @@ def main(argv: list[str] | None = None) -> int:
             if set(shown) == set(cells):
                 t_still = source.recording.frames[start].t
                 delays.append(frame.t - t_still + per_frame[-1])
+                waits.append(frame.t - t_still)
                 pending.pop(0)
             elif len(pending) > 1 and pending[1][0] <= frame.index:
                 pending.pop(0)  # superseded before it was shown: counted as missed
@@ -131,7 +133,9 @@ def main(argv: list[str] | None = None) -> int:
           f"overall {result.frames / wall:.1f} fps")
     if delays:
         print(f"still-to-shown delay: median {statistics.median(delays):.2f} s, max {max(delays):.2f} s "
-              f"over {len(delays)} of {len(spells)} board changes")
+              f"over {len(delays)} of {len(spells)} board changes (of which waiting for the still "
+              f"frames: median {statistics.median(waits):.2f} s, max {max(waits):.2f} s; the rest is "
+              f"processing)")
     else:
         print(f"still-to-shown delay: no board change was shown ({len(spells)} changes)")
     print(f"turns committed: {result.turns}; scores: {result.scores}")

@@ -39,6 +39,11 @@ MOTION_FRACTION = 0.03
 VOTE_SECONDS = 0.25
 VOTE_EVERY = 0.09
 
+#: The tile reader's tesseract second opinion is not asked during a session: the pooled reads do
+#: its work (the same faces on the demo and on a pentagon-tile recording, bench/bench_session.py),
+#: and each tesseract call (0.1 to 0.3 s) would push the still-to-shown delay past 1 s.
+SECOND_OPINION_BELOW = 0.0
+
 
 class VisionObserver:
     """Observations from camera frames.
@@ -49,7 +54,7 @@ class VisionObserver:
         still_seconds: quiet time needed before a reading counts.
         legal: returns the engine's legal values per empty cell (the reader's prior), or None.
         reader: the tile reader (when None: the shipped model, with the tile set's learned glyph
-            exemplars if it has them).
+            exemplars if it has them, without the tesseract second opinion).
 
     Raises:
         calibration.geometry.BoardFileError: board.json cannot be read.
@@ -61,7 +66,7 @@ class VisionObserver:
         config = ReadConfig(
             geometry=BoardGeometry.load(board),
             modulus=faces.modulus,
-            reader=reader or reader_for_tileset(faces.tileset),
+            reader=reader or reader_for_tileset(faces.tileset, second_opinion_below=SECOND_OPINION_BELOW),
             face_values=faces.face_values(),
         )
         self.reader = BoardReader(config)

@@ -206,8 +206,8 @@ def _relative_change(current: np.ndarray, reference: np.ndarray, region: np.ndar
     norm = cv2.resize(weight, coarse, interpolation=cv2.INTER_AREA)
     clipped = cv2.GaussianBlur(clipped, (0, 0), sigma / 4)
     norm = cv2.GaussianBlur(norm, (0, 0), sigma / 4)
-    light = np.where(norm > 1e-2, clipped / np.maximum(norm, 1e-3), 1.0).astype(np.float32)
-    light = cv2.resize(light, (w, h), interpolation=cv2.INTER_LINEAR)
+    coarse_light = np.where(norm > 1e-2, clipped / np.maximum(norm, 1e-3), 1.0).astype(np.float32)
+    light = cv2.resize(coarse_light, (w, h), interpolation=cv2.INTER_LINEAR)
     return np.abs(ratio / light - 1.0)
 
 

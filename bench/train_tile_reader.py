@@ -29,6 +29,7 @@ import numpy as np
 
 from calibration.board_print import SheetSpec, print_board
 from vision.board_view import BoardView
+from vision.cell_glyphs import glyph_in_crop
 from vision.glyphs import glyph_features, glyph_patch
 from vision.locate import BoardLocator
 from vision.loose_tiles import WORK_PX, find_glyphs, glyph_input, ink_colour, surface_mask
@@ -36,7 +37,7 @@ from vision.sim.crops import read_class_names, read_labels
 from vision.sim.recording import SimOptions, Simulation
 from vision.sim.tiles import Shape
 from vision.sim.timeline import Pacing, SimPlacement
-from vision.tile_reader import CELL_CROP, FACES, NOT_A_FACE, _candidate_ups, glyph_in_crop
+from vision.tile_reader import CELL_CROP, FACES, NOT_A_FACE, _candidate_ups
 
 REPO = Path(__file__).resolve().parent.parent
 MODELS = REPO / "vision" / "models"

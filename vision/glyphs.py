@@ -12,6 +12,7 @@ The same functions serve the board reader's cell crops, the loose-tile finder an
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -21,6 +22,39 @@ GLYPH_PX = 32
 
 #: Margin around the glyph's bounding box in a patch, as a share of the box's longer side.
 _MARGIN = 0.12
+
+
+class TileReaderError(ValueError):
+    """A bad tile image or model file (names the input and what is wrong)."""
+
+
+@dataclass(frozen=True, slots=True)
+class GlyphInput:
+    """One glyph to read, as found by a tile finder.
+
+    Attributes:
+        ink: float32 ink map (shape: [H, W]) holding the glyph (other glyphs zeroed).
+        points: float32 (shape: [N, 2]) (x, y) of the glyph's ink pixels in ``ink``.
+        outline: float32 (shape: [K, 2]) the tile's outline in ``ink`` coordinates: 5 corners
+            for a pentagon (§1-3: apex up), otherwise any points whose rotated bounding
+            rectangle is the tile (4 corners of a rectangle, a contour); empty (shape [0, 2])
+            when the tile's outline is unknown (every rotation is then tried).
+        outline_is_sure: False when the outline comes from a small blurred crop and may be
+            wrong: every twelfth of a turn is then tried as well.
+    """
+
+    ink: np.ndarray
+    points: np.ndarray
+    outline: np.ndarray
+    outline_is_sure: bool = True
+
+    def __post_init__(self) -> None:
+        if self.ink.ndim != 2 or self.points.ndim != 2 or self.points.shape[1:] != (2,) \
+                or not len(self.points):
+            raise ValueError(f"GlyphInput needs a 2-D ink map and [N>0, 2] points, got "
+                             f"{self.ink.shape} and {self.points.shape}")
+        if self.outline.ndim != 2 or self.outline.shape[1:] != (2,) or len(self.outline) in (1, 2):
+            raise ValueError(f"GlyphInput outline must be [K>=3, 2] or empty, got {self.outline.shape}")
 
 
 @functools.cache
@@ -71,27 +105,48 @@ def glyph_patch(ink: np.ndarray, points: np.ndarray, up: np.ndarray) -> tuple[np
     Raises:
         ValueError: when ``points`` is empty or ``up`` is zero.
     """
+    patches, aspects = glyph_patches(ink, points, np.asarray(up, np.float64)[None])
+    return patches[0], float(aspects[0])
+
+
+def glyph_patches(ink: np.ndarray, points: np.ndarray, ups: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`glyph_patch` for several candidate ups of one glyph at once (the geometry of all
+    of them in one array operation).
+
+    Args:
+        ink: float32 ink map (shape: [H, W]).
+        points: float32 (shape: [N, 2]) (x, y) of the glyph's ink in ``ink``.
+        ups: float (shape: [K, 2]) up directions (x right, y down).
+
+    Returns:
+        (patches, aspects): float32 (shape: [K, GLYPH_PX, GLYPH_PX]) and float64 (shape: [K]).
+
+    Raises:
+        ValueError: when ``points`` is empty or an up is zero.
+    """
     if len(points) == 0:
         raise ValueError("glyph_patch: no ink points")
-    norm = float(np.hypot(*up))
-    if norm == 0:
+    ups = np.asarray(ups, np.float64).reshape(-1, 2)
+    norm = np.hypot(ups[:, 0], ups[:, 1])
+    if not norm.all():
         raise ValueError("glyph_patch: zero up vector")
-    d = -np.asarray(up, np.float64) / norm  # tile "down" in the image
-    r = np.array([d[1], -d[0]])  # tile "right": up (0, -1) gives right (1, 0)
-    rows = np.stack([r, d])
-    local = (points.astype(np.float64) - points.mean(axis=0)) @ rows.T
-    lo, hi = local.min(axis=0), local.max(axis=0)
-    width, height = hi - lo + 1.0
-    side = max(width, height) * (1 + 2 * _MARGIN) + 2.0
-    scale = GLYPH_PX / side
-    a = rows * scale
-    b = GLYPH_PX / 2 - scale * (lo + hi) / 2 - a @ points.mean(axis=0)
-    src = ink
-    if scale < 0.5:  # shrinking a lot: smooth first so thin strokes survive
-        src = cv2.GaussianBlur(ink, (0, 0), 0.4 / scale)
-    patch = cv2.warpAffine(src, np.hstack([a, b[:, None]]).astype(np.float32), (GLYPH_PX, GLYPH_PX),
-                           flags=cv2.INTER_LINEAR, borderValue=0)
-    return patch, float(width / height)
+    d = -ups / norm[:, None]  # tile "down" in the image
+    rows = np.stack([np.stack([d[:, 1], -d[:, 0]], axis=1), d], axis=1)  # [K, 2 (right, down), 2]
+    mean = points.astype(np.float64).mean(axis=0)
+    local = (points.astype(np.float64) - mean)[None] @ rows.transpose(0, 2, 1)  # [K, N, 2]
+    lo, hi = local.min(axis=1), local.max(axis=1)
+    size = hi - lo + 1.0  # (width, height) per candidate
+    scale = GLYPH_PX / (size.max(axis=1) * (1 + 2 * _MARGIN) + 2.0)
+    a = rows * scale[:, None, None]
+    b = GLYPH_PX / 2 - scale[:, None] * (lo + hi) / 2 - a @ mean
+    out = np.empty((len(ups), GLYPH_PX, GLYPH_PX), np.float32)
+    for k in range(len(ups)):
+        src = ink
+        if scale[k] < 0.5:  # shrinking a lot: smooth first so thin strokes survive
+            src = cv2.GaussianBlur(ink, (0, 0), 0.4 / scale[k])
+        out[k] = cv2.warpAffine(src, np.hstack([a[k], b[k][:, None]]).astype(np.float32),
+                                (GLYPH_PX, GLYPH_PX), flags=cv2.INTER_LINEAR, borderValue=0)
+    return out, size[:, 0] / size[:, 1]
 
 
 def glyph_features(patches: np.ndarray, aspects: np.ndarray) -> np.ndarray:

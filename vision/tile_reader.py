@@ -7,7 +7,8 @@ board (``TileReader.read``), and a tile found loose in a photo (vision/loose_til
 
 How a face is read:
 
-1. The tile body and the ink on it are found (vision/glyphs.py); the ink nearest the tile's
+1. The tile body and the ink on it are found (vision/cell_glyphs.py for a cell crop,
+   vision/loose_tiles.py in a photo); the ink nearest the tile's
    centre, with the ink touching it, is the glyph.
 2. The glyph is turned upright for each candidate "up" of the tile: both ways along the tile's
    long axis and both ways across it. Which way is up comes from the tile's shape and printed
@@ -40,7 +41,8 @@ import cv2
 import numpy as np
 
 from calibration.tilesets import TileSet
-from vision.glyphs import glyph_features, glyph_patch
+from vision.cell_glyphs import glyphs_in_crops
+from vision.glyphs import GlyphInput, TileReaderError, glyph_features, glyph_patch, glyph_patches
 
 #: Every face the reader can report.
 FACES: tuple[str, ...] = tuple(str(v) for v in range(20)) + ("#", "marker", "joker")
@@ -52,12 +54,12 @@ CELL_CROP: tuple[float, float] = (48.0, 1.0)
 #: The classifier's extra class for ink that is no face (a logo, a scratch, a shadow).
 NOT_A_FACE = "none"
 
+#: Confidence of "#" read from a tile with no ink found: a blank wild tile (§7-1), or a number
+#: that the glyph finder missed (which is as likely on held-out tile styles).
+NO_INK_CONFIDENCE = 0.3
+
 #: Default model files shipped in vision/models.
 MODEL_NAME = "tile_reader"
-
-
-class TileReaderError(ValueError):
-    """A bad tile image or model file (names the input and what is wrong)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,35 +86,6 @@ class FaceReading:
 
 
 @dataclass(frozen=True, slots=True)
-class GlyphInput:
-    """One glyph to read, as found by a tile finder.
-
-    Attributes:
-        ink: float32 ink map (shape: [H, W]) holding the glyph (other glyphs zeroed).
-        points: float32 (shape: [N, 2]) (x, y) of the glyph's ink pixels in ``ink``.
-        outline: float32 (shape: [K, 2]) the tile's outline in ``ink`` coordinates: 5 corners
-            for a pentagon (§1-3: apex up), otherwise any points whose rotated bounding
-            rectangle is the tile (4 corners of a rectangle, a contour); empty (shape [0, 2])
-            when the tile's outline is unknown (every rotation is then tried).
-        outline_is_sure: False when the outline comes from a small blurred crop and may be
-            wrong: every twelfth of a turn is then tried as well.
-    """
-
-    ink: np.ndarray
-    points: np.ndarray
-    outline: np.ndarray
-    outline_is_sure: bool = True
-
-    def __post_init__(self) -> None:
-        if self.ink.ndim != 2 or self.points.ndim != 2 or self.points.shape[1:] != (2,) \
-                or not len(self.points):
-            raise ValueError(f"GlyphInput needs a 2-D ink map and [N>0, 2] points, got "
-                             f"{self.ink.shape} and {self.points.shape}")
-        if self.outline.ndim != 2 or self.outline.shape[1:] != (2,) or len(self.outline) in (1, 2):
-            raise ValueError(f"GlyphInput outline must be [K>=3, 2] or empty, got {self.outline.shape}")
-
-
-@dataclass(frozen=True, slots=True)
 class _Model:
     mlp: cv2.ml.ANN_MLP
     classes: tuple[str, ...]
@@ -130,19 +103,24 @@ def _candidate_ups(glyph: GlyphInput) -> list[tuple[np.ndarray, float]]:
     part. An outline found on a blurred crop may be wrong, so every twelfth of a turn is a
     candidate too, with a lower prior unless it agrees with the shape.
     """
-    generic = [np.array([np.sin(t), -np.cos(t)]) for t in np.arange(12) * 2 * np.pi / 12]
     outline = glyph.outline.astype(np.float32)
     if not len(outline):
-        return [(up, 0.3 * float(-up[1])) for up in generic]
+        return [(up, 0.3 * float(-up[1])) for up in _GENERIC_UPS]
     shaped = _shape_ups(glyph, outline)
     if glyph.outline_is_sure:
         return shaped
     out = list(shaped)
-    for up in generic:
-        nearest = max(shaped, key=lambda c: float(c[0] @ up))
-        if float(nearest[0] @ up) < np.cos(np.deg2rad(10)):
-            out.append((up, min(nearest[1], 0.0) - 1.5 + 0.3 * float(-up[1])))
+    agree = _GENERIC_UPS @ np.stack([up for up, _ in shaped]).T  # [12, shaped]
+    nearest = agree.argmax(axis=1)
+    for g, up in enumerate(_GENERIC_UPS):
+        if agree[g, nearest[g]] < _TEN_DEGREES:
+            out.append((up, min(shaped[nearest[g]][1], 0.0) - 1.5 + 0.3 * float(-up[1])))
     return out
+
+
+#: Every twelfth of a turn as an up vector (x, y), and the cosine of ten degrees.
+_GENERIC_UPS = np.stack([np.sin(np.arange(12) * np.pi / 6), -np.cos(np.arange(12) * np.pi / 6)], axis=1)
+_TEN_DEGREES = float(np.cos(np.deg2rad(10)))
 
 
 def _shape_ups(glyph: GlyphInput, outline: np.ndarray) -> list[tuple[np.ndarray, float]]:
@@ -211,7 +189,9 @@ class TileReader:
             allowed: faces allowed here (a prior); None allows all.
 
         Returns:
-            the reading; face "#" with the body's confidence for a tile with no ink (blank wild).
+            the reading; for a tile on which no ink was found, face "#" (a blank wild tile, §7-1)
+            with the low confidence ``NO_INK_CONFIDENCE``: a glyph the finder missed looks the
+            same, so such a reading is a suspect, never a sure wild tile.
 
         Raises:
             TileReaderError: for an image that is not BGR uint8 H x W x 3 or is smaller than 8 px.
@@ -222,10 +202,10 @@ class TileReader:
                    allowed: Iterable[str] | None = None) -> list[FaceReading]:
         """Read many square tile crops at once (one classifier call); see :meth:`read`."""
         allowed_set = frozenset(allowed) if allowed is not None else None
-        glyphs: list[GlyphInput | None] = [glyph_in_crop(c, i) for i, c in enumerate(crops)]
+        glyphs = glyphs_in_crops(crops)
         found = [g for g in glyphs if g is not None]
         readings = iter(self.read_glyphs(found, allowed_set, is_tile=True))
-        return [next(readings) if g is not None else FaceReading("#", 0.7, reader="model")
+        return [next(readings) if g is not None else FaceReading("#", NO_INK_CONFIDENCE, reader="model")
                 for g in glyphs]
 
     def read_glyphs(self, glyphs: Sequence[GlyphInput], allowed: frozenset[str] | None = None,
@@ -244,17 +224,14 @@ class TileReader:
             return []
         candidates = [_candidate_ups(g) for g in glyphs]
         starts = np.cumsum([0] + [len(ups) for ups in candidates])
-        patches, aspects = [], []
-        for g, ups in zip(glyphs, candidates, strict=True):
-            for up, _ in ups:
-                p, a = glyph_patch(g.ink, g.points, up)
-                patches.append(p)
-                aspects.append(a)
-        patch_arr = np.stack(patches)
+        cut = [glyph_patches(g.ink, g.points, np.stack([up for up, _ in ups]))
+               for g, ups in zip(glyphs, candidates, strict=True)]
+        patch_arr = np.concatenate([p for p, _ in cut])
+        aspects = np.concatenate([a for _, a in cut])
         if self._model is None:
             return [self._tesseract_best(patch_arr[starts[i]: starts[i + 1]], ups, allowed)
                     for i, ups in enumerate(candidates)]
-        features = glyph_features(patch_arr, np.asarray(aspects))
+        features = glyph_features(patch_arr, aspects)
         probs = self._probabilities(features)
         if self._exemplars is not None:
             probs = 0.5 * probs + 0.5 * self._exemplar_probabilities(features)
@@ -424,119 +401,6 @@ def _load_model(model_dir: str | None) -> _Model:
                               f"names {len(classes)} classes")
     mean, scale = np.asarray(meta["mean"], np.float32), np.asarray(meta["scale"], np.float32)
     return _Model(mlp, classes, float(meta["temperature"]), mean, scale)
-
-
-def _is_edge_line(labels: np.ndarray, i: int, stat: np.ndarray, side: int) -> bool:
-    """A long thin component at any angle (a tile's edge or shadow, a line of the board), not a
-    face: longer than a third of the crop and at least six times as long as it is wide."""
-    x, y, cw, ch = (int(v) for v in stat[:4])
-    if np.hypot(cw, ch) < 0.35 * side:
-        return False
-    m = cv2.moments((labels[y:y + ch, x:x + cw] == i).astype(np.uint8), binaryImage=True)
-    a, b, c = m["mu20"], m["mu11"], m["mu02"]
-    spread = np.sqrt(4 * b * b + (a - c) ** 2)
-    major, minor = (a + c + spread) / 2, (a + c - spread) / 2
-    return bool(major > 36 * max(minor, 1e-6))
-
-
-def _glyph_components(keep: list[int], stats: np.ndarray, cents: np.ndarray,
-                      centre: tuple[float, float]) -> list[int]:
-    """The ink components of one face: the one nearest the tile centre, then every component
-    that nearly touches the group so far (the digits of "12", a joker's eyes in its face)."""
-    nearest = min(keep, key=lambda i: np.hypot(*(cents[i] - centre)))
-    chosen = [nearest]
-    x0, y0, w0, h0 = (int(v) for v in stats[nearest, :4])
-    box = [x0, y0, x0 + w0, y0 + h0]
-    grown = True
-    while grown:
-        grown = False
-        for i in keep:
-            if i in chosen:
-                continue
-            x, y, cw, ch = (int(v) for v in stats[i, :4])
-            gap = max(box[0] - (x + cw), x - box[2], box[1] - (y + ch), y - box[3], 0)
-            if gap <= 0.6 * max(box[3] - box[1], 1):
-                chosen.append(i)
-                box = [min(box[0], x), min(box[1], y), max(box[2], x + cw), max(box[3], y + ch)]
-                grown = True
-    return chosen
-
-
-def glyph_in_crop(crop: np.ndarray, index: int = 0) -> GlyphInput | None:
-    """The glyph of the tile centred in a square crop, or None for a tile without ink.
-
-    The tile body is the commonest colour near the crop's centre; the tile is the body-coloured
-    region covering the centre, its outline the convex hull (a pentagon when the hull has five
-    corners, else its rotated bounding rectangle); the glyph is the ink on the tile near the
-    centre.
-
-    Args:
-        crop: BGR uint8, S x S x 3, the tile roughly centred.
-        index: the crop's position in a batch, for error messages.
-
-    Raises:
-        TileReaderError: for an image that is not BGR uint8 H x W x 3 or is smaller than 8 px.
-    """
-    if crop.ndim != 3 or crop.shape[2] != 3 or crop.dtype != np.uint8 or min(crop.shape[:2]) < 8:
-        raise TileReaderError(f"tile crop {index}: expected BGR uint8 H x W x 3 (>= 8 px), got "
-                              f"{crop.dtype} {crop.shape}")
-    h, w = crop.shape[:2]
-    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2Lab)
-    yy, xx = np.mgrid[0:h, 0:w]
-    r = np.hypot(xx - (w - 1) / 2, yy - (h - 1) / 2)
-    centre = lab[r <= 0.3 * min(h, w)].reshape(-1, 3).astype(np.float32)
-    # the body is the commonest colour near the centre (the ink covers less than half of it)
-    body = np.median(centre, axis=0)
-    close = np.linalg.norm(centre - body, axis=1) < 25
-    if close.any():
-        body = centre[close].mean(axis=0)
-    dist = np.linalg.norm(lab.astype(np.float32) - body, axis=2)
-    # ink is what stands apart from the body near the centre (Otsu on the distance to the body)
-    central_dist = dist[r <= 0.3 * min(h, w)]
-    ink_level, _ = cv2.threshold(np.clip(central_dist, 0, 255).astype(np.uint8), 0, 255,
-                                 cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    ink_level = max(float(ink_level), 12.0)
-    # the board around the tile: the commonest colour of the crop's outer ring
-    board = np.median(lab[r >= 0.48 * min(h, w)].reshape(-1, 3).astype(np.float32), axis=0)
-    apart = float(np.linalg.norm(board - body))
-    body_mask = (dist < min(30.0, 0.7 * ink_level, max(6.0, 0.5 * apart))).astype(np.uint8)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(body_mask)
-    if n <= 1:
-        return None
-    # the tile: the body-coloured component covering most of the central disk
-    central = labels[r <= 0.3 * min(h, w)]
-    counts = np.bincount(central.ravel(), minlength=n)
-    counts[0] = 0
-    tile_id = int(np.argmax(counts))
-    tile = (labels == tile_id).astype(np.uint8)
-    contours, _ = cv2.findContours(tile, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    hull = cv2.convexHull(max(contours, key=cv2.contourArea))
-    inside = np.zeros_like(tile)
-    cv2.fillConvexPoly(inside, hull, 1)
-    # a body that runs into the board (a pale tile on a pale sheet) gives no outline: then the
-    # face is looked for near the centre and every rotation is tried
-    leaked = cv2.contourArea(hull) > 0.8 * h * w
-    if leaked:
-        inside = (r <= 0.36 * min(h, w)).astype(np.uint8)
-    rim = max(1, int(round(0.06 * min(h, w))))
-    inside = cv2.erode(inside, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * rim + 1, 2 * rim + 1)))
-    ink = np.clip(dist / (2.0 * ink_level), 0.0, 1.0) * inside
-    binary = (ink > 0.5).astype(np.uint8)
-    n, labels, stats, cents = cv2.connectedComponentsWithStats(binary)
-    side = min(h, w)
-    keep = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= max(3, 0.002 * h * w)
-            and not _is_edge_line(labels, i, stats[i], side)]
-    if not keep:
-        return None
-    rect = cv2.minAreaRect(hull)
-    centre_xy = ((w - 1) / 2, (h - 1) / 2) if leaked else (float(rect[0][0]), float(rect[0][1]))
-    chosen = _glyph_components(keep, stats, cents, centre_xy)
-    mask = np.isin(labels, chosen)
-    ys, xs = np.nonzero(mask)
-    corners = cv2.approxPolyDP(hull, 0.04 * cv2.arcLength(hull, True), True).reshape(-1, 2)
-    outline = np.empty((0, 2)) if leaked else corners if len(corners) == 5 else cv2.boxPoints(rect)
-    return GlyphInput((ink * mask).astype(np.float32), np.stack([xs, ys], axis=1).astype(np.float32),
-                      outline.astype(np.float32), outline_is_sure=False)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -19,8 +19,9 @@ import numpy as np
 from calibration.geometry import BoardGeometry
 from calibration.tilesets import TileSet, TileSetError, format_tileset
 from vision.board_view import BoardView
+from vision.cell_glyphs import glyph_in_crop
 from vision.locate import BoardLocator
-from vision.tile_reader import CELL_CROP, glyph_in_crop, learn_exemplars
+from vision.tile_reader import CELL_CROP, learn_exemplars
 
 #: Smallest glyph accepted while learning, as a share of the cell crop's side.
 MIN_GLYPH = 0.15

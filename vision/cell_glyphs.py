@@ -1,0 +1,198 @@
+"""Finding the glyph of the tile in a board cell crop: the tile body, its outline and its ink.
+
+A cell crop is a small square cut from the rectified board around one cell (vision/board_view.py),
+the tile roughly centred. The tile body is the commonest colour near the crop's centre; the tile
+is the body-coloured region covering the centre, its outline the convex hull (five corners of a
+pentagon, §1-3, or the rotated bounding rectangle of a rectangle); the glyph is the ink on the
+tile near the centre. :func:`glyphs_in_crops` does the colour work of a whole batch of crops in
+array operations and the shape work crop by crop.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+
+import cv2
+import numpy as np
+
+from vision.glyphs import GlyphInput, TileReaderError
+
+
+def glyph_in_crop(crop: np.ndarray, index: int = 0) -> GlyphInput | None:
+    """The glyph of the tile centred in a square crop, or None for a tile without ink.
+
+    Args:
+        crop: BGR uint8, S x S x 3, the tile roughly centred.
+        index: the crop's position in a batch, for error messages.
+
+    Raises:
+        TileReaderError: for an image that is not BGR uint8 H x W x 3 or is smaller than 8 px.
+    """
+    _check(crop, index)
+    return glyphs_in_crops([crop])[0]
+
+
+def glyphs_in_crops(crops: Sequence[np.ndarray]) -> list[GlyphInput | None]:
+    """:func:`glyph_in_crop` for a batch of crops (crops of one size share the colour work).
+
+    Args:
+        crops: BGR uint8 images, S x S x 3 each.
+
+    Returns:
+        one glyph (or None) per crop, in order.
+
+    Raises:
+        TileReaderError: for a crop that is not BGR uint8 H x W x 3 or is smaller than 8 px
+            (named by its position in the batch).
+    """
+    by_shape: dict[tuple[int, ...], list[int]] = {}
+    for i, crop in enumerate(crops):
+        _check(crop, i)
+        by_shape.setdefault(crop.shape, []).append(i)
+    out: list[GlyphInput | None] = [None] * len(crops)
+    for (h, w, _), members in by_shape.items():
+        r, central_disk, outer_ring = _disks(h, w)
+        stacked = np.stack([crops[i] for i in members])
+        lab = cv2.cvtColor(stacked.reshape(-1, w, 3), cv2.COLOR_BGR2Lab).reshape(stacked.shape)
+        centre = lab[:, central_disk].astype(np.float32)  # [n, M, 3]
+        # the body is the commonest colour near the centre (the ink covers less than half of it)
+        body = np.median(centre, axis=1)
+        close = np.linalg.norm(centre - body[:, None], axis=2) < 25
+        for j in np.nonzero(close.any(axis=1))[0]:
+            body[j] = centre[j][close[j]].mean(axis=0)
+        dist = np.linalg.norm(lab.astype(np.float32) - body[:, None, None], axis=3)
+        # the board around the tile: the commonest colour of the crop's outer ring
+        board = np.median(lab[:, outer_ring].astype(np.float32), axis=1)
+        for k, i in enumerate(members):
+            out[i] = _glyph(dist[k], float(np.linalg.norm(board[k] - body[k])), r, central_disk)
+    return out
+
+
+def _check(crop: np.ndarray, index: int) -> None:
+    if crop.ndim != 3 or crop.shape[2] != 3 or crop.dtype != np.uint8 or min(crop.shape[:2]) < 8:
+        raise TileReaderError(f"tile crop {index}: expected BGR uint8 H x W x 3 (>= 8 px), got "
+                              f"{crop.dtype} {crop.shape}")
+
+
+@functools.cache
+def _disks(h: int, w: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Distance of each pixel from the crop's centre, the central disk and the outer ring."""
+    yy, xx = np.mgrid[0:h, 0:w]
+    r = np.hypot(xx - (w - 1) / 2, yy - (h - 1) / 2)
+    return r, r <= 0.3 * min(h, w), r >= 0.48 * min(h, w)
+
+
+def _glyph(dist: np.ndarray, apart: float, r: np.ndarray, central_disk: np.ndarray) -> GlyphInput | None:
+    """The glyph from one crop's distance-to-body map (float32, H x W); ``apart`` is the colour
+    distance between the tile body and the board around it."""
+    h, w = dist.shape
+    # ink is what stands apart from the body near the centre (Otsu on the distance to the body)
+    ink_level, _ = cv2.threshold(np.clip(dist[central_disk], 0, 255).astype(np.uint8), 0, 255,
+                                 cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    ink_level = max(float(ink_level), 12.0)
+    body_mask = (dist < min(30.0, 0.7 * ink_level, max(6.0, 0.5 * apart))).astype(np.uint8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(body_mask)
+    if n <= 1:
+        return None
+    # the tile: the body-coloured component covering most of the central disk
+    counts = np.bincount(labels[central_disk].ravel(), minlength=n)
+    counts[0] = 0
+    tile = (labels == int(np.argmax(counts))).astype(np.uint8)
+    contours, _ = cv2.findContours(tile, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    hull = cv2.convexHull(max(contours, key=cv2.contourArea))
+    inside = np.zeros_like(tile)
+    cv2.fillConvexPoly(inside, hull, 1)
+    # a body that runs into the board (a pale tile on a pale sheet) gives no outline: then the
+    # face is looked for near the centre and every rotation is tried
+    leaked = cv2.contourArea(hull) > 0.8 * h * w
+    if leaked:
+        inside = (r <= 0.36 * min(h, w)).astype(np.uint8)
+    rim = max(1, int(round(0.06 * min(h, w))))
+    inside = cv2.erode(inside, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * rim + 1, 2 * rim + 1)))
+    ink = np.clip(dist / (2.0 * ink_level), 0.0, 1.0) * inside
+    binary = (ink > 0.5).astype(np.uint8)
+    n, labels, stats, cents = cv2.connectedComponentsWithStats(binary)
+    side = min(h, w)
+    keep = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= max(3, 0.002 * h * w)
+            and not _is_edge_line(labels, i, stats[i], side)]
+    if not keep:
+        return None
+    rect = cv2.minAreaRect(hull)
+    centre_xy = ((w - 1) / 2, (h - 1) / 2) if leaked else (float(rect[0][0]), float(rect[0][1]))
+    chosen = _glyph_components(keep, stats, cents, centre_xy)
+    mask = np.isin(labels, chosen)
+    ys, xs = np.nonzero(mask)
+    outline = np.empty((0, 2)) if leaked else _outline(hull, rect)
+    return GlyphInput((ink * mask).astype(np.float32), np.stack([xs, ys], axis=1).astype(np.float32),
+                      outline.astype(np.float32), outline_is_sure=False)
+
+
+def _is_edge_line(labels: np.ndarray, i: int, stat: np.ndarray, side: int) -> bool:
+    """A long thin component at any angle (a tile's edge or shadow, a line of the board), not a
+    face: longer than a third of the crop and at least six times as long as it is wide."""
+    x, y, cw, ch = (int(v) for v in stat[:4])
+    if np.hypot(cw, ch) < 0.35 * side:
+        return False
+    m = cv2.moments((labels[y:y + ch, x:x + cw] == i).astype(np.uint8), binaryImage=True)
+    a, b, c = m["mu20"], m["mu11"], m["mu02"]
+    spread = np.sqrt(4 * b * b + (a - c) ** 2)
+    major, minor = (a + c + spread) / 2, (a + c - spread) / 2
+    return bool(major > 36 * max(minor, 1e-6))
+
+
+def _glyph_components(keep: list[int], stats: np.ndarray, cents: np.ndarray,
+                      centre: tuple[float, float]) -> list[int]:
+    """The ink components of one face: the one nearest the tile centre, then every component
+    that nearly touches the group so far (the digits of "12", a joker's eyes in its face)."""
+    nearest = min(keep, key=lambda i: np.hypot(*(cents[i] - centre)))
+    chosen = [nearest]
+    x0, y0, w0, h0 = (int(v) for v in stats[nearest, :4])
+    box = [x0, y0, x0 + w0, y0 + h0]
+    grown = True
+    while grown:
+        grown = False
+        for i in keep:
+            if i in chosen:
+                continue
+            x, y, cw, ch = (int(v) for v in stats[i, :4])
+            gap = max(box[0] - (x + cw), x - box[2], box[1] - (y + ch), y - box[3], 0)
+            if gap <= 0.6 * max(box[3] - box[1], 1):
+                chosen.append(i)
+                box = [min(box[0], x), min(box[1], y), max(box[2], x + cw), max(box[3], y + ch)]
+                grown = True
+    return chosen
+
+
+def _outline(hull: np.ndarray, rect: tuple) -> np.ndarray:
+    """The tile's outline from its convex hull: five corners of a pentagon, else the four of its
+    rotated bounding rectangle.
+
+    A regular pentagon fills 69% of its smallest bounding rectangle, a rectangle all of it (a
+    little less with blurred corners), and the pentagon's radius from its centre varies with a
+    five-fold harmonic, the rectangle's with a four-fold one: both decide the shape (weights
+    tuned on TRAIN-style board crops). The pentagon's corners are where the hull reaches farthest
+    from its centre, the phase of that five-fold harmonic (robust where a blurred corner makes a
+    polygon fit miss one).
+    """
+    (_, _), (rw, rh), _ = rect
+    points = _resample(hull.reshape(-1, 2).astype(np.float64), 90)
+    centre = points.mean(axis=0)
+    v = points - centre
+    radius, angle = np.hypot(v[:, 0], v[:, 1]), np.arctan2(v[:, 1], v[:, 0])
+    wobble = (radius - radius.mean()) / max(float(radius.mean()), 1e-6)
+    five, four = (wobble * np.exp(5j * angle)).mean(), (wobble * np.exp(4j * angle)).mean()
+    fill = cv2.contourArea(hull) / max(rw * rh, 1.0)
+    if (0.81 - fill) + (abs(five) - abs(four)) <= 0.01:
+        return cv2.boxPoints(rect)
+    phase = np.angle(five) / 5
+    turns = phase + np.arange(5) * 2 * np.pi / 5
+    return centre + radius.max() * np.stack([np.cos(turns), np.sin(turns)], axis=1)
+
+
+def _resample(polygon: np.ndarray, n: int) -> np.ndarray:
+    """``n`` points evenly spaced along a closed polygon (shape [K, 2] -> [n, 2])."""
+    closed = np.vstack([polygon, polygon[:1]])
+    run = np.concatenate([[0.0], np.cumsum(np.hypot(*np.diff(closed, axis=0).T))])
+    at = np.linspace(0.0, run[-1], n, endpoint=False)
+    return np.stack([np.interp(at, run, closed[:, 0]), np.interp(at, run, closed[:, 1])], axis=1)

@@ -157,7 +157,7 @@ def _glyph_components(keep: list[int], stats: np.ndarray, cents: np.ndarray,
                 continue
             x, y, cw, ch = (int(v) for v in stats[i, :4])
             gap = max(box[0] - (x + cw), x - box[2], box[1] - (y + ch), y - box[3], 0)
-            if gap <= 0.6 * max(box[3] - box[1], 1):
+            if gap <= 0.6 * max(box[3] - box[1], box[2] - box[0], 1):
                 chosen.append(i)
                 box = [min(box[0], x), min(box[1], y), max(box[2], x + cw), max(box[3], y + ch)]
                 grown = True

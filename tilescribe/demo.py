@@ -33,6 +33,7 @@ from engine.transcript import format_transcript, transcript_of
 from tilescribe.settings import TableSettings
 from vision.sim.recording import SimFrame, SimOptions, Simulation
 from vision.sim.timeline import Pacing, SimPlacement
+from vision.sim.transcripts import face_of
 
 #: Bump when the demo's game or look changes, so that old caches are rebuilt.
 DEMO_VERSION = 2
@@ -110,16 +111,6 @@ def plan_game(settings: TableSettings, turns: int, seed: int, wrong_turn: int | 
     raise ValueError(f"turn {wrong_turn}: every value on {format_address(last.cell)} is legal")
 
 
-def face_of(tile: Tile, tileset: str, modulus: int) -> str:
-    """The printed face that shows ``tile`` in a tile set (Rummikub: value 0 is the 13 tile)."""
-    if tile.is_wild:
-        return "joker" if tileset == "rummikub" else "#"
-    if tile.is_marker:
-        return "marker"
-    value = tile.value if tile.value is not None else 0
-    return str(modulus) if tileset == "rummikub" and value == 0 else str(value)
-
-
 def _sim_turns(plan: GamePlan, wrong: bool) -> list[list[SimPlacement]]:
     s = plan.settings
     turns = []
@@ -127,7 +118,7 @@ def _sim_turns(plan: GamePlan, wrong: bool) -> list[list[SimPlacement]]:
         placements = list(record.placements)
         if wrong and plan.wrong is not None and record.number == plan.wrong[0]:
             placements[-1] = plan.wrong[1]
-        turns.append([SimPlacement(format_address(p.cell), face_of(p.tile, s.tileset, s.game.modulus))
+        turns.append([SimPlacement(format_address(p.cell), face_of(p.tile, s.game.modulus, s.tileset))
                       for p in placements])
     return turns
 

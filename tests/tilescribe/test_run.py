@@ -23,7 +23,8 @@ from display.theme import Theme
 from engine.hexgrid import format_address
 from engine.transcript import parse_transcript
 from tilescribe.cli import main
-from tilescribe.demo import DEMO_VERSION, GamePlan, demo_recording, face_of
+from tilescribe.demo import DEMO_VERSION, GamePlan, demo_recording
+from vision.sim.transcripts import face_of
 from vision.sources import Recording
 
 REPO = Path(__file__).resolve().parents[2]
@@ -103,7 +104,7 @@ def _misread(folder: Path, plan: GamePlan, with_correction: bool) -> None:
     placement = plan.history[1].placements[0]
     address = format_address(placement.cell)
     m = plan.settings.game.modulus
-    true_face = face_of(placement.tile, plan.settings.tileset, m)
+    true_face = face_of(placement.tile, m, plan.settings.tileset)
     wrong_face = str(((placement.tile.value or 0) + 5) % m)
     for frame in doc["frames"]:
         if frame["cells"].get(address) == true_face:

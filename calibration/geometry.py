@@ -118,10 +118,6 @@ class BoardGeometry:
         """board.png pixels per millimetre of paper."""
         return self.dpi / 25.4
 
-    def cell_list(self) -> list[Hex]:
-        """The board's cells in address order."""
-        return [c.cell for c in self.cells.values()]
-
     def marker(self, marker_id: int) -> MarkerGeometry:
         """The marker with this id.
 

@@ -257,21 +257,3 @@ class Board:
     def addresses(self) -> list[str]:
         """Every cell's address, sorted by ring then sextant then number."""
         return [format_address(c) for c in self]
-
-    def line_through(self, cell: Hex, direction: Hex) -> list[Hex]:
-        """All board cells on the straight line through ``cell`` along ``direction``, in order.
-
-        Raises:
-            ValueError: ``cell`` is not on the board.
-        """
-        if cell not in self.cells:
-            raise ValueError(f"{format_address(cell)} is not on this board")
-        back = cell
-        while back - direction in self.cells:
-            back = back - direction
-        line = []
-        c = back
-        while c in self.cells:
-            line.append(c)
-            c = c + direction
-        return line

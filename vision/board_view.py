@@ -31,7 +31,6 @@ class BoardView:
         addresses: cell addresses in board.json order; cell indices refer to this tuple.
         origins: int32 array (shape: [N, 2]) of each region of interest's top-left (x, y).
         roi: side of the square regions of interest in pixels (odd).
-        disk_mask: bool (shape: [roi, roi]), the central disk (half the inner radius).
         hex_mask: bool (shape: [roi, roi]), the cell's hexagon shrunk to 82 % (no outline).
 
     Raises:
@@ -49,8 +48,6 @@ class BoardView:
         self.addresses = tuple(geometry.cells)
         centres = np.array([c.center for c in geometry.cells.values()], np.float64) * self.scale
         self.origins = np.round(centres).astype(np.int32) - self.roi // 2
-        yy, xx = np.mgrid[0:self.roi, 0:self.roi] - self.roi // 2
-        self.disk_mask = np.hypot(xx, yy) <= 0.25 * pitch_px
         hexagon = np.zeros((self.roi, self.roi), np.uint8)
         some_cell = next(iter(geometry.cells.values()))
         corners = np.array(some_cell.corners) - np.array(some_cell.center)

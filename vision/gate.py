@@ -184,9 +184,6 @@ class BoardGate:
         if self._previous is not None:
             self._accepted = self._previous
 
-    def reset(self) -> None:
-        """Forget the accepted frame (every cell counts as changed again)."""
-        self._accepted = None
 
 
 def _relative_change(current: np.ndarray, reference: np.ndarray, region: np.ndarray,

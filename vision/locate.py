@@ -58,10 +58,6 @@ class BoardLocation:
         pts = np.asarray(points, np.float64).reshape(-1, 1, 2)
         return cv2.perspectiveTransform(pts, self.homography).reshape(-1, 2)
 
-    def frame_to_board(self, points: np.ndarray) -> np.ndarray:
-        """Map frame pixels to board.png pixels (shape: [N, 2] in, [N, 2] out)."""
-        pts = np.asarray(points, np.float64).reshape(-1, 1, 2)
-        return cv2.perspectiveTransform(pts, np.linalg.inv(self.homography)).reshape(-1, 2)
 
 
 @dataclass(frozen=True, slots=True)

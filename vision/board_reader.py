@@ -5,8 +5,11 @@ of every occupied cell with the tile reader on its region of interest -> :class:
 
 The engine's legal values for each empty cell are the reader's prior: the faces a cell may show
 are re-ranked so that a value the rules forbid there is the first suspect of a misread (a clear
-reading of a forbidden value is still reported; the engine flags the turn). On A0 a number equal
-to the modulus, which no tile of the game shows, is the modulus marker (§8), which shows it.
+reading of a forbidden value is still reported; the engine flags the turn). The rules also weigh
+on the whole board: in a full read, the faces are chosen among the reader's alternatives so that
+every line of tiles stays modular-linear where the reader was unsure (vision.line_prior, §2-2).
+On A0 a number equal to the modulus, which no tile of the game shows, is the modulus marker (§8),
+which shows it.
 
 A read may be limited to some cells (``only``): a still frame in which the gate saw only a few
 cells change is read in a fraction of the time, warping just those cells from the frame.
@@ -26,9 +29,10 @@ import cv2
 import numpy as np
 
 from calibration.geometry import BoardGeometry
-from engine.hexgrid import Hex, address_sort_key, format_address, parse_address
+from engine.hexgrid import Board, Hex, address_sort_key, format_address, parse_address
 from vision.board_view import BoardView
 from vision.gate import BoardGate, GateState
+from vision.line_prior import decode_lines
 from vision.locate import BoardLocation, BoardLocator, BoardNotFoundError
 from vision.presence import PresenceConfig, PresenceDetector
 
@@ -48,6 +52,9 @@ class FaceReadingLike(Protocol):
 
     @property
     def confidence(self) -> float: ...  # noqa: D102
+
+    @property
+    def alternatives(self) -> Sequence[tuple[str, float]]: ...  # noqa: D102
 
 
 class FaceReader(Protocol):
@@ -69,11 +76,14 @@ class CellReading:
         value: the face's value under the modulus, None for a wild tile or a face that is not a
             value under the modulus (see BoardReading.findings).
         confidence: 0..1, the product of the presence and the face confidences.
+        alternatives: the reader's likeliest faces with their probabilities (0..1), most
+            probable first (vision.tile_reader.FaceReading.alternatives); empty when unknown.
     """
 
     face: str
     value: int | None
     confidence: float
+    alternatives: tuple[tuple[str, float], ...] = ()
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.confidence <= 1.0:
@@ -169,6 +179,7 @@ class BoardReader:
         self.presence_view = BoardView(config.geometry, config.presence.pitch_px)
         self.presence = PresenceDetector(self.presence_view, config.empty_board, config.presence)
         self._index = {parse_address(a): i for i, a in enumerate(self.read_view.addresses)}
+        self._board = Board(config.geometry.order, frozenset(self._index))
         faces_by_value: dict[int, set[str]] = {}
         for face in (*NUMBER_FACES, MARKER_FACE):
             value = config.value_of(face)
@@ -217,6 +228,7 @@ class BoardReader:
         presence_conf = dict(zip(scores.indices.tolist(), scores.confidence.tolist(), strict=True))
         cells_hex = [parse_address(self.read_view.addresses[i]) for i in occupied]
         readings = self._read_faces(crops, [self._prior(c, legal) for c in cells_hex])
+        decoded = self._line_prior(cells_hex, readings) if only is None else {}
         cells: dict[Hex, CellReading] = {}
         findings: list[str] = []
         for i, cell, reading in zip(occupied.tolist(), cells_hex, readings, strict=True):
@@ -225,7 +237,7 @@ class BoardReader:
                 findings.append(f"{where}: {address}: tile face unreadable (reader said {reading.face!r})")
                 cells[cell] = CellReading(UNREADABLE_FACE, None, 0.0)
                 continue
-            face = reading.face
+            face, face_confidence = decoded.get(cell, (reading.face, reading.confidence))
             if cell == Hex(0, 0) and face == str(self.config.modulus) and self.config.value_of(face) is None:
                 face = MARKER_FACE  # §8: the modulus marker on A0 shows the modulus, which no tile shows
             value = self.config.value_of(face)
@@ -234,10 +246,30 @@ class BoardReader:
                                 f"modulus {self.config.modulus}")
             elif legal is not None and cell in legal and value is not None and value not in legal[cell]:
                 findings.append(f"{where}: {address}: value {value} is not legal there")
-            confidence = float(np.clip(reading.confidence * presence_conf[i], 0.0, 1.0))
-            cells[cell] = CellReading(face, value, confidence)
+            confidence = float(np.clip(face_confidence * presence_conf[i], 0.0, 1.0))
+            cells[cell] = CellReading(face, value, confidence, tuple(reading.alternatives))
         read_cells = frozenset(parse_address(self.read_view.addresses[i]) for i in scores.indices)
         return BoardReading(True, cells, (time.perf_counter() - start) * 1e3, tuple(findings), read_cells)
+
+    def _line_prior(self, cells: Sequence[Hex], readings: Sequence[FaceReadingLike]
+                    ) -> dict[Hex, tuple[str, float]]:
+        """The faces of a whole-board read chosen under the line rule (vision.line_prior, §2-2):
+        cell -> (face, probability), for the cells whose reader gave alternatives."""
+        offered = {c: r.alternatives for c, r in zip(cells, readings, strict=True)
+                   if r.alternatives and r.face in KNOWN_FACES}
+        if not offered:
+            return {}
+        return decode_lines(offered, self._board, self.config.modulus, self._value_at,
+                            WILD_FACES.__contains__)
+
+    def _value_at(self, cell: Hex, face: str) -> int | None:
+        """The value of ``face`` on ``cell``: the modulus marker counts as 0 on A0 and as no value
+        elsewhere (§8: it is installed on A0 only)."""
+        if cell == Hex(0, 0) and face == str(self.config.modulus) and self.config.value_of(face) is None:
+            face = MARKER_FACE
+        if face == MARKER_FACE and cell != Hex(0, 0):
+            return None
+        return self.config.value_of(face)
 
     def _read_faces(self, crops: np.ndarray, priors: list[frozenset[str] | None]) -> list[FaceReadingLike]:
         """Read crops in one reader batch per distinct prior (most cells share None)."""

@@ -61,6 +61,9 @@ NO_INK_CONFIDENCE = 0.3
 #: Candidate ups of a tile on the board classified at first (the likeliest by their prior).
 FIRST_CANDIDATES = 5
 
+#: Faces offered as alternatives in a reading (FaceReading.alternatives).
+ALTERNATIVES = 5
+
 #: Default model files shipped in vision/models.
 MODEL_NAME = "tile_reader"
 
@@ -74,12 +77,16 @@ class FaceReading:
         confidence: 0..1.
         up: the tile's up direction in the image it was read from (unit vector x, y).
         reader: "model", "tesseract" or "model+tesseract".
+        alternatives: the likeliest faces with their probabilities (0..1, at the rotation that
+            suits each face best), most probable first; ``face`` first unless the second
+            reader changed it. Empty when the reader gives no probabilities (tesseract alone).
     """
 
     face: str
     confidence: float
     up: tuple[float, float] = (0.0, -1.0)
     reader: str = "model"
+    alternatives: tuple[tuple[str, float], ...] = ()
 
     def __post_init__(self) -> None:
         if self.face not in FACES and self.face != NOT_A_FACE:
@@ -261,11 +268,26 @@ class TileReader:
             best = int(np.argmax(p))
             face, conf = self._model.classes[best], float(p[best] / max(p.sum(), 1e-9))
             up_xy = (float(ups[k][0][0]), float(ups[k][0][1]))
-            reading = FaceReading(face, min(conf, 1.0), up_xy)
+            reading = FaceReading(face, min(conf, 1.0), up_xy,
+                                  alternatives=self._alternatives(block, ups, keep, face))
             if conf < self.second_opinion_below and face != NOT_A_FACE:
                 reading = self._second_opinion(reading, patches[i][k], allowed)
             out.append(reading)
         return out
+
+    def _alternatives(self, probs: np.ndarray, ups: list[tuple[np.ndarray, float]], keep: np.ndarray,
+                      face: str) -> tuple[tuple[str, float], ...]:
+        """The likeliest faces of one glyph: each class scored at its best candidate up
+        (log-probability plus the up's prior), normalised over the classes kept; ``face`` first."""
+        assert self._model is not None
+        score = (np.log(probs + 1e-6) + np.array([prior for _, prior in ups])[:, None]).max(axis=0)
+        score = np.where(keep, score, -np.inf)
+        p = np.exp(score - score.max())
+        p /= p.sum()
+        order = [int(c) for c in np.argsort(-p)[:ALTERNATIVES] if p[c] >= 1e-4]
+        top = [(self._model.classes[c], float(p[c])) for c in order]
+        first = [fp for fp in top if fp[0] == face] or [(face, float(p[self._model.classes.index(face)]))]
+        return tuple(first + [fp for fp in top if fp[0] != face])
 
     def _classify(self, glyphs: Sequence[GlyphInput], candidates: list[list[tuple[np.ndarray, float]]],
                   allowed: frozenset[str] | None) -> tuple[list[np.ndarray], list[np.ndarray]]:
@@ -324,9 +346,10 @@ class TileReader:
         if text is None or text == reading.face:
             boost = 0.25 if text == reading.face else 0.0
             return FaceReading(reading.face, min(1.0, reading.confidence + boost), reading.up,
-                               "model+tesseract")
+                               "model+tesseract", reading.alternatives)
         if allowed is not None and text in allowed and reading.face not in allowed:
-            return FaceReading(text, 0.5, reading.up, "model+tesseract")
+            others = tuple(fp for fp in reading.alternatives if fp[0] != text)
+            return FaceReading(text, 0.5, reading.up, "model+tesseract", ((text, 0.5), *others))
         return reading
 
     def _tesseract_best(self, patches: np.ndarray, ups: list[tuple[np.ndarray, float]],

@@ -14,8 +14,9 @@ exp(-LINE_PENALTY) of the probability of its first choice, so an illegal placeme
 confidence is still reported as placed (the engine flags the turn).
 
 A wild tile ("#", "joker": value None, §7-1) matches any value in each line through it (each line
-is checked on its own, a relaxation of §7-2). A face with no value under the modulus (a "15" under
-modulus 13, a modulus marker off A0) counts as one broken line.
+is checked on its own, a relaxation of §7-2); since it would mend any line, a wild tile that the
+reader put after a value counts as one broken line. A face with no value under the modulus
+(a "15" under modulus 13, a modulus marker off A0) counts as one broken line.
 """
 
 from __future__ import annotations
@@ -27,8 +28,8 @@ from functools import lru_cache
 from engine.grid import EMPTY, grid_of
 from engine.hexgrid import Board, Hex
 
-#: Log-odds against a reading that breaks a line of the rules (e^4: about 55 to 1).
-LINE_PENALTY = 4.0
+#: Log-odds against a reading that breaks a line of the rules (e^2.5: about 12 to 1).
+LINE_PENALTY = 2.5
 
 #: Alternatives with less probability than this are not considered.
 MIN_PROBABILITY = 1e-4
@@ -85,7 +86,9 @@ def decode_lines(cells: Mapping[Hex, Sequence[tuple[str, float]]], board: Board,
     def cost(i: int, k: int) -> float:
         """Log-probability of option k on cell i less the penalties it brings, the others fixed."""
         _, logp, value, wild = options[i][k]
-        broken = 0 if value is not None or wild else 1
+        # a face of no value counts as a broken line; so does a wild tile that the reader did not
+        # put first before a value (it would mend any line: only the reader can say a tile is wild)
+        broken = 0 if (value is not None or wild) and not (wild and k and options[i][0][2] is not None) else 1
         for n in through[i]:
             values = [options[j][k if j == i else choice[j]][2] for j in lines[n]]
             broken += not _is_linear(values, steps, modulus)
@@ -116,7 +119,9 @@ def decode_lines(cells: Mapping[Hex, Sequence[tuple[str, float]]], board: Board,
                 gains[j] = best_change(j)
     out = dict(outside)
     for i, k in choice.items():
-        if len(options[i]) == 1:
+        if k == 0 and i not in gains:
+            # the reader's first choice, on lines that hold: its probability as the reader gave it
+            # (the lines could only raise it)
             out[grid.cells[i]] = (options[i][0][0], math.exp(options[i][0][1]))
             continue
         costs = [cost(i, j) for j in range(len(options[i]))]

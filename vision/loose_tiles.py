@@ -7,10 +7,13 @@ Stages (one function each):
    tiles touching each other make one region, filled to its convex hull when it is compact.
 2. ``find_glyphs``: ink on those regions (vision/glyphs.py: far from the region's body colour),
    cut into connected components, kept when mostly surrounded by tile body, and grouped into
-   faces (the two digits of "12", the parts of a joker's face). Every face is one tile.
+   faces (the two digits of "12", the parts of a joker's face inside its ring; a component far
+   bigger than a glyph, such as a rack, encloses nothing). Every face is one tile.
 3. Each tile's outline is the part of its region nearer to its face than to any other face.
 4. The tile reader (vision/tile_reader.py, the same reader the board uses) reads each face at
-   every candidate rotation; "none" (a logo, a scratch) is dropped. The ink colour is named by
+   every candidate rotation; a face read as "none" there is read again at every twelfth of a
+   turn (its outline may be wrong) and dropped (a logo, a scratch) unless it is then read as a
+   face with confidence >= RETRY_CONFIDENCE. The ink colour is named by
    the nearest learned colour (black, blue, orange, red).
 
 Run ``python -m vision.loose_tiles PHOTO`` to print what it finds.
@@ -18,6 +21,7 @@ Run ``python -m vision.loose_tiles PHOTO`` to print what it finds.
 
 from __future__ import annotations
 
+import copy
 import functools
 import sys
 import time
@@ -29,10 +33,22 @@ import cv2
 import numpy as np
 
 from vision.glyphs import ink_map
-from vision.tile_reader import NOT_A_FACE, GlyphInput, TileReader
+from vision.tile_reader import NOT_A_FACE, FaceReading, GlyphInput, TileReader
 
 #: The long side of the image the surface mask is computed on, in pixels.
 WORK_PX = 500
+
+#: Ink map level above which a pixel is ink.
+INK_LEVEL = 0.5
+
+#: A component encloses another (a joker's ring its face, a "0" a stain) only when it is at most
+#: this many times its size; a bigger one (a rack, a table's edge) groups nothing.
+ENCLOSE_RATIO = 8.0
+
+#: A face the reader calls "none" at its tile's candidate rotations is read again at every
+#: twelfth of a turn (its outline may be wrong: touching tiles, a region spilling onto the
+#: table); the reading is kept when it is a face at least this sure.
+RETRY_CONFIDENCE = 0.7
 
 
 class LooseTileError(ValueError):
@@ -126,12 +142,16 @@ def surface_mask(small: np.ndarray, lut: np.ndarray, threshold: float = 0.1
         if area < 40:
             continue
         hull = cv2.convexHull(contour)
-        one = np.zeros(body.shape, np.uint8)
-        cv2.drawContours(one, [hull if area > 0.75 * cv2.contourArea(hull) else contour], -1, 1, -1)
+        x, y, cw, ch = cv2.boundingRect(contour)
+        one = np.zeros((ch, cw), np.uint8)
+        cv2.drawContours(one, [hull if area > 0.75 * cv2.contourArea(hull) else contour], -1, 1, -1,
+                         offset=(-x, -y))
         index += 1
         inside = one > 0
-        regions[inside & (regions == 0)] = index
-        body_lab[inside] = np.median(lab[inside & (body > 0)], axis=0)
+        box = (slice(y, y + ch), slice(x, x + cw))
+        free = regions[box] == 0
+        regions[box][inside & free] = index
+        body_lab[box][inside] = np.median(lab[box][inside & (body[box] > 0)], axis=0)
     return body, regions, body_lab
 
 
@@ -151,7 +171,7 @@ def find_glyphs(image: np.ndarray, body: np.ndarray, regions: np.ndarray, body_l
     body_full = cv2.resize(body, (w, h), interpolation=cv2.INTER_NEAREST)
     lab_full = cv2.resize(body_lab, (w, h), interpolation=cv2.INTER_NEAREST)
     ink = ink_map(image, lab_full) * (regions_full > 0)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats((ink > 0.5).astype(np.uint8))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats((ink > INK_LEVEL).astype(np.uint8))
     body_sum = cv2.integral(body_full)
     region_sum = cv2.integral((regions_full > 0).astype(np.uint8))
     comps = []
@@ -209,8 +229,9 @@ def _group(comps: list[tuple[int, int, int, int, int]]) -> list[list[tuple[int, 
     for a, (xa, ya, wa, ha, _) in enumerate(comps):
         for b in range(a + 1, len(comps)):
             xb, yb, wb, hb, _ = comps[b]
-            encloses = (xa <= xb and ya <= yb and xa + wa >= xb + wb and ya + ha >= yb + hb) or \
-                       (xb <= xa and yb <= ya and xb + wb >= xa + wa and yb + hb >= ya + ha)
+            encloses = ((xa <= xb and ya <= yb and xa + wa >= xb + wb and ya + ha >= yb + hb) or
+                        (xb <= xa and yb <= ya and xb + wb >= xa + wa and yb + hb >= ya + ha)) \
+                and max(ha, hb, wa, wb) < ENCLOSE_RATIO * min(max(ha, wa), max(hb, wb))
             if not encloses and not 0.55 < hb / ha < 1.8:
                 continue
             gap = max(max(xa, xb) - min(xa + wa, xb + wb), max(ya, yb) - min(ya + ha, yb + hb), 0)
@@ -276,6 +297,24 @@ def _colour_name(relative_lab: np.ndarray, colours: dict[str, np.ndarray]) -> st
     return min(colours, key=lambda name: float(np.linalg.norm(colours[name] - relative_lab)))
 
 
+def _retry_none(reader: TileReader, glyphs: list[GlyphInput], readings: list[FaceReading],
+                allowed: frozenset[str] | None) -> list[FaceReading]:
+    """``readings`` with each "none" read again at every twelfth of a turn (no outline), by the
+    classifier alone (no tesseract: a retry must be sure on its own), kept when at least
+    ``RETRY_CONFIDENCE`` sure."""
+    redo = [i for i, r in enumerate(readings) if r.face == NOT_A_FACE]
+    if not redo:
+        return readings
+    loose = [GlyphInput(glyphs[i].ink, glyphs[i].points, np.empty((0, 2), np.float32)) for i in redo]
+    alone = copy.copy(reader)
+    alone.second_opinion_below = 0.0
+    out = list(readings)
+    for i, reading in zip(redo, alone.read_glyphs(loose, allowed), strict=True):
+        if reading.face != NOT_A_FACE and reading.confidence >= RETRY_CONFIDENCE:
+            out[i] = reading
+    return out
+
+
 def find_tiles(image: np.ndarray, reader: TileReader, allowed: frozenset[str] | None = None,
                lut_path: Path | None = None) -> list[LooseTile]:
     """Find and read every tile lying face up in a photo.
@@ -306,6 +345,7 @@ def find_tiles(image: np.ndarray, reader: TileReader, allowed: frozenset[str] | 
     outlines = _outlines(faces, regions, scale)
     glyphs = [glyph_input(ink, face, outline) for face, outline in zip(faces, outlines, strict=True)]
     readings = reader.read_glyphs(glyphs, allowed)
+    readings = _retry_none(reader, glyphs, readings, allowed)
     tiles = []
     for face, outline, reading in zip(faces, outlines, readings, strict=True):
         if reading.face == NOT_A_FACE:

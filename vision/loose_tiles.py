@@ -280,18 +280,38 @@ def glyph_input(ink: np.ndarray, face: _Face, outline: np.ndarray) -> GlyphInput
 
 
 def ink_colour(image: np.ndarray, face: _Face, ink: np.ndarray) -> np.ndarray:
-    """The face's ink colour relative to its tile's body: mean Lab of the strongest ink less the
+    """The face's ink colour relative to its tile's body: median Lab of the strongest ink less the
     body's Lab (float32, shape: [3]); relative, so that warm or cold light shifts both alike."""
     xs, ys = face.points[:, 0].astype(int), face.points[:, 1].astype(int)
     strong = ink[ys, xs] > 0.8
     if strong.sum() >= 5:
         xs, ys = xs[strong], ys[strong]
-    lab = cv2.cvtColor(image[ys, xs][None], cv2.COLOR_BGR2Lab)[0].astype(np.float32).mean(axis=0)
+    lab = np.median(cv2.cvtColor(image[ys, xs][None], cv2.COLOR_BGR2Lab)[0].astype(np.float32), axis=0)
     return lab - face.body
 
 
-def _colour_name(relative_lab: np.ndarray, colours: dict[str, np.ndarray]) -> str:
-    """The learned ink colour nearest to ``relative_lab`` ("" when none is known)."""
+@functools.cache
+def _colour_model(path: str) -> dict[str, np.ndarray] | None:
+    file = Path(path)
+    if not file.is_file():
+        return None
+    with np.load(file) as data:
+        return {k: data[k] for k in ("names", "mean", "inverse", "logdet")}
+
+
+def colour_name(relative_lab: np.ndarray, colours: dict[str, np.ndarray],
+                model_path: Path | None = None) -> str:
+    """The ink colour name of a face, from its :func:`ink_colour`.
+
+    The likeliest colour of the Gaussian model trained by bench/train_ink_colours.py
+    (vision/models/ink_colours.npz, or ``model_path``); without that file, the nearest of
+    ``colours`` (name -> relative Lab, float32 [3]); "" when neither is known.
+    """
+    model = _colour_model(str(model_path or resources.files("vision") / "models" / "ink_colours.npz"))
+    if model is not None:
+        d = relative_lab.astype(np.float32) - model["mean"]  # [C, 3]
+        score = np.einsum("ci,cij,cj->c", d, model["inverse"], d) + model["logdet"]
+        return str(model["names"][int(np.argmin(score))])
     if not colours:
         return ""
     return min(colours, key=lambda name: float(np.linalg.norm(colours[name] - relative_lab)))
@@ -352,7 +372,7 @@ def find_tiles(image: np.ndarray, reader: TileReader, allowed: frozenset[str] | 
             continue
         corners = tuple((float(x), float(y)) for x, y in outline)
         cx, cy = outline.mean(axis=0)
-        colour = _colour_name(ink_colour(image, face, ink), reader.colours)
+        colour = colour_name(ink_colour(image, face, ink), reader.colours)
         tiles.append(LooseTile(reading.face, colour, reading.confidence,
                                corners, (float(cx), float(cy)), reading.up))
     return sorted(tiles, key=lambda t: (round(t.center[1] / 50), t.center[0]))

@@ -13,8 +13,9 @@ Stages (one function each):
 4. The tile reader (vision/tile_reader.py, the same reader the board uses) reads each face at
    every candidate rotation; a face read as "none" there is read again at every twelfth of a
    turn (its outline may be wrong) and dropped (a logo, a scratch) unless it is then read as a
-   face with confidence >= RETRY_CONFIDENCE. The ink colour is named by
-   the nearest learned colour (black, blue, orange, red).
+   face with confidence >= RETRY_CONFIDENCE. Specks beside a surely read face (SPECK_SHARE) are
+   dropped too. The ink colour is the likeliest of the learned ink colours (black, blue, orange,
+   red; vision/models/ink_colours.npz).
 
 Run ``python -m vision.loose_tiles PHOTO`` to print what it finds.
 """
@@ -44,6 +45,13 @@ INK_LEVEL = 0.5
 #: A component encloses another (a joker's ring its face, a "0" a stain) only when it is at most
 #: this many times its size; a bigger one (a rack, a table's edge) groups nothing.
 ENCLOSE_RATIO = 8.0
+
+#: Ink smaller than SPECK_SHARE times a face near it (within SPECK_REACH times that face's size,
+#: in the same region) that reads as a face at least SPECK_BESIDE sure is a speck beside that
+#: face (a letter of the maker's logo, a chip of the tile's edge), not a tile of its own.
+SPECK_SHARE = 0.5
+SPECK_REACH = 2.0
+SPECK_BESIDE = 0.8
 
 #: A face the reader calls "none" at its tile's candidate rotations is read again at every
 #: twelfth of a turn (its outline may be wrong: touching tiles, a region spilling onto the
@@ -243,6 +251,18 @@ def _group(comps: list[tuple[int, int, int, int, int]]) -> list[list[tuple[int, 
     return list(groups.values())
 
 
+def _specks(faces: list[_Face], readings: list[FaceReading]) -> np.ndarray:
+    """Which faces (bool, shape: [len(faces)]) are specks beside a surely read face (sizes are
+    the long sides of the ink's rotated boxes; see ``SPECK_SHARE``)."""
+    sizes = np.array([max(cv2.minAreaRect(f.points)[1]) for f in faces], np.float32)
+    centres = np.array([f.points.mean(axis=0) for f in faces], np.float32)
+    regions = np.array([f.region for f in faces])
+    real = np.array([r.face != NOT_A_FACE and r.confidence >= SPECK_BESIDE for r in readings])
+    dist = np.linalg.norm(centres[:, None] - centres[None], axis=2)  # [i, j]
+    return ((regions[:, None] == regions[None]) & (sizes[:, None] < SPECK_SHARE * sizes[None])
+            & (dist < SPECK_REACH * sizes[None]) & real[None]).any(axis=1)
+
+
 def _outlines(faces: list[_Face], regions: np.ndarray, scale: float) -> list[np.ndarray]:
     """Each face's tile outline (4 corners, full-resolution pixels): its share of its region."""
     centres = np.array([f.points.mean(axis=0) for f in faces], np.float32) * scale
@@ -367,8 +387,9 @@ def find_tiles(image: np.ndarray, reader: TileReader, allowed: frozenset[str] | 
     readings = reader.read_glyphs(glyphs, allowed)
     readings = _retry_none(reader, glyphs, readings, allowed)
     tiles = []
-    for face, outline, reading in zip(faces, outlines, readings, strict=True):
-        if reading.face == NOT_A_FACE:
+    specks = _specks(faces, readings)
+    for face, outline, reading, speck in zip(faces, outlines, readings, specks, strict=True):
+        if reading.face == NOT_A_FACE or speck:
             continue
         corners = tuple((float(x), float(y)) for x, y in outline)
         cx, cy = outline.mean(axis=0)

@@ -100,3 +100,12 @@ def test_ink_colours_in_dim_warm_light(photos_dir, reader, prefix):
     wrong = [(t.name, matched[i].colour) for i, t in enumerate(truth) if i in matched
              and t.colour != "joker" and matched[i].colour != t.colour]
     assert not wrong, f"{prefix}: colours misnamed {wrong}"
+
+
+def test_specks_beside_a_big_tile_on_fabric_are_no_tiles(photos_dir, reader):
+    # rummy4-66: one big 9 on woven fabric; letters of its logo and chips of its edge once read
+    # as an 8 and a 10 beside it
+    image, truth = photo(photos_dir, "rummy4-66_")
+    tiles = find_tiles(image, reader, RUMMIKUB)
+    assert [(t.face, t.colour) for t in tiles] == [("9", "black")]
+    assert cv2.pointPolygonTest(truth[0].polygon, tiles[0].center, False) >= 0

@@ -46,6 +46,11 @@ INK_LEVEL = 0.5
 #: this many times its size; a bigger one (a rack, a table's edge) groups nothing.
 ENCLOSE_RATIO = 8.0
 
+#: Two components that nearly touch are digits of one face only when their centres are less than
+#: this many times the smaller one's size apart (digits on neighbouring tiles, or a digit and the
+#: long shadow between two tiles, are further apart).
+GROUP_REACH = 1.8
+
 #: Ink smaller than SPECK_SHARE times a face near it (within SPECK_REACH times that face's size,
 #: in the same region) that reads as a face at least SPECK_BESIDE sure is a speck beside that
 #: face (a letter of the maker's logo, a chip of the tile's edge), not a tile of its own.
@@ -225,7 +230,8 @@ def _box_sum(integral: np.ndarray, outer: tuple[int, int, int, int], inner: tupl
 
 
 def _group(comps: list[tuple[int, int, int, int, int]]) -> list[list[tuple[int, int, int, int, int]]]:
-    """Union components of similar height that nearly touch, or that enclose one another."""
+    """Union components of similar height that nearly touch with their centres near
+    (``GROUP_REACH``), or that enclose one another (``ENCLOSE_RATIO``)."""
     parent = list(range(len(comps)))
 
     def root(i: int) -> int:
@@ -243,7 +249,9 @@ def _group(comps: list[tuple[int, int, int, int, int]]) -> list[list[tuple[int, 
             if not encloses and not 0.55 < hb / ha < 1.8:
                 continue
             gap = max(max(xa, xb) - min(xa + wa, xb + wb), max(ya, yb) - min(ya + ha, yb + hb), 0)
-            if gap < 0.6 * max(ha, hb):
+            apart = np.hypot(xa + wa / 2 - xb - wb / 2, ya + ha / 2 - yb - hb / 2)
+            near = apart < GROUP_REACH * min(max(ha, wa), max(hb, wb))
+            if gap < 0.6 * max(ha, hb) and (encloses or near):
                 parent[root(a)] = root(b)
     groups: dict[int, list[tuple[int, int, int, int, int]]] = {}
     for i, c in enumerate(comps):

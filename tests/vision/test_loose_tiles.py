@@ -109,3 +109,13 @@ def test_specks_beside_a_big_tile_on_fabric_are_no_tiles(photos_dir, reader):
     tiles = find_tiles(image, reader, RUMMIKUB)
     assert [(t.face, t.colour) for t in tiles] == [("9", "black")]
     assert cv2.pointPolygonTest(truth[0].polygon, tiles[0].center, False) >= 0
+
+
+def test_digits_of_neighbouring_tiles_are_not_one_face(photos_dir, reader):
+    # rummy2-3: a red 9, a black 11 and a blue 8 on touching tiles, once chained into one face
+    # through the long shadow between two tiles
+    image, truth = photo(photos_dir, "rummy2-3_")
+    tiles = find_tiles(image, reader, RUMMIKUB)
+    assert found_at(truth, tiles, 335, 441) == ("red_9", ["9"])
+    assert found_at(truth, tiles, 591, 327) == ("blue_8", ["8"])
+    assert len(found_at(truth, tiles, 492, 486)[1]) == 1

@@ -12,10 +12,10 @@ Stages (one function each):
 3. Each tile's outline is the part of its region nearer to its face than to any other face.
 4. The tile reader (vision/tile_reader.py, the same reader the board uses) reads each face at
    every candidate rotation; a face read as "none" there is read again at every twelfth of a
-   turn (its outline may be wrong) and dropped (a logo, a scratch) unless it is then read as a
-   face with confidence >= RETRY_CONFIDENCE. Specks beside a surely read face (SPECK_SHARE) are
-   dropped too. The ink colour is the likeliest of the learned ink colours (black, blue, orange,
-   red; vision/models/ink_colours.npz).
+   turn (its outline may be wrong), its broken strokes joined when its ink is weak, and dropped
+   (a logo, a scratch) unless it is then read as a face with confidence >= RETRY_CONFIDENCE.
+   Specks beside a surely read face (SPECK_SHARE) are dropped too. The ink colour is the
+   likeliest of the learned ink colours (black, blue, orange, red; vision/models/ink_colours.npz).
 
 Run ``python -m vision.loose_tiles PHOTO`` to print what it finds.
 """
@@ -57,6 +57,11 @@ GROUP_REACH = 1.8
 SPECK_SHARE = 0.5
 SPECK_REACH = 2.0
 SPECK_BESIDE = 0.8
+
+#: A face whose ink's 90th percentile is under WEAK_INK (pale orange on cream) has its broken
+#: strokes joined before it is read again: the ink near it above WEAK_SHARE of that level.
+WEAK_INK = 0.8
+WEAK_SHARE = 0.6
 
 #: A face the reader calls "none" at its tile's candidate rotations is read again at every
 #: twelfth of a turn (its outline may be wrong: touching tiles, a region spilling onto the
@@ -103,6 +108,7 @@ class _Face:
     box: tuple[int, int, int, int]  # x0, y0, x1, y1 (exclusive)
     region: int  # index of the surface region holding it
     body: np.ndarray  # float32 [3], the region's body colour (OpenCV 8-bit Lab)
+    gain: float = 1.0  # the face's ink is read as ink x gain (weak ink made as strong as black)
 
 
 @functools.cache
@@ -259,6 +265,27 @@ def _group(comps: list[tuple[int, int, int, int, int]]) -> list[list[tuple[int, 
     return list(groups.values())
 
 
+def _strengthen(ink: np.ndarray, face: _Face) -> _Face:
+    """A face of weak ink (its 90th percentile under ``WEAK_INK``: pale orange on cream) with
+    the broken parts of its strokes joined: the pixels near it above ``WEAK_SHARE`` of its
+    level that connect to its ink, read with the gain that makes its level 1."""
+    xs, ys = face.points[:, 0].astype(int), face.points[:, 1].astype(int)
+    level = float(np.percentile(ink[ys, xs], 90))
+    if level >= WEAK_INK:
+        return face
+    h, w = ink.shape
+    x0, y0, x1, y1 = face.box
+    m = max(2, int(0.2 * max(x1 - x0, y1 - y0)))
+    ox, oy = max(0, x0 - m), max(0, y0 - m)
+    window = ink[oy:min(h, y1 + m), ox:min(w, x1 + m)]
+    _, labels = cv2.connectedComponents((window > WEAK_SHARE * level).astype(np.uint8))
+    seeds = np.unique(labels[ys - oy, xs - ox])
+    py, px = np.nonzero(np.isin(labels, seeds[seeds > 0]))
+    points = np.stack([px + ox, py + oy], axis=1).astype(np.float32)
+    box = (int(px.min()) + ox, int(py.min()) + oy, int(px.max()) + ox + 1, int(py.max()) + oy + 1)
+    return _Face(points, box, face.region, face.body, 1.0 / level)
+
+
 def _specks(faces: list[_Face], readings: list[FaceReading]) -> np.ndarray:
     """Which faces (bool, shape: [len(faces)]) are specks beside a surely read face (sizes are
     the long sides of the ink's rotated boxes; see ``SPECK_SHARE``)."""
@@ -303,7 +330,7 @@ def glyph_input(ink: np.ndarray, face: _Face, outline: np.ndarray) -> GlyphInput
     ox, oy = max(0, x0 - m), max(0, y0 - m)
     local = np.zeros((min(h, y1 + m) - oy, min(w, x1 + m) - ox), np.float32)
     xs, ys = face.points[:, 0].astype(int), face.points[:, 1].astype(int)
-    local[ys - oy, xs - ox] = ink[ys, xs]
+    local[ys - oy, xs - ox] = np.minimum(ink[ys, xs] * face.gain, 1.0)
     return GlyphInput(local, face.points - (ox, oy), (outline - (ox, oy)).astype(np.float32))
 
 
@@ -311,7 +338,7 @@ def ink_colour(image: np.ndarray, face: _Face, ink: np.ndarray) -> np.ndarray:
     """The face's ink colour relative to its tile's body: median Lab of the strongest ink less the
     body's Lab (float32, shape: [3]); relative, so that warm or cold light shifts both alike."""
     xs, ys = face.points[:, 0].astype(int), face.points[:, 1].astype(int)
-    strong = ink[ys, xs] > 0.8
+    strong = ink[ys, xs] * face.gain > 0.8
     if strong.sum() >= 5:
         xs, ys = xs[strong], ys[strong]
     lab = np.median(cv2.cvtColor(image[ys, xs][None], cv2.COLOR_BGR2Lab)[0].astype(np.float32), axis=0)
@@ -345,22 +372,24 @@ def colour_name(relative_lab: np.ndarray, colours: dict[str, np.ndarray],
     return min(colours, key=lambda name: float(np.linalg.norm(colours[name] - relative_lab)))
 
 
-def _retry_none(reader: TileReader, glyphs: list[GlyphInput], readings: list[FaceReading],
-                allowed: frozenset[str] | None) -> list[FaceReading]:
-    """``readings`` with each "none" read again at every twelfth of a turn (no outline), by the
-    classifier alone (no tesseract: a retry must be sure on its own), kept when at least
-    ``RETRY_CONFIDENCE`` sure."""
+def _retry_none(reader: TileReader, ink: np.ndarray, faces: list[_Face], readings: list[FaceReading],
+                allowed: frozenset[str] | None) -> tuple[list[_Face], list[FaceReading]]:
+    """``faces`` and ``readings`` with each "none" read again, its weak ink strengthened
+    (:func:`_strengthen`), at every twelfth of a turn (no outline), by the classifier alone (no
+    tesseract: a retry must be sure on its own); kept when at least ``RETRY_CONFIDENCE`` sure."""
     redo = [i for i, r in enumerate(readings) if r.face == NOT_A_FACE]
     if not redo:
-        return readings
-    loose = [GlyphInput(glyphs[i].ink, glyphs[i].points, np.empty((0, 2), np.float32)) for i in redo]
+        return faces, readings
+    again = [_strengthen(ink, faces[i]) for i in redo]
+    loose = [glyph_input(ink, face, np.empty((0, 2), np.float32)) for face in again]
     alone = copy.copy(reader)
     alone.second_opinion_below = 0.0
-    out = list(readings)
-    for i, reading in zip(redo, alone.read_glyphs(loose, allowed), strict=True):
-        if reading.face != NOT_A_FACE and reading.confidence >= RETRY_CONFIDENCE:
-            out[i] = reading
-    return out
+    faces, readings = list(faces), list(readings)
+    for i, face, reading in zip(redo, again, alone.read_glyphs(loose, allowed), strict=True):
+        lone_stroke = face.gain != 1.0 and reading.face == "1"  # as likely a scratch or an edge
+        if reading.face != NOT_A_FACE and reading.confidence >= RETRY_CONFIDENCE and not lone_stroke:
+            faces[i], readings[i] = face, reading
+    return faces, readings
 
 
 def find_tiles(image: np.ndarray, reader: TileReader, allowed: frozenset[str] | None = None,
@@ -393,7 +422,7 @@ def find_tiles(image: np.ndarray, reader: TileReader, allowed: frozenset[str] | 
     outlines = _outlines(faces, regions, scale)
     glyphs = [glyph_input(ink, face, outline) for face, outline in zip(faces, outlines, strict=True)]
     readings = reader.read_glyphs(glyphs, allowed)
-    readings = _retry_none(reader, glyphs, readings, allowed)
+    faces, readings = _retry_none(reader, ink, faces, readings, allowed)
     tiles = []
     specks = _specks(faces, readings)
     for face, outline, reading, speck in zip(faces, outlines, readings, specks, strict=True):

@@ -375,10 +375,11 @@ def colour_name(relative_lab: np.ndarray, colours: dict[str, np.ndarray],
 def _retry_none(reader: TileReader, ink: np.ndarray, faces: list[_Face], readings: list[FaceReading],
                 allowed: frozenset[str] | None) -> tuple[list[_Face], list[FaceReading]]:
     """``faces`` and ``readings`` with each "none" read again, its weak ink strengthened
-    (:func:`_strengthen`), at every twelfth of a turn (no outline), by the classifier alone (no
-    tesseract: a retry must be sure on its own); kept when at least ``RETRY_CONFIDENCE`` sure."""
+    (:func:`_strengthen`), at every twelfth of a turn (no outline), by the classifier alone (a
+    shallow copy of ``reader`` without tesseract: a retry must be sure on its own); kept when at
+    least ``RETRY_CONFIDENCE`` sure."""
     redo = [i for i, r in enumerate(readings) if r.face == NOT_A_FACE]
-    if not redo:
+    if not redo or not reader.colours:  # no trained model: tesseract alone is never that sure
         return faces, readings
     again = [_strengthen(ink, faces[i]) for i in redo]
     loose = [glyph_input(ink, face, np.empty((0, 2), np.float32)) for face in again]

@@ -7,17 +7,22 @@ Stages (one function each):
    tiles touching each other make one region, filled to its convex hull when it is compact.
 2. ``find_glyphs``: ink on those regions (vision/glyphs.py: far from the region's body colour),
    cut into connected components, kept when mostly surrounded by tile body, and grouped into
-   faces (the two digits of "12", the parts of a joker's face). Every face is one tile.
+   faces (the two digits of "12", the parts of a joker's face inside its ring; a component far
+   bigger than a glyph, such as a rack, encloses nothing). Every face is one tile.
 3. Each tile's outline is the part of its region nearer to its face than to any other face.
 4. The tile reader (vision/tile_reader.py, the same reader the board uses) reads each face at
-   every candidate rotation; "none" (a logo, a scratch) is dropped. The ink colour is named by
-   the nearest learned colour (black, blue, orange, red).
+   every candidate rotation; a face read as "none" there is read again at every twelfth of a
+   turn (its outline may be wrong), its broken strokes joined when its ink is weak, and dropped
+   (a logo, a scratch) unless it is then read as a face with confidence >= RETRY_CONFIDENCE.
+   Specks beside a surely read face (SPECK_SHARE) are dropped too. The ink colour is the
+   likeliest of the learned ink colours (black, blue, orange, red; vision/models/ink_colours.npz).
 
 Run ``python -m vision.loose_tiles PHOTO`` to print what it finds.
 """
 
 from __future__ import annotations
 
+import copy
 import functools
 import sys
 import time
@@ -29,10 +34,39 @@ import cv2
 import numpy as np
 
 from vision.glyphs import ink_map
-from vision.tile_reader import NOT_A_FACE, GlyphInput, TileReader
+from vision.tile_reader import NOT_A_FACE, FaceReading, GlyphInput, TileReader
 
 #: The long side of the image the surface mask is computed on, in pixels.
 WORK_PX = 500
+
+#: Ink map level above which a pixel is ink.
+INK_LEVEL = 0.5
+
+#: A component encloses another (a joker's ring its face, a "0" a stain) only when it is at most
+#: this many times its size; a bigger one (a rack, a table's edge) groups nothing.
+ENCLOSE_RATIO = 8.0
+
+#: Two components that nearly touch are digits of one face only when their centres are less than
+#: this many times the smaller one's size apart (digits on neighbouring tiles, or a digit and the
+#: long shadow between two tiles, are further apart).
+GROUP_REACH = 1.8
+
+#: Ink smaller than SPECK_SHARE times a face near it (within SPECK_REACH times that face's size,
+#: in the same region) that reads as a face at least SPECK_BESIDE sure is a speck beside that
+#: face (a letter of the maker's logo, a chip of the tile's edge), not a tile of its own.
+SPECK_SHARE = 0.5
+SPECK_REACH = 2.0
+SPECK_BESIDE = 0.8
+
+#: A face whose ink's 90th percentile is under WEAK_INK (pale orange on cream) has its broken
+#: strokes joined before it is read again: the ink near it above WEAK_SHARE of that level.
+WEAK_INK = 0.8
+WEAK_SHARE = 0.6
+
+#: A face the reader calls "none" at its tile's candidate rotations is read again at every
+#: twelfth of a turn (its outline may be wrong: touching tiles, a region spilling onto the
+#: table); the reading is kept when it is a face at least this sure.
+RETRY_CONFIDENCE = 0.7
 
 
 class LooseTileError(ValueError):
@@ -74,6 +108,7 @@ class _Face:
     box: tuple[int, int, int, int]  # x0, y0, x1, y1 (exclusive)
     region: int  # index of the surface region holding it
     body: np.ndarray  # float32 [3], the region's body colour (OpenCV 8-bit Lab)
+    gain: float = 1.0  # the face's ink is read as ink x gain (weak ink made as strong as black)
 
 
 @functools.cache
@@ -126,12 +161,16 @@ def surface_mask(small: np.ndarray, lut: np.ndarray, threshold: float = 0.1
         if area < 40:
             continue
         hull = cv2.convexHull(contour)
-        one = np.zeros(body.shape, np.uint8)
-        cv2.drawContours(one, [hull if area > 0.75 * cv2.contourArea(hull) else contour], -1, 1, -1)
+        x, y, cw, ch = cv2.boundingRect(contour)
+        one = np.zeros((ch, cw), np.uint8)
+        cv2.drawContours(one, [hull if area > 0.75 * cv2.contourArea(hull) else contour], -1, 1, -1,
+                         offset=(-x, -y))
         index += 1
         inside = one > 0
-        regions[inside & (regions == 0)] = index
-        body_lab[inside] = np.median(lab[inside & (body > 0)], axis=0)
+        box = (slice(y, y + ch), slice(x, x + cw))
+        free = regions[box] == 0
+        regions[box][inside & free] = index
+        body_lab[box][inside] = np.median(lab[box][inside & (body[box] > 0)], axis=0)
     return body, regions, body_lab
 
 
@@ -151,7 +190,7 @@ def find_glyphs(image: np.ndarray, body: np.ndarray, regions: np.ndarray, body_l
     body_full = cv2.resize(body, (w, h), interpolation=cv2.INTER_NEAREST)
     lab_full = cv2.resize(body_lab, (w, h), interpolation=cv2.INTER_NEAREST)
     ink = ink_map(image, lab_full) * (regions_full > 0)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats((ink > 0.5).astype(np.uint8))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats((ink > INK_LEVEL).astype(np.uint8))
     body_sum = cv2.integral(body_full)
     region_sum = cv2.integral((regions_full > 0).astype(np.uint8))
     comps = []
@@ -197,7 +236,8 @@ def _box_sum(integral: np.ndarray, outer: tuple[int, int, int, int], inner: tupl
 
 
 def _group(comps: list[tuple[int, int, int, int, int]]) -> list[list[tuple[int, int, int, int, int]]]:
-    """Union components of similar height that nearly touch, or that enclose one another."""
+    """Union components of similar height that nearly touch with their centres near
+    (``GROUP_REACH``), or that enclose one another (``ENCLOSE_RATIO``)."""
     parent = list(range(len(comps)))
 
     def root(i: int) -> int:
@@ -209,17 +249,53 @@ def _group(comps: list[tuple[int, int, int, int, int]]) -> list[list[tuple[int, 
     for a, (xa, ya, wa, ha, _) in enumerate(comps):
         for b in range(a + 1, len(comps)):
             xb, yb, wb, hb, _ = comps[b]
-            encloses = (xa <= xb and ya <= yb and xa + wa >= xb + wb and ya + ha >= yb + hb) or \
-                       (xb <= xa and yb <= ya and xb + wb >= xa + wa and yb + hb >= ya + ha)
+            encloses = ((xa <= xb and ya <= yb and xa + wa >= xb + wb and ya + ha >= yb + hb) or
+                        (xb <= xa and yb <= ya and xb + wb >= xa + wa and yb + hb >= ya + ha)) \
+                and max(ha, hb, wa, wb) < ENCLOSE_RATIO * min(max(ha, wa), max(hb, wb))
             if not encloses and not 0.55 < hb / ha < 1.8:
                 continue
             gap = max(max(xa, xb) - min(xa + wa, xb + wb), max(ya, yb) - min(ya + ha, yb + hb), 0)
-            if gap < 0.6 * max(ha, hb):
+            apart = np.hypot(xa + wa / 2 - xb - wb / 2, ya + ha / 2 - yb - hb / 2)
+            near = apart < GROUP_REACH * min(max(ha, wa), max(hb, wb))
+            if gap < 0.6 * max(ha, hb) and (encloses or near):
                 parent[root(a)] = root(b)
     groups: dict[int, list[tuple[int, int, int, int, int]]] = {}
     for i, c in enumerate(comps):
         groups.setdefault(root(i), []).append(c)
     return list(groups.values())
+
+
+def _strengthen(ink: np.ndarray, face: _Face) -> _Face:
+    """A face of weak ink (its 90th percentile under ``WEAK_INK``: pale orange on cream) with
+    the broken parts of its strokes joined: the pixels near it above ``WEAK_SHARE`` of its
+    level that connect to its ink, read with the gain that makes its level 1."""
+    xs, ys = face.points[:, 0].astype(int), face.points[:, 1].astype(int)
+    level = float(np.percentile(ink[ys, xs], 90))
+    if level >= WEAK_INK:
+        return face
+    h, w = ink.shape
+    x0, y0, x1, y1 = face.box
+    m = max(2, int(0.2 * max(x1 - x0, y1 - y0)))
+    ox, oy = max(0, x0 - m), max(0, y0 - m)
+    window = ink[oy:min(h, y1 + m), ox:min(w, x1 + m)]
+    _, labels = cv2.connectedComponents((window > WEAK_SHARE * level).astype(np.uint8))
+    seeds = np.unique(labels[ys - oy, xs - ox])
+    py, px = np.nonzero(np.isin(labels, seeds[seeds > 0]))
+    points = np.stack([px + ox, py + oy], axis=1).astype(np.float32)
+    box = (int(px.min()) + ox, int(py.min()) + oy, int(px.max()) + ox + 1, int(py.max()) + oy + 1)
+    return _Face(points, box, face.region, face.body, 1.0 / level)
+
+
+def _specks(faces: list[_Face], readings: list[FaceReading]) -> np.ndarray:
+    """Which faces (bool, shape: [len(faces)]) are specks beside a surely read face (sizes are
+    the long sides of the ink's rotated boxes; see ``SPECK_SHARE``)."""
+    sizes = np.array([max(cv2.minAreaRect(f.points)[1]) for f in faces], np.float32)
+    centres = np.array([f.points.mean(axis=0) for f in faces], np.float32)
+    regions = np.array([f.region for f in faces])
+    real = np.array([r.face != NOT_A_FACE and r.confidence >= SPECK_BESIDE for r in readings])
+    dist = np.linalg.norm(centres[:, None] - centres[None], axis=2)  # [i, j]
+    return ((regions[:, None] == regions[None]) & (sizes[:, None] < SPECK_SHARE * sizes[None])
+            & (dist < SPECK_REACH * sizes[None]) & real[None]).any(axis=1)
 
 
 def _outlines(faces: list[_Face], regions: np.ndarray, scale: float) -> list[np.ndarray]:
@@ -254,26 +330,67 @@ def glyph_input(ink: np.ndarray, face: _Face, outline: np.ndarray) -> GlyphInput
     ox, oy = max(0, x0 - m), max(0, y0 - m)
     local = np.zeros((min(h, y1 + m) - oy, min(w, x1 + m) - ox), np.float32)
     xs, ys = face.points[:, 0].astype(int), face.points[:, 1].astype(int)
-    local[ys - oy, xs - ox] = ink[ys, xs]
+    local[ys - oy, xs - ox] = np.minimum(ink[ys, xs] * face.gain, 1.0)
     return GlyphInput(local, face.points - (ox, oy), (outline - (ox, oy)).astype(np.float32))
 
 
 def ink_colour(image: np.ndarray, face: _Face, ink: np.ndarray) -> np.ndarray:
-    """The face's ink colour relative to its tile's body: mean Lab of the strongest ink less the
+    """The face's ink colour relative to its tile's body: median Lab of the strongest ink less the
     body's Lab (float32, shape: [3]); relative, so that warm or cold light shifts both alike."""
     xs, ys = face.points[:, 0].astype(int), face.points[:, 1].astype(int)
-    strong = ink[ys, xs] > 0.8
+    strong = ink[ys, xs] * face.gain > 0.8
     if strong.sum() >= 5:
         xs, ys = xs[strong], ys[strong]
-    lab = cv2.cvtColor(image[ys, xs][None], cv2.COLOR_BGR2Lab)[0].astype(np.float32).mean(axis=0)
+    lab = np.median(cv2.cvtColor(image[ys, xs][None], cv2.COLOR_BGR2Lab)[0].astype(np.float32), axis=0)
     return lab - face.body
 
 
-def _colour_name(relative_lab: np.ndarray, colours: dict[str, np.ndarray]) -> str:
-    """The learned ink colour nearest to ``relative_lab`` ("" when none is known)."""
+@functools.cache
+def _colour_model(path: str) -> dict[str, np.ndarray] | None:
+    file = Path(path)
+    if not file.is_file():
+        return None
+    with np.load(file) as data:
+        return {k: data[k] for k in ("names", "mean", "inverse", "logdet")}
+
+
+def colour_name(relative_lab: np.ndarray, colours: dict[str, np.ndarray],
+                model_path: Path | None = None) -> str:
+    """The ink colour name of a face, from its :func:`ink_colour`.
+
+    The likeliest colour of the Gaussian model trained by bench/train_ink_colours.py
+    (vision/models/ink_colours.npz, or ``model_path``); without that file, the nearest of
+    ``colours`` (name -> relative Lab, float32 [3]); "" when neither is known.
+    """
+    model = _colour_model(str(model_path or resources.files("vision") / "models" / "ink_colours.npz"))
+    if model is not None:
+        d = relative_lab.astype(np.float32) - model["mean"]  # [C, 3]
+        score = np.einsum("ci,cij,cj->c", d, model["inverse"], d) + model["logdet"]
+        return str(model["names"][int(np.argmin(score))])
     if not colours:
         return ""
     return min(colours, key=lambda name: float(np.linalg.norm(colours[name] - relative_lab)))
+
+
+def _retry_none(reader: TileReader, ink: np.ndarray, faces: list[_Face], readings: list[FaceReading],
+                allowed: frozenset[str] | None) -> tuple[list[_Face], list[FaceReading]]:
+    """``faces`` and ``readings`` with each "none" read again, its weak ink strengthened
+    (:func:`_strengthen`), at every twelfth of a turn (no outline), by the classifier alone (a
+    shallow copy of ``reader`` without tesseract: a retry must be sure on its own); kept when at
+    least ``RETRY_CONFIDENCE`` sure."""
+    redo = [i for i, r in enumerate(readings) if r.face == NOT_A_FACE]
+    if not redo or not reader.colours:  # no trained model: tesseract alone is never that sure
+        return faces, readings
+    again = [_strengthen(ink, faces[i]) for i in redo]
+    loose = [glyph_input(ink, face, np.empty((0, 2), np.float32)) for face in again]
+    alone = copy.copy(reader)
+    alone.second_opinion_below = 0.0
+    faces, readings = list(faces), list(readings)
+    for i, face, reading in zip(redo, again, alone.read_glyphs(loose, allowed), strict=True):
+        lone_stroke = face.gain != 1.0 and reading.face == "1"  # as likely a scratch or an edge
+        if reading.face != NOT_A_FACE and reading.confidence >= RETRY_CONFIDENCE and not lone_stroke:
+            faces[i], readings[i] = face, reading
+    return faces, readings
 
 
 def find_tiles(image: np.ndarray, reader: TileReader, allowed: frozenset[str] | None = None,
@@ -306,13 +423,15 @@ def find_tiles(image: np.ndarray, reader: TileReader, allowed: frozenset[str] | 
     outlines = _outlines(faces, regions, scale)
     glyphs = [glyph_input(ink, face, outline) for face, outline in zip(faces, outlines, strict=True)]
     readings = reader.read_glyphs(glyphs, allowed)
+    faces, readings = _retry_none(reader, ink, faces, readings, allowed)
     tiles = []
-    for face, outline, reading in zip(faces, outlines, readings, strict=True):
-        if reading.face == NOT_A_FACE:
+    specks = _specks(faces, readings)
+    for face, outline, reading, speck in zip(faces, outlines, readings, specks, strict=True):
+        if reading.face == NOT_A_FACE or speck:
             continue
         corners = tuple((float(x), float(y)) for x, y in outline)
         cx, cy = outline.mean(axis=0)
-        colour = _colour_name(ink_colour(image, face, ink), reader.colours)
+        colour = colour_name(ink_colour(image, face, ink), reader.colours)
         tiles.append(LooseTile(reading.face, colour, reading.confidence,
                                corners, (float(cx), float(cy)), reading.up))
     return sorted(tiles, key=lambda t: (round(t.center[1] / 50), t.center[0]))

@@ -243,8 +243,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=MODELS)
     parser.add_argument("--boards", type=int, default=80, help="simulated full boards for cell crops")
     parser.add_argument("--augment", type=int, default=40000, help="augmented glyphs added (see augmented)")
-    parser.add_argument("--hidden", type=int, default=128, help="hidden units of the perceptron")
-    parser.add_argument("--real-weight", type=int, default=4, help="times each real tile is seen")
+    parser.add_argument("--hidden", type=int, default=192, help="hidden units of the perceptron")
+    parser.add_argument("--real-weight", type=int, default=10, help="times each real tile is seen")
     parser.add_argument("--seed", type=int, default=13)
     parser.add_argument("--refit", action="store_true",
                         help="refit on all samples after measuring (the shipped model is not refitted)")

@@ -3,20 +3,17 @@
 Writes:
 - tile_surface_lut.npz: P(tile body | Lab colour) over 32^3 Lab bins, from the labelled polygons
   of the Rummikub photos' train/ split (used by vision/loose_tiles.py);
-- tile_reader.npz + tile_reader.json: the glyph classifier (a perceptron with one tanh hidden
-  layer on HOG features, vision/glyphs.py, trained with scikit-learn and run with numpy), its
-  classes, softmax temperature and the learned ink colours.
+- tile_reader.yml.gz + tile_reader.json: the glyph classifier (cv2.ml.ANN_MLP on HOG features,
+  vision/glyphs.py), its classes, softmax temperature and the learned ink colours.
 
 Training data: the cell crops of simulated boards (vision.sim: every face in the TRAIN fonts and
 styles, at any rotation, through the camera model, located and rectified like the read pipeline
-does), and the real tiles of train/ as found by vision/loose_tiles.py (faces matched to the
-labelled polygons; ink found on no labelled tile is the "none" class). A share of the glyphs is
-also seen narrower or wider, slanted, bolder or thinner (``augmented``), as other fonts print
-them. valid/ is never read here. The photos are CC BY 4.0 (Roboflow Universe,
+does), and the real tiles of train/ as found by
+vision/loose_tiles.py (faces matched to the labelled polygons; ink found on no labelled tile is
+the "none" class). valid/ is never read here. The photos are CC BY 4.0 (Roboflow Universe,
 rummikub-nvypk-8cwem); vision/models/ATTRIBUTION.txt carries the attribution.
 
-Usage (scikit-learn is needed to train, not to read: pip install -e ".[train]"):
-    .venv/bin/python bench/train_tile_reader.py [--photos ../shared/data/rummikub-photos]
+Usage: .venv/bin/python bench/train_tile_reader.py [--photos ../shared/data/rummikub-photos]
 """
 
 from __future__ import annotations
@@ -33,7 +30,7 @@ import numpy as np
 from calibration.board_print import SheetSpec, print_board
 from vision.board_view import BoardView
 from vision.cell_glyphs import glyph_in_crop
-from vision.glyphs import GLYPH_PX, glyph_features, glyph_patch
+from vision.glyphs import glyph_features, glyph_patch
 from vision.locate import BoardLocator
 from vision.loose_tiles import WORK_PX, find_glyphs, glyph_input, ink_colour, surface_mask
 from vision.sim.crops import read_class_names, read_labels
@@ -169,65 +166,24 @@ def board_samples(boards: int, seed: int, rng: np.random.Generator):
     return patches, aspects, labels
 
 
-def augmented(patches: np.ndarray, count: int,
-              rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``count`` glyphs drawn from ``patches`` as other fonts might print them: narrower or wider
-    (x 0.7..1.1), slanted (shear -0.25..0.25), turned a little (-5..5 degrees), bolder or thinner,
-    sometimes blurred; then normalised again like :func:`vision.glyphs.glyph_patch`.
-
-    Returns:
-        (patches float32 [count, GLYPH_PX, GLYPH_PX], aspects [count], source indices [count]).
-    """
-    c = GLYPH_PX / 2
-    out, aspects = [], []
-    chosen = rng.choice(len(patches), count, replace=count > len(patches))
-    for i in chosen:
-        t = np.deg2rad(rng.uniform(-5, 5))
-        a = np.array([[rng.uniform(0.7, 1.1), rng.uniform(-0.25, 0.25)], [0.0, 1.0]]) \
-            @ np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
-        m = np.hstack([a, (np.array([c, c]) - a @ np.array([c, c]))[:, None]]).astype(np.float32)
-        q = cv2.warpAffine(patches[i], m, (GLYPH_PX, GLYPH_PX), flags=cv2.INTER_LINEAR)
-        r = rng.random()
-        if r < 0.25:
-            q = cv2.dilate(q, np.ones((2, 2), np.uint8))
-        elif r < 0.4:
-            q = 0.5 * (q + cv2.erode(q, np.ones((2, 2), np.uint8)))
-        if rng.random() < 0.3:
-            q = cv2.GaussianBlur(q, (3, 3), 0.7)
-        ys, xs = np.nonzero(q > 0.3)
-        if len(xs) < 3:
-            q, aspect = patches[i], 1.0
-        else:
-            q, aspect = glyph_patch(q, np.stack([xs, ys], axis=1).astype(np.float32), np.array([0.0, -1.0]))
-        out.append(q)
-        aspects.append(aspect)
-    return np.stack(out), np.asarray(aspects), chosen
-
-
-def train_mlp(x: np.ndarray, y: np.ndarray, hidden: int, seed: int) -> dict[str, np.ndarray]:
-    """A perceptron with one tanh hidden layer, trained by Adam on standardised features
-    (scikit-learn); returns its weights as arrays (w1 [features, hidden], b1, w2 [hidden,
-    classes], b2), every class of CLASSES in order."""
-    from sklearn.neural_network import MLPClassifier
-
-    mlp = MLPClassifier((hidden,), activation="tanh", alpha=1e-4, batch_size=256, learning_rate_init=1e-3,
-                        max_iter=40, early_stopping=True, n_iter_no_change=5, random_state=seed)
-    mlp.fit(x, y)
-    if list(mlp.classes_) != list(range(len(CLASSES))):
-        missing = sorted(set(range(len(CLASSES))) - set(mlp.classes_))
-        raise SystemExit(f"no training samples of {[CLASSES[c] for c in missing]}")
-    return {"w1": mlp.coefs_[0], "b1": mlp.intercepts_[0], "w2": mlp.coefs_[1], "b2": mlp.intercepts_[1]}
-
-
-def logits(weights: dict[str, np.ndarray], x: np.ndarray) -> np.ndarray:
-    """The perceptron's output before the softmax, for standardised features."""
-    return np.tanh(x @ weights["w1"] + weights["b1"]) @ weights["w2"] + weights["b2"]
+def train_mlp(x: np.ndarray, y: np.ndarray, seed: int) -> cv2.ml.ANN_MLP:
+    """A 128-unit perceptron trained by back-propagation on standardised features."""
+    cv2.setRNGSeed(seed)
+    mlp = cv2.ml.ANN_MLP_create()
+    mlp.setLayerSizes(np.array([x.shape[1], 128, len(CLASSES)]))
+    mlp.setActivationFunction(cv2.ml.ANN_MLP_SIGMOID_SYM, 0, 0)
+    mlp.setTrainMethod(cv2.ml.ANN_MLP_BACKPROP, 0.001, 0.1)
+    mlp.setTermCriteria((cv2.TERM_CRITERIA_MAX_ITER + cv2.TERM_CRITERIA_EPS, 300, 1e-6))
+    targets = np.full((len(y), len(CLASSES)), -1.0, np.float32)
+    targets[np.arange(len(y)), y] = 1.0
+    mlp.train(x, cv2.ml.ROW_SAMPLE, targets)
+    return mlp
 
 
 def fit_temperature(raw: np.ndarray, y: np.ndarray) -> float:
     """The softmax temperature with the lowest negative log-likelihood on held-back samples."""
-    best, best_nll = 1.0, np.inf  # logits * t
-    for t in np.linspace(0.3, 3.0, 28):
+    best, best_nll = 1.0, np.inf
+    for t in np.linspace(1, 20, 39):
         z = raw * t
         z = z - z.max(axis=1, keepdims=True)
         logp = z - np.log(np.exp(z).sum(axis=1, keepdims=True))
@@ -241,15 +197,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--photos", type=Path, default=REPO.parent / "shared" / "data" / "rummikub-photos")
     parser.add_argument("--out", type=Path, default=MODELS)
-    parser.add_argument("--boards", type=int, default=80, help="simulated full boards for cell crops")
-    parser.add_argument("--augment", type=int, default=40000, help="augmented glyphs added (see augmented)")
-    parser.add_argument("--hidden", type=int, default=192, help="hidden units of the perceptron")
-    parser.add_argument("--real-weight", type=int, default=10, help="times each real tile is seen")
-    parser.add_argument("--seed", type=int, default=13)
+    parser.add_argument("--boards", type=int, default=20, help="simulated full boards for cell crops")
+    parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--refit", action="store_true",
                         help="refit on all samples after measuring (the shipped model is not refitted)")
-    parser.add_argument("--cache", type=Path,
-                        help="keep the samples in this .npz file, and reuse them when it exists")
+    parser.add_argument("--cache", type=Path, help="also save the samples (features, classes) here")
     args = parser.parse_args(argv)
     rng = np.random.default_rng(args.seed)
     names = read_class_names(args.photos / "data.yaml")
@@ -259,48 +211,34 @@ def main(argv: list[str] | None = None) -> int:
     lut = train_lut(train_dir, names)
     np.savez_compressed(args.out / "tile_surface_lut.npz", lut=lut.astype(np.float16))
     print("surface table written")
-    if args.cache and args.cache.is_file():
-        with np.load(args.cache) as cached:
-            patches, aspects, y = cached["patches"], np.exp(cached["x"][:, -1]), cached["y"]
-            real, colours = int(cached["real"]), json.loads(str(cached["colours"]))
-        print(f"samples read from {args.cache}")
-    else:
-        rp, ra, rl, colours = real_samples(train_dir, names, lut.astype(np.float16).astype(np.float32), rng)
-        sp, sa, sl = board_samples(args.boards, args.seed, rng)
-        patches, aspects, y, real = np.stack(rp + sp), np.asarray(ra + sa), np.asarray(rl + sl), len(rl)
-        if args.cache:
-            np.savez_compressed(args.cache, x=glyph_features(patches, aspects), y=y, real=real,
-                                patches=patches, colours=json.dumps(colours))
-    none = CLASSES.index(NOT_A_FACE)
-    print(f"real samples: {real} ({int((y[:real] == none).sum())} 'none'); "
-          f"board cell samples: {len(y) - real}")
-    # the real tiles are few beside the rendered ones: each is seen --real-weight times
-    repeat = np.concatenate([np.repeat(np.arange(real), args.real_weight - 1), np.arange(len(y))])
-    patches, aspects, y = patches[repeat], aspects[repeat], y[repeat]
-    extra, extra_aspects, source = augmented(patches, args.augment, rng)
-    x = glyph_features(np.concatenate([patches, extra]), np.concatenate([aspects, extra_aspects]))
-    y = np.concatenate([y, y[source]])
+    rp, ra, rl, colours = real_samples(train_dir, names, lut.astype(np.float16).astype(np.float32), rng)
+    print(f"real samples: {len(rl)} ({sum(c == CLASSES.index(NOT_A_FACE) for c in rl)} 'none')")
+    sp, sa, sl = board_samples(args.boards, args.seed, rng)
+    print(f"board cell samples: {len(sl)}")
+    x = glyph_features(np.stack(rp + sp), np.asarray(ra + sa))
+    y = np.asarray(rl + sl)
+    if args.cache:
+        np.savez_compressed(args.cache, x=x, y=y, real=len(rl), patches=np.stack(rp + sp))
     order = rng.permutation(len(y))
     x, y = x[order], y[order]
     mean, spread = x.mean(axis=0), x.std(axis=0) + 1e-3
     x = ((x - mean) / spread).astype(np.float32)
     cut = int(0.9 * len(y))
-    weights = train_mlp(x[:cut], y[:cut], args.hidden, args.seed)
-    raw = logits(weights, x[cut:])
+    mlp = train_mlp(x[:cut], y[:cut], args.seed)
+    _, raw = mlp.predict(x[cut:])
     temperature = fit_temperature(raw, y[cut:])
     held_acc = float((raw.argmax(axis=1) == y[cut:]).mean())
     print(f"held-back accuracy (10% of train samples): {held_acc:.4f}, temperature {temperature:.2f}")
     if args.refit:
-        weights = train_mlp(x, y, args.hidden, args.seed)
-    arrays = {"mean": mean, "scale": spread, **weights}
-    np.savez_compressed(args.out / "tile_reader.npz", **{k: v.astype(np.float32) for k, v in arrays.items()})
+        mlp = train_mlp(x, y, args.seed)
+    mlp.save(str(args.out / "tile_reader.yml.gz"))
     meta = {
         "classes": list(CLASSES),
         "temperature": temperature,
+        "mean": [round(float(v), 6) for v in mean],
+        "scale": [round(float(v), 6) for v in spread],
         "colours": colours,
-        "trained_on": {"real_samples": real, "real_weight": args.real_weight,
-                       "board_cell_samples": len(y) - real * args.real_weight - args.augment,
-                       "augmented": args.augment, "hidden": args.hidden, "seed": args.seed,
+        "trained_on": {"real_samples": len(rl), "board_cell_samples": len(sl), "seed": args.seed,
                        "held_back_accuracy": held_acc},
         "attribution": "Rummikub photos: Roboflow Universe project rummikub-nvypk-8cwem v1, CC BY 4.0",
     }

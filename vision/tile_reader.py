@@ -17,12 +17,11 @@ How a face is read:
    nothing good. A "6" upside down looks like a "9": there only the tile's features decide,
    which is why the offset of the glyph from the tile centre weighs more than the classifier's
    preference between the two.
-3. The fast default reader is a small multi-layer perceptron (one tanh hidden layer, softmax
-   output, run with numpy) on HOG features of the upright glyph, trained by
-   bench/train_tile_reader.py on glyphs rendered in the TRAIN fonts and styles of vision.sim.tiles
-   (with glyphs made narrower, slanted, bolder and thinner) and on real tiles from the Rummikub
-   photos' train/ split (CC BY 4.0, see vision/models/ATTRIBUTION.txt). Its output is a class
-   probability; the best probability is the confidence.
+3. The fast default reader is a small multi-layer perceptron (cv2.ml.ANN_MLP) on HOG features of
+   the upright glyph, trained by bench/train_tile_reader.py on glyphs rendered in the TRAIN fonts
+   and styles of vision.sim.tiles and on real tiles from the Rummikub photos' train/ split
+   (CC BY 4.0, see vision/models/ATTRIBUTION.txt). Its output is turned into class probabilities;
+   the best probability is the confidence.
 4. When that confidence is below ``second_opinion_below``, tesseract (pytesseract) reads the
    upright glyph; it also serves alone when no trained model is available.
 5. An optional prior (the faces allowed, e.g. the engine's legal values at a cell) re-ranks.
@@ -40,7 +39,6 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-from threadpoolctl import ThreadpoolController
 
 from calibration.tilesets import TileSet
 from vision.cell_glyphs import glyphs_in_crops
@@ -99,28 +97,11 @@ class FaceReading:
 
 @dataclass(frozen=True, slots=True)
 class _Model:
-    """The classifier: standardised features -> tanh hidden layer -> class logits (float32)."""
-
-    hidden_weights: np.ndarray  # [features, hidden]
-    hidden_bias: np.ndarray  # [hidden]
-    out_weights: np.ndarray  # [hidden, classes]
-    out_bias: np.ndarray  # [classes]
+    mlp: cv2.ml.ANN_MLP
     classes: tuple[str, ...]
     temperature: float
     mean: np.ndarray
     scale: np.ndarray
-
-    def probabilities(self, features: np.ndarray) -> np.ndarray:
-        """Class probabilities (float32, shape [N, classes]) of feature vectors ([N, features]).
-
-        The products run on one BLAS thread: for matrices this small, more threads only wait
-        for each other (50x slower on a busy two-core machine).
-        """
-        with _blas().limit(limits=1, user_api="blas"):
-            hidden = np.tanh(((features - self.mean) / self.scale) @ self.hidden_weights + self.hidden_bias)
-            z = (hidden @ self.out_weights + self.out_bias) * self.temperature
-        z = np.exp(z - z.max(axis=1, keepdims=True))
-        return z / z.sum(axis=1, keepdims=True)
 
 
 def _candidate_ups(glyph: GlyphInput) -> list[tuple[np.ndarray, float]]:
@@ -143,7 +124,7 @@ def _candidate_ups(glyph: GlyphInput) -> list[tuple[np.ndarray, float]]:
     nearest = agree.argmax(axis=1)
     for g, up in enumerate(_GENERIC_UPS):
         if agree[g, nearest[g]] < _TEN_DEGREES:
-            out.append((up, min(shaped[nearest[g]][1], 0.0) - 2.0 + 0.3 * float(-up[1])))
+            out.append((up, min(shaped[nearest[g]][1], 0.0) - 1.5 + 0.3 * float(-up[1])))
     return out
 
 
@@ -160,9 +141,7 @@ def _shape_ups(glyph: GlyphInput, outline: np.ndarray) -> list[tuple[np.ndarray,
         v = (outline - centre).astype(np.float64)
         phase = np.angle(np.exp(5j * np.arctan2(v[:, 1], v[:, 0])).sum()) / 5
         turns = phase + np.arange(5) * 2 * np.pi / 5
-        # pentagons are MODLINSEQ tiles on the board, turned to whoever placed them: no corner is
-        # likelier to be up than another
-        return [(np.array([np.cos(t), np.sin(t)]), 0.0) for t in turns]
+        return [(np.array([np.cos(t), np.sin(t)]), 0.3 * float(-np.sin(t))) for t in turns]
     offset = glyph.points.mean(axis=0) - centre
     extent = max(float(np.ptp(glyph.points, axis=0).max()), 1.0)
     (_, _), (rw, rh), angle = cv2.minAreaRect(outline)
@@ -184,7 +163,7 @@ class TileReader:
     """Reads tile faces: a trained classifier first, tesseract as the second reader.
 
     Args:
-        model_dir: directory with ``tile_reader.npz`` and ``tile_reader.json``; the shipped
+        model_dir: directory with ``tile_reader.yml.gz`` and ``tile_reader.json``; the shipped
             vision/models when None. ``use_model=False`` reads with tesseract alone.
         use_model: whether to use the trained classifier.
         second_opinion_below: confidence under which tesseract is asked too (0 disables it).
@@ -323,13 +302,21 @@ class TileReader:
         if self._model is None:
             return patches, [np.empty((0, 0)) for _ in glyphs]
         features = glyph_features(patch_arr, np.concatenate([a for _, a in cut]))
-        probs = self._model.probabilities(features)
+        probs = self._probabilities(features)
         if self._exemplars is not None:
             probs = 0.5 * probs + 0.5 * self._exemplar_probabilities(features)
         probs = self._apply_prior(probs, allowed)
         return patches, [probs[starts[i]: starts[i + 1]] for i in range(len(glyphs))]
 
     # -- internals ----------------------------------------------------------------------------
+
+    def _probabilities(self, features: np.ndarray) -> np.ndarray:
+        assert self._model is not None
+        scaled = (features - self._model.mean) / self._model.scale
+        _, raw = self._model.mlp.predict(scaled.astype(np.float32))
+        z = raw * self._model.temperature
+        z = np.exp(z - z.max(axis=1, keepdims=True))
+        return z / z.sum(axis=1, keepdims=True)
 
     def _exemplar_probabilities(self, features: np.ndarray) -> np.ndarray:
         """Class probabilities from the nearest learned exemplar of each face (cosine similarity)."""
@@ -367,8 +354,7 @@ class TileReader:
 
     def _tesseract_best(self, patches: np.ndarray, ups: list[tuple[np.ndarray, float]],
                         allowed: frozenset[str] | None) -> FaceReading:
-        # likeliest first; among equals (the corners of a pentagon) the most upright
-        order = sorted(range(len(ups)), key=lambda k: (-ups[k][1], float(ups[k][0][1])))
+        order = np.argsort([-prior for _, prior in ups])
         for k in order[:2]:
             text = _tesseract(patches[k])
             if text is not None and (allowed is None or text in allowed):
@@ -454,29 +440,20 @@ def _model_path(model_dir: Path | None, suffix: str) -> Path:
 
 
 @functools.cache
-def _blas() -> ThreadpoolController:
-    return ThreadpoolController()
-
-
-@functools.cache
 def _load_model(model_dir: str | None) -> _Model:
     directory = Path(model_dir) if model_dir else None
-    weights, meta_path = _model_path(directory, ".npz"), _model_path(directory, ".json")
+    weights, meta_path = _model_path(directory, ".yml.gz"), _model_path(directory, ".json")
     if not weights.is_file() or not meta_path.is_file():
         raise TileReaderError(f"tile reader model not found: {weights} and {meta_path} are needed "
                               "(train one with bench/train_tile_reader.py)")
-    try:
-        with np.load(weights) as data:
-            arrays = {k: data[k].astype(np.float32) for k in ("w1", "b1", "w2", "b2", "mean", "scale")}
-        meta = json.loads(meta_path.read_text(encoding="utf-8"))
-        classes, temperature = tuple(meta["classes"]), float(meta["temperature"])
-    except (OSError, KeyError, ValueError) as exc:
-        raise TileReaderError(f"{weights} or {meta_path}: not a tile reader model ({exc})") from exc
-    w1, w2 = arrays["w1"], arrays["w2"]
-    if w2.shape[1] != len(classes) or w1.shape[1] != w2.shape[0] or w1.shape[0] != len(arrays["mean"]):
-        raise TileReaderError(f"{weights}: layers {w1.shape} and {w2.shape} do not fit the "
-                              f"{len(classes)} classes named in {meta_path}")
-    return _Model(w1, arrays["b1"], w2, arrays["b2"], classes, temperature, arrays["mean"], arrays["scale"])
+    mlp = cv2.ml.ANN_MLP_load(str(weights))  # type: ignore[attr-defined]
+    meta = json.loads(meta_path.read_text(encoding="utf-8"))
+    classes = tuple(meta["classes"])
+    if int(mlp.getLayerSizes()[-1, 0]) != len(classes):
+        raise TileReaderError(f"{weights}: {int(mlp.getLayerSizes()[-1, 0])} outputs but {meta_path} "
+                              f"names {len(classes)} classes")
+    mean, scale = np.asarray(meta["mean"], np.float32), np.asarray(meta["scale"], np.float32)
+    return _Model(mlp, classes, float(meta["temperature"]), mean, scale)
 
 
 def main(argv: list[str] | None = None) -> int:

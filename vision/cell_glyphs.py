@@ -18,6 +18,15 @@ import numpy as np
 
 from vision.glyphs import GlyphInput, TileReaderError
 
+#: A tile body found smaller than this share of the crop is no outline (see ``_glyph``).
+MIN_TILE_SHARE = 0.3
+
+#: Depth from the tile's outline (share of the crop side) within which ink is on the tile's rim.
+RIM_ZONE = 0.12
+
+#: Ink components with at least this share of their pixels on the rim are the tile's edge, not its face.
+RIM_SHARE = 0.7
+
 
 def glyph_in_crop(crop: np.ndarray, index: int = 0) -> GlyphInput | None:
     """The glyph of the tile centred in a square crop, or None for a tile without ink.
@@ -103,19 +112,25 @@ def _glyph(dist: np.ndarray, apart: float, r: np.ndarray, central_disk: np.ndarr
     hull = cv2.convexHull(max(contours, key=cv2.contourArea))
     inside = np.zeros_like(tile)
     cv2.fillConvexPoly(inside, hull, 1)
-    # a body that runs into the board (a pale tile on a pale sheet) gives no outline: then the
+    # a body that runs into the board (a pale tile on a pale sheet), or that is cut up (a body
+    # hardly apart from the sheet by colour, a modulus marker's ring), gives no outline: then the
     # face is looked for near the centre and every rotation is tried
-    leaked = cv2.contourArea(hull) > 0.8 * h * w
+    leaked = not MIN_TILE_SHARE * h * w <= cv2.contourArea(hull) <= 0.8 * h * w
     if leaked:
         inside = (r <= 0.36 * min(h, w)).astype(np.uint8)
-    rim = max(1, int(round(0.06 * min(h, w))))
+    side = min(h, w)
+    # how deep inside the tile each pixel lies: ink that keeps to the tile's rim is its edge or
+    # corner (a bevel, a shadow), not its face
+    depth = cv2.distanceTransform(inside, cv2.DIST_L2, 3)
+    rim = max(1, int(round(0.06 * side)))
     inside = cv2.erode(inside, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * rim + 1, 2 * rim + 1)))
     ink = np.clip(dist / (2.0 * ink_level), 0.0, 1.0) * inside
     binary = (ink > 0.5).astype(np.uint8)
     n, labels, stats, cents = cv2.connectedComponentsWithStats(binary)
-    side = min(h, w)
+    on_rim = np.bincount(labels.ravel(), weights=(depth < RIM_ZONE * side).ravel(), minlength=n)
     keep = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= max(3, 0.002 * h * w)
-            and not _is_edge_line(labels, i, stats[i], side)]
+            and not _is_edge_line(labels, i, stats[i], side)
+            and (leaked or on_rim[i] < RIM_SHARE * stats[i, cv2.CC_STAT_AREA])]
     if not keep:
         return None
     rect = cv2.minAreaRect(hull)

@@ -10,9 +10,13 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.cell_glyphs import glyph_in_crop
+from vision.board_view import BoardView
+from vision.cell_glyphs import glyph_in_crop, glyphs_in_crops
+from vision.locate import BoardLocator
+from vision.sim.recording import SimOptions, simulate
 from vision.sim.tiles import TileStyle, fonts, render_tile
-from vision.tile_reader import FaceReading, TileReader, TileReaderError
+from vision.sim.timeline import Pacing, SimPlacement
+from vision.tile_reader import CELL_CROP, FACES, FaceReading, TileReader, TileReaderError
 
 ANGLES = (0, 90, 180, 270, 35, 145, 215, 320)
 
@@ -58,8 +62,11 @@ def test_real_six_and_nine_are_never_confused_at_any_rotation(reader, name):
 @pytest.mark.parametrize("name", ["black_1_0", "blue_10_0", "red_12_1", "orange_13_0", "black_7_1",
                                   "blue_4_0", "red_2_0", "joker_0"])
 def test_real_tiles_read_at_any_rotation(reader, name):
+    """Read as a Rummikub set is read: its faces are the prior (a joker upside down is no
+    modulus marker, which the set does not have)."""
     face = name.split("_")[-2] if not name.startswith("joker") else "joker"
-    readings = reader.read_batch([on_table(real_crop(name), a) for a in ANGLES[:4]])
+    rummikub = [str(v) for v in range(1, 14)] + ["joker"]
+    readings = reader.read_batch([on_table(real_crop(name), a) for a in ANGLES[:4]], rummikub)
     assert [r.face for r in readings] == [face] * 4
     assert all(0.0 <= r.confidence <= 1.0 for r in readings)
 
@@ -141,3 +148,32 @@ def test_tile_outline_shape_on_small_blurred_cell_crops(shape):
         assert glyph is not None, a
         corners.append(len(glyph.outline))
     assert corners == [5 if shape == "pentagon" else 4] * len(ANGLES), dict(zip(ANGLES, corners, strict=True))
+
+
+def test_ink_along_the_tiles_rim_is_no_part_of_the_face():
+    """A dark bevel or shadow along a tile's edge stays out of the glyph (it made a '7' read '11')."""
+    tile = render_tile("7", held_out_pentagon("none"), 96, np.random.default_rng(2))
+    h, w = tile.shape[:2]
+    cv2.line(tile, (int(0.3 * w), int(0.86 * h)), (int(0.7 * w), int(0.86 * h)), (60, 60, 60, 255), 3)
+    crop = on_table(tile, 0, table=(235, 235, 235))
+    glyph = glyph_in_crop(crop)
+    assert glyph is not None
+    line_y = (1.25 * 96 - 96) / 2 * 60 / 120 + 0.86 * 96 * 60 / 120  # the line's row in the crop
+    assert glyph.points[:, 1].max() < line_y - 3
+
+
+def test_the_face_of_every_printed_tile_of_a_full_board_is_found(printed_board):
+    """Every tile of an order-9 board in held-out styles (pale tiles on the pale sheet, modulus
+    markers cut up by their ring, two-digit numbers) gives a glyph: none is taken for a blank."""
+    _, geometry = printed_board
+    view, locator = BoardView(geometry, *CELL_CROP), BoardLocator(geometry)
+    rng = np.random.default_rng(1000)
+    turn = [SimPlacement(a, FACES[int(rng.integers(len(FACES)))]) for a in geometry.cells]
+    pacing = Pacing(lead_in=0.2, reach=0.05, move=0.02, rest=0.02, settle=1.0, after=1.0)
+    options = SimOptions(seed=1000, fps=1.0, hands=False, split="held_out", per_tile_styles=True,
+                         shapes=("pentagon", "rectangle", "photo"), any_rotation=True, pacing=pacing)
+    *_, last = simulate([turn], geometry, options)
+    crops = view.patches(view.rectify(last.image, locator.locate(last.image)))
+    missed = [a for a, glyph in zip(view.addresses, glyphs_in_crops(list(crops)), strict=True)
+              if glyph is None and last.cells[a] != "#"]
+    assert not missed, {a: last.cells[a] for a in missed}

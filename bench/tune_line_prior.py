@@ -1,0 +1,67 @@
+"""How strong the line prior should be (vision/line_prior.py LINE_PENALTY), on TRAIN-style games.
+
+Simulates random legal games in the TRAIN tile styles (not the held-out ones that
+bench/bench_read.py reports on), reads every fourth still frame in full with each penalty given,
+and prints the misread tiles for each (0: no line prior).
+
+    .venv/bin/python bench/tune_line_prior.py [--penalties 0 2.5 4 6] [--keep DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+import cv2
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from sim_games import QUICK, game_turns  # noqa: E402
+
+import vision.line_prior as line_prior  # noqa: E402
+from calibration.board_print import SheetSpec, print_board  # noqa: E402
+from engine.hexgrid import format_address  # noqa: E402
+from vision.board_reader import BoardReader, ReadConfig  # noqa: E402
+from vision.sim.recording import SimOptions, make_recording  # noqa: E402
+from vision.tile_reader import TileReader  # noqa: E402
+
+
+def main() -> int:
+    """Record (or reuse) the games and print the misreads for each penalty."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--penalties", type=float, nargs="+", default=[0.0, 2.5, 4.0, 6.0])
+    parser.add_argument("--games", type=int, default=3)
+    parser.add_argument("--keep", help="keep the recordings in this folder (and reuse them next time)")
+    args = parser.parse_args()
+    cv2.setNumThreads(1)
+    work = Path(args.keep or tempfile.mkdtemp(prefix="tune_line_prior_"))
+    geometry = print_board(SheetSpec(order=9), work / "board")
+    frames = []
+    for g in range(args.games):
+        folder = work / f"game{g}"
+        if not (folder / "frames.json").is_file():
+            options = SimOptions(seed=950 + g, fps=4.0, split="train",
+                                 shapes=(("pentagon",), ("pentagon", "rectangle"))[g % 2],
+                                 per_tile_styles=g % 2 == 1, any_rotation=True, bumps=1, pacing=QUICK)
+            make_recording(game_turns(9, 30 + 4 * g, seed=900 + g), work / "board" / "board.json", folder,
+                           options)
+        doc = json.loads((folder / "frames.json").read_text())
+        still = [f for f in doc["frames"] if not f["hand"]]
+        frames += [(cv2.imread(str(folder / f["file"])), f["cells"]) for f in still[::4]]
+    reader = BoardReader(ReadConfig(geometry, 13, TileReader(second_opinion_below=0.0)))
+    tiles = sum(len(truth) for _, truth in frames)
+    for penalty in args.penalties:
+        line_prior.LINE_PENALTY = penalty
+        wrong = 0
+        for image, truth in frames:
+            read = {format_address(c): r.face for c, r in reader.read(image).cells.items()}
+            wrong += sum(1 for a in set(truth) | set(read) if truth.get(a) != read.get(a))
+        print(f"line penalty {penalty:g}: {wrong} misread of {tiles} tiles in {len(frames)} frames")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -33,33 +33,14 @@ import pytesseract
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from sim_games import QUICK, game_turns  # noqa: E402
+from sim_games import record_games  # noqa: E402
 
 from calibration.board_print import SheetSpec, print_board  # noqa: E402
 from engine.hexgrid import format_address  # noqa: E402
 from vision.board_reader import BoardReader, BoardWatcher, ReadConfig  # noqa: E402
-from vision.sim.recording import SimOptions, make_recording  # noqa: E402
 from vision.tile_reader import TileReader  # noqa: E402
 
 TESSERACT_CONFIG = "--psm 7 -c tessedit_char_whitelist=0123456789#"
-
-
-def record_games(board_json: Path, out: Path, games: int) -> list[Path]:
-    """Write ``games`` simulated recordings (held-out styles) under ``out``; returns their folders."""
-    folders = []
-    for g in range(games):
-        turns = game_turns(9, 28 + 4 * g, seed=500 + g, wild_share=0.08)
-        options = SimOptions(seed=600 + g, fps=4.0, split="held_out",
-                             shapes=(("pentagon",), ("pentagon", "rectangle"))[g % 2],
-                             per_tile_styles=g % 2 == 1, any_rotation=True, bumps=1, pacing=QUICK)
-        folder = out / f"game{g}"
-        if (folder / "frames.json").is_file():  # kept from an earlier run (--keep): same seeds, same frames
-            folders.append(folder)
-            continue
-        make_recording(turns, board_json, folder, options)
-        folders.append(folder)
-        print(f"recorded game {g}: {len(turns)} turns", file=sys.stderr, flush=True)
-    return folders
 
 
 def cell_errors(truth: dict[str, str], read: dict[str, str]) -> int:

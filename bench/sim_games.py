@@ -2,19 +2,23 @@
 
 ``game_turns`` plays a random legal MODLINSEQ game (engine.randomgame) and turns it into the
 placements of a simulated recording, with some tiles shown as wild tiles ("#", §7-1): the scene
-simulator (vision.sim) then renders camera frames with hands, light changes and bumps.
+simulator (vision.sim) then renders camera frames with hands, light changes and bumps;
+``record_games`` writes such games as recordings.
 """
 
 from __future__ import annotations
 
 import random
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 from calibration.geometry import BoardGeometry
 from engine.hexgrid import Board, format_address
 from engine.randomgame import random_game
 from engine.settings import Settings
-from vision.sim.recording import SimFrame, SimOptions, simulate
+from vision.sim.recording import SimFrame, SimOptions, make_recording, simulate
+from vision.sim.tiles import Split
 from vision.sim.timeline import Pacing, SimPlacement
 from vision.sim.transcripts import face_of
 
@@ -43,3 +47,24 @@ def still_frames(geometry: BoardGeometry, turns: list[list[SimPlacement]], optio
     for frame in simulate(turns, geometry, options):
         if not frame.hand and frame.index % every == 0:
             yield frame
+
+
+def record_games(board_json: Path, out: Path, games: int, split: Split = "held_out", seed: int = 500,
+                 first_turns: int = 28) -> list[Path]:
+    """Write ``games`` simulated recordings under ``out`` (game g: ``first_turns + 4 g`` turns,
+    game seed ``seed + g``, scene seed ``seed + 100 + g``; tiles of ``split``'s styles at any
+    rotation, pentagons or pentagons and rectangles in turn); returns their folders. A folder
+    already recorded is kept (same seeds, same frames)."""
+    folders = []
+    for g in range(games):
+        folder = out / f"game{g}"
+        folders.append(folder)
+        if (folder / "frames.json").is_file():
+            continue
+        turns = game_turns(9, first_turns + 4 * g, seed=seed + g, wild_share=0.08)
+        options = SimOptions(seed=seed + 100 + g, fps=4.0, split=split,
+                             shapes=(("pentagon",), ("pentagon", "rectangle"))[g % 2],
+                             per_tile_styles=g % 2 == 1, any_rotation=True, bumps=1, pacing=QUICK)
+        make_recording(turns, board_json, folder, options)
+        print(f"recorded game {g}: {len(turns)} turns", file=sys.stderr, flush=True)
+    return folders

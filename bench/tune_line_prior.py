@@ -19,13 +19,11 @@ import cv2
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from sim_games import QUICK, game_turns  # noqa: E402
+from sim_games import record_games  # noqa: E402
 
-import vision.line_prior as line_prior  # noqa: E402
 from calibration.board_print import SheetSpec, print_board  # noqa: E402
 from engine.hexgrid import format_address  # noqa: E402
 from vision.board_reader import BoardReader, ReadConfig  # noqa: E402
-from vision.sim.recording import SimOptions, make_recording  # noqa: E402
 from vision.tile_reader import TileReader  # noqa: E402
 
 
@@ -40,21 +38,15 @@ def main() -> int:
     work = Path(args.keep or tempfile.mkdtemp(prefix="tune_line_prior_"))
     geometry = print_board(SheetSpec(order=9), work / "board")
     frames = []
-    for g in range(args.games):
-        folder = work / f"game{g}"
-        if not (folder / "frames.json").is_file():
-            options = SimOptions(seed=950 + g, fps=4.0, split="train",
-                                 shapes=(("pentagon",), ("pentagon", "rectangle"))[g % 2],
-                                 per_tile_styles=g % 2 == 1, any_rotation=True, bumps=1, pacing=QUICK)
-            make_recording(game_turns(9, 30 + 4 * g, seed=900 + g), work / "board" / "board.json", folder,
-                           options)
+    for folder in record_games(work / "board" / "board.json", work, args.games, split="train", seed=900,
+                               first_turns=30):
         doc = json.loads((folder / "frames.json").read_text())
         still = [f for f in doc["frames"] if not f["hand"]]
         frames += [(cv2.imread(str(folder / f["file"])), f["cells"]) for f in still[::4]]
-    reader = BoardReader(ReadConfig(geometry, 13, TileReader(second_opinion_below=0.0)))
     tiles = sum(len(truth) for _, truth in frames)
+    face_reader = TileReader(second_opinion_below=0.0)
     for penalty in args.penalties:
-        line_prior.LINE_PENALTY = penalty
+        reader = BoardReader(ReadConfig(geometry, 13, face_reader, line_penalty=penalty))
         wrong = 0
         for image, truth in frames:
             read = {format_address(c): r.face for c, r in reader.read(image).cells.items()}

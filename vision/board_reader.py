@@ -32,7 +32,7 @@ from calibration.geometry import BoardGeometry
 from engine.hexgrid import Board, Hex, address_sort_key, format_address, parse_address
 from vision.board_view import BoardView
 from vision.gate import BoardGate, GateState
-from vision.line_prior import decode_lines
+from vision.line_prior import LINE_PENALTY, decode_lines
 from vision.locate import BoardLocation, BoardLocator, BoardNotFoundError
 from vision.presence import PresenceConfig, PresenceDetector
 
@@ -138,6 +138,8 @@ class ReadConfig:
         read_roi_factor: side of the reader's square crops in pitches (0.9: the tile with little
             of the neighbouring tiles; measured slightly better than 1.0 on held-out styles).
         presence: presence thresholds.
+        line_penalty: log-odds against a full read in which a line of tiles breaks §2-2
+            (vision.line_prior); 0 turns the line prior off.
     """
 
     geometry: BoardGeometry
@@ -148,6 +150,7 @@ class ReadConfig:
     read_pitch_px: float = 48.0
     read_roi_factor: float = 0.9
     presence: PresenceConfig = field(default_factory=PresenceConfig)
+    line_penalty: float = LINE_PENALTY
 
     def __post_init__(self) -> None:
         if not 1 <= self.modulus <= 20:
@@ -238,8 +241,7 @@ class BoardReader:
                 cells[cell] = CellReading(UNREADABLE_FACE, None, 0.0)
                 continue
             face, face_confidence = decoded.get(cell, (reading.face, reading.confidence))
-            if cell == Hex(0, 0) and face == str(self.config.modulus) and self.config.value_of(face) is None:
-                face = MARKER_FACE  # §8: the modulus marker on A0 shows the modulus, which no tile shows
+            face = self._face_on(cell, face)
             value = self.config.value_of(face)
             if value is None and face not in WILD_FACES:
                 findings.append(f"{where}: {address}: face {face!r} is not a value under "
@@ -257,16 +259,22 @@ class BoardReader:
         cell -> (face, probability), for the cells whose reader gave alternatives."""
         offered = {c: r.alternatives for c, r in zip(cells, readings, strict=True)
                    if r.alternatives and r.face in KNOWN_FACES}
-        if not offered:
+        if not offered or self.config.line_penalty <= 0:
             return {}
         return decode_lines(offered, self._board, self.config.modulus, self._value_at,
-                            WILD_FACES.__contains__)
+                            WILD_FACES.__contains__, self.config.line_penalty)
+
+    def _face_on(self, cell: Hex, face: str) -> str:
+        """§8: on A0 a number equal to the modulus, which no tile of the game shows, is the
+        modulus marker, which shows it."""
+        if cell == Hex(0, 0) and face == str(self.config.modulus) and self.config.value_of(face) is None:
+            return MARKER_FACE
+        return face
 
     def _value_at(self, cell: Hex, face: str) -> int | None:
         """The value of ``face`` on ``cell``: the modulus marker counts as 0 on A0 and as no value
         elsewhere (§8: it is installed on A0 only)."""
-        if cell == Hex(0, 0) and face == str(self.config.modulus) and self.config.value_of(face) is None:
-            face = MARKER_FACE
+        face = self._face_on(cell, face)
         if face == MARKER_FACE and cell != Hex(0, 0):
             return None
         return self.config.value_of(face)

@@ -22,7 +22,6 @@ Run ``python -m vision.loose_tiles PHOTO`` to print what it finds.
 
 from __future__ import annotations
 
-import copy
 import functools
 import sys
 import time
@@ -375,18 +374,16 @@ def colour_name(relative_lab: np.ndarray, colours: dict[str, np.ndarray],
 def _retry_none(reader: TileReader, ink: np.ndarray, faces: list[_Face], readings: list[FaceReading],
                 allowed: frozenset[str] | None) -> tuple[list[_Face], list[FaceReading]]:
     """``faces`` and ``readings`` with each "none" read again, its weak ink strengthened
-    (:func:`_strengthen`), at every twelfth of a turn (no outline), by the classifier alone (a
-    shallow copy of ``reader`` without tesseract: a retry must be sure on its own); kept when at
-    least ``RETRY_CONFIDENCE`` sure."""
+    (:func:`_strengthen`), at every twelfth of a turn (no outline), by the classifier alone (no
+    tesseract: a retry must be sure on its own); kept when at least ``RETRY_CONFIDENCE`` sure."""
     redo = [i for i, r in enumerate(readings) if r.face == NOT_A_FACE]
-    if not redo or not reader.colours:  # no trained model: tesseract alone is never that sure
+    if not redo or not reader.has_model:  # tesseract alone is never that sure
         return faces, readings
     again = [_strengthen(ink, faces[i]) for i in redo]
     loose = [glyph_input(ink, face, np.empty((0, 2), np.float32)) for face in again]
-    alone = copy.copy(reader)
-    alone.second_opinion_below = 0.0
     faces, readings = list(faces), list(readings)
-    for i, face, reading in zip(redo, again, alone.read_glyphs(loose, allowed), strict=True):
+    for i, face, reading in zip(redo, again, reader.read_glyphs(loose, allowed, second_opinion=False),
+                                strict=True):
         lone_stroke = face.gain != 1.0 and reading.face == "1"  # as likely a scratch or an edge
         if reading.face != NOT_A_FACE and reading.confidence >= RETRY_CONFIDENCE and not lone_stroke:
             faces[i], readings[i] = face, reading

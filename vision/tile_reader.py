@@ -218,14 +218,21 @@ class TileReader:
         return [next(readings) if g is not None else FaceReading("#", NO_INK_CONFIDENCE, reader="model")
                 for g in glyphs]
 
+    @property
+    def has_model(self) -> bool:
+        """Whether the trained classifier reads (False: tesseract alone)."""
+        return self._model is not None
+
     def read_glyphs(self, glyphs: Sequence[GlyphInput], allowed: frozenset[str] | None = None,
-                    is_tile: bool = False) -> list[FaceReading]:
+                    is_tile: bool = False, second_opinion: bool = True) -> list[FaceReading]:
         """Read glyphs found by a tile finder, each at every candidate rotation, in one batch.
 
         Args:
             glyphs: the glyphs with their tiles' outlines.
             allowed: faces allowed (a prior); None allows all.
             is_tile: the glyphs are known to be on tiles (never read "none").
+            second_opinion: ask tesseract when the classifier is unsure (``second_opinion_below``);
+                False: the classifier alone.
 
         Returns:
             one reading per glyph, in order.
@@ -270,7 +277,7 @@ class TileReader:
             up_xy = (float(ups[k][0][0]), float(ups[k][0][1]))
             reading = FaceReading(face, min(conf, 1.0), up_xy,
                                   alternatives=self._alternatives(block, ups, keep, face))
-            if conf < self.second_opinion_below and face != NOT_A_FACE:
+            if second_opinion and conf < self.second_opinion_below and face != NOT_A_FACE:
                 reading = self._second_opinion(reading, patches[i][k], allowed)
             out.append(reading)
         return out

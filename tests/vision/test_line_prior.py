@@ -3,6 +3,8 @@ is replaced by the reader's alternative that keeps it, a sure reading is kept as
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from engine.hexgrid import Board, Hex, parse_address
@@ -48,7 +50,7 @@ def test_an_unsure_misread_that_breaks_a_line_takes_the_alternative_that_keeps_i
 
 def test_a_sure_reading_that_breaks_a_line_is_kept():
     # the alternative that would mend the line has far less than exp(-LINE_PENALTY) of the first
-    unlikely = 0.9 * 2.718281828 ** -(LINE_PENALTY + 1)
+    unlikely = 0.9 * math.exp(-(LINE_PENALTY + 1))
     cells = line((STRAIGHT[0], [("1", 0.99)]), (STRAIGHT[1], [("3", 0.98)]),
                  (STRAIGHT[2], [("8", 0.9), ("5", unlikely)]), (STRAIGHT[3], [("7", 0.97)]))
     out = decode(cells)

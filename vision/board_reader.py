@@ -181,7 +181,8 @@ class BoardReader:
         self.read_view = BoardView(config.geometry, config.read_pitch_px, config.read_roi_factor)
         self.presence_view = BoardView(config.geometry, config.presence.pitch_px)
         self.presence = PresenceDetector(self.presence_view, config.empty_board, config.presence)
-        self._index = {parse_address(a): i for i, a in enumerate(self.read_view.addresses)}
+        self._cells = tuple(parse_address(a) for a in self.read_view.addresses)  # by cell index
+        self._index = {c: i for i, c in enumerate(self._cells)}
         self._board = Board(config.geometry.order, frozenset(self._index))
         faces_by_value: dict[int, set[str]] = {}
         for face in (*NUMBER_FACES, MARKER_FACE):
@@ -229,13 +230,13 @@ class BoardReader:
         occupied = scores.indices[scores.occupied]
         crops = self.read_view.warp_cells(image, location, occupied)  # cheaper than a full rectification
         presence_conf = dict(zip(scores.indices.tolist(), scores.confidence.tolist(), strict=True))
-        cells_hex = [parse_address(self.read_view.addresses[i]) for i in occupied]
+        cells_hex = [self._cells[i] for i in occupied]
         readings = self._read_faces(crops, [self._prior(c, legal) for c in cells_hex])
         decoded = self._line_prior(cells_hex, readings) if only is None else {}
         cells: dict[Hex, CellReading] = {}
         findings: list[str] = []
         for i, cell, reading in zip(occupied.tolist(), cells_hex, readings, strict=True):
-            address = format_address(cell)
+            address = self.read_view.addresses[i]
             if reading.face not in KNOWN_FACES:
                 findings.append(f"{where}: {address}: tile face unreadable (reader said {reading.face!r})")
                 cells[cell] = CellReading(UNREADABLE_FACE, None, 0.0)
@@ -250,7 +251,7 @@ class BoardReader:
                 findings.append(f"{where}: {address}: value {value} is not legal there")
             confidence = float(np.clip(face_confidence * presence_conf[i], 0.0, 1.0))
             cells[cell] = CellReading(face, value, confidence, tuple(reading.alternatives))
-        read_cells = frozenset(parse_address(self.read_view.addresses[i]) for i in scores.indices)
+        read_cells = frozenset(self._cells[i] for i in scores.indices)
         return BoardReading(True, cells, (time.perf_counter() - start) * 1e3, tuple(findings), read_cells)
 
     def _line_prior(self, cells: Sequence[Hex], readings: Sequence[FaceReadingLike]

@@ -74,15 +74,32 @@ class BoardView:
         """
         h, w = rectified.shape[:2]
         if (w, h) == self.size:
-            flat = self._flat if indices is None else self._flat[indices]
-            pixels = rectified.reshape(h * w, -1)
-            out = np.take(pixels, flat.ravel(), axis=0)
-            return out.reshape(flat.shape + rectified.shape[2:])
+            return _gather(rectified, self._flat if indices is None else self._flat[indices])
         origins = self.origins if indices is None else self.origins[indices]
         r = np.arange(self.roi)
         ys = np.clip(origins[:, 1, None, None] + r[None, :, None], 0, h - 1)
         xs = np.clip(origins[:, 0, None, None] + r[None, None, :], 0, w - 1)
         return rectified[ys, xs]
+
+    def pixels(self, rectified: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """Every cell's pixels under one mask of its region of interest.
+
+        Args:
+            rectified: output of :meth:`rectify` (H x W or H x W x C, exactly ``size``).
+            mask: bool (shape: [roi, roi]).
+
+        Returns:
+            array (shape: [cells, mask.sum()] or [cells, mask.sum(), C]), same dtype as
+            ``rectified``, pixels in row-major order of the mask.
+
+        Raises:
+            ValueError: ``rectified`` is not ``size`` or ``mask`` is not [roi, roi].
+        """
+        h, w = rectified.shape[:2]
+        if (w, h) != self.size or mask.shape != (self.roi, self.roi):
+            raise ValueError(f"pixels: expected a {self.size[0]}x{self.size[1]} image and a "
+                             f"{self.roi}x{self.roi} mask, got {w}x{h} and {mask.shape}")
+        return _gather(rectified, self._flat[:, mask])
 
     def warp_cells(self, image: np.ndarray, location: BoardLocation, indices: np.ndarray) -> np.ndarray:
         """Some cells' regions of interest warped straight from the frame (no full rectification).
@@ -116,3 +133,9 @@ class BoardView:
             return self.addresses.index(address)
         except ValueError:
             raise KeyError(f"board has no cell {address!r}") from None
+
+
+def _gather(image: np.ndarray, flat: np.ndarray) -> np.ndarray:
+    """``image``'s pixels at flat (row-major) indices: shape flat.shape (+ channels), image's dtype."""
+    h, w = image.shape[:2]
+    return np.take(image.reshape(h * w, -1), flat.ravel(), axis=0).reshape(flat.shape + image.shape[2:])

@@ -66,13 +66,14 @@ def glyphs_in_crops(crops: Sequence[np.ndarray]) -> list[GlyphInput | None]:
         lab = cv2.cvtColor(stacked.reshape(-1, w, 3), cv2.COLOR_BGR2Lab).reshape(stacked.shape)
         centre = lab[:, central_disk].astype(np.float32)  # [n, M, 3]
         # the body is the commonest colour near the centre (the ink covers less than half of it)
-        body = np.median(centre, axis=1)
-        close = np.linalg.norm(centre - body[:, None], axis=2) < 25
-        for j in np.nonzero(close.any(axis=1))[0]:
-            body[j] = centre[j][close[j]].mean(axis=0)
+        median = np.median(centre.transpose(0, 2, 1), axis=2)  # channels first: a faster median
+        close = np.linalg.norm(centre - median[:, None], axis=2) < 25
+        count = close.sum(axis=1, keepdims=True)
+        body = np.where(count > 0, np.einsum("nm,nmc->nc", close.astype(np.float32), centre)
+                        / np.maximum(count, 1), median)
         dist = np.linalg.norm(lab.astype(np.float32) - body[:, None, None], axis=3)
         # the board around the tile: the commonest colour of the crop's outer ring
-        board = np.median(lab[:, outer_ring].astype(np.float32), axis=1)
+        board = np.median(lab[:, outer_ring].astype(np.float32).transpose(0, 2, 1), axis=2)
         for k, i in enumerate(members):
             out[i] = _glyph(dist[k], float(np.linalg.norm(board[k] - body[k])), r, central_disk)
     return out
@@ -128,15 +129,18 @@ def _glyph(dist: np.ndarray, apart: float, r: np.ndarray, central_disk: np.ndarr
     binary = (ink > 0.5).astype(np.uint8)
     n, labels, stats, cents = cv2.connectedComponentsWithStats(binary)
     on_rim = np.bincount(labels.ravel(), weights=(depth < RIM_ZONE * side).ravel(), minlength=n)
-    keep = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= max(3, 0.002 * h * w)
-            and not _is_edge_line(labels, i, stats[i], side)
-            and (leaked or on_rim[i] < RIM_SHARE * stats[i, cv2.CC_STAT_AREA])]
+    area = stats[:, cv2.CC_STAT_AREA]
+    sizable = (area >= max(3, 0.002 * h * w)) & (leaked | (on_rim < RIM_SHARE * area))
+    sizable[0] = False  # the background
+    keep = [i for i in np.flatnonzero(sizable).tolist() if not _is_edge_line(labels, i, stats[i], side)]
     if not keep:
         return None
     rect = cv2.minAreaRect(hull)
     centre_xy = ((w - 1) / 2, (h - 1) / 2) if leaked else (float(rect[0][0]), float(rect[0][1]))
     chosen = _glyph_components(keep, stats, cents, centre_xy)
-    mask = np.isin(labels, chosen)
+    is_chosen = np.zeros(n, bool)
+    is_chosen[chosen] = True
+    mask = is_chosen[labels]
     ys, xs = np.nonzero(mask)
     outline = np.empty((0, 2)) if leaked else _outline(hull, rect)
     return GlyphInput((ink * mask).astype(np.float32), np.stack([xs, ys], axis=1).astype(np.float32),
@@ -191,23 +195,24 @@ def _outline(hull: np.ndarray, rect: tuple) -> np.ndarray:
     polygon fit miss one).
     """
     (_, _), (rw, rh), _ = rect
-    points = _resample(hull.reshape(-1, 2).astype(np.float64), 90)
-    centre = points.mean(axis=0)
+    points = _resample(hull.reshape(-1, 2).astype(np.float64), 90)  # complex x + iy
+    centre = points.mean()
     v = points - centre
-    radius, angle = np.hypot(v[:, 0], v[:, 1]), np.arctan2(v[:, 1], v[:, 0])
-    wobble = (radius - radius.mean()) / max(float(radius.mean()), 1e-6)
-    five, four = (wobble * np.exp(5j * angle)).mean(), (wobble * np.exp(4j * angle)).mean()
+    radius = np.maximum(np.abs(v), 1e-9)
+    unit = v / radius  # e^(i angle)
+    wobble = radius / radius.mean() - 1.0
+    five, four = (wobble * unit ** 5).mean(), (wobble * unit ** 4).mean()
     fill = cv2.contourArea(hull) / max(rw * rh, 1.0)
     if (0.81 - fill) + (abs(five) - abs(four)) <= 0.01:
         return cv2.boxPoints(rect)
-    phase = np.angle(five) / 5
-    turns = phase + np.arange(5) * 2 * np.pi / 5
-    return centre + radius.max() * np.stack([np.cos(turns), np.sin(turns)], axis=1)
+    turns = np.angle(five) / 5 + np.arange(5) * 2 * np.pi / 5
+    corners = centre + radius.max() * np.exp(1j * turns)
+    return np.stack([corners.real, corners.imag], axis=1)
 
 
 def _resample(polygon: np.ndarray, n: int) -> np.ndarray:
-    """``n`` points evenly spaced along a closed polygon (shape [K, 2] -> [n, 2])."""
-    closed = np.vstack([polygon, polygon[:1]])
-    run = np.concatenate([[0.0], np.cumsum(np.hypot(*np.diff(closed, axis=0).T))])
-    at = np.linspace(0.0, run[-1], n, endpoint=False)
-    return np.stack([np.interp(at, run, closed[:, 0]), np.interp(at, run, closed[:, 1])], axis=1)
+    """``n`` points evenly spaced along a closed polygon (float [K, 2] (x, y) -> complex [n], x + iy)."""
+    z = polygon[:, 0] + 1j * polygon[:, 1]
+    closed = np.append(z, z[0])
+    run = np.concatenate([[0.0], np.cumsum(np.abs(np.diff(closed)))])
+    return np.interp(np.linspace(0.0, run[-1], n, endpoint=False), run, closed)

@@ -139,13 +139,14 @@ def glyph_patches(ink: np.ndarray, points: np.ndarray, ups: np.ndarray) -> tuple
     scale = GLYPH_PX / (size.max(axis=1) * (1 + 2 * _MARGIN) + 2.0)
     a = rows * scale[:, None, None]
     b = GLYPH_PX / 2 - scale[:, None] * (lo + hi) / 2 - a @ mean
+    affine = np.concatenate([a, b[:, :, None]], axis=2).astype(np.float32)  # [K, 2, 3]
     out = np.empty((len(ups), GLYPH_PX, GLYPH_PX), np.float32)
     for k in range(len(ups)):
         src = ink
         if scale[k] < 0.5:  # shrinking a lot: smooth first so thin strokes survive
             src = cv2.GaussianBlur(ink, (0, 0), 0.4 / scale[k])
-        out[k] = cv2.warpAffine(src, np.hstack([a[k], b[k][:, None]]).astype(np.float32),
-                                (GLYPH_PX, GLYPH_PX), flags=cv2.INTER_LINEAR, borderValue=0)
+        cv2.warpAffine(src, affine[k], (GLYPH_PX, GLYPH_PX), dst=out[k], flags=cv2.INTER_LINEAR,
+                       borderValue=0)
     return out, size[:, 0] / size[:, 1]
 
 
@@ -159,9 +160,28 @@ def glyph_features(patches: np.ndarray, aspects: np.ndarray) -> np.ndarray:
     Returns:
         float32 (shape: [N, feature_length()]).
     """
-    hog = _hog()
     out = np.empty((len(patches), feature_length()), np.float32)
-    for i, patch in enumerate(patches):
-        out[i, :-1] = np.asarray(hog.compute(np.clip(patch * 255, 0, 255).astype(np.uint8))).ravel()
+    if len(patches):
+        out[:, :-1] = _hog_batch(np.clip(np.asarray(patches) * 255, 0, 255).astype(np.uint8))
     out[:, -1] = np.log(np.clip(np.asarray(aspects, np.float32), 0.1, 10.0))
     return out
+
+
+#: Patches per row of the mosaic that :func:`_hog_batch` describes in one call.
+_MOSAIC_COLUMNS = 20
+
+
+def _hog_batch(patches: np.ndarray) -> np.ndarray:
+    """HOG of many uint8 patches ([N, GLYPH_PX, GLYPH_PX]) in one OpenCV call: the patches laid
+    out in a mosaic, each with a 1-pixel mirrored border (BORDER_REFLECT_101, what HOG assumes
+    beyond a lone image's edge, so the descriptors equal those of the patches one by one).
+    Returns float32 [N, descriptor size]."""
+    n, side = len(patches), GLYPH_PX + 2
+    columns = min(n, _MOSAIC_COLUMNS)
+    rows = -(-n // columns)
+    tiles = np.zeros((rows * columns, side, side), np.uint8)
+    tiles[:n] = np.pad(patches, ((0, 0), (1, 1), (1, 1)), mode="reflect")
+    mosaic = np.ascontiguousarray(tiles.reshape(rows, columns, side, side).transpose(0, 2, 1, 3)
+                                  .reshape(rows * side, columns * side))
+    at = [(side * (k % columns) + 1, side * (k // columns) + 1) for k in range(n)]
+    return np.asarray(_hog().compute(mosaic, (8, 8), (0, 0), at), np.float32).reshape(n, -1)

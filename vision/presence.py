@@ -104,11 +104,18 @@ def local_maps(gray: np.ndarray, sigma: float) -> tuple[np.ndarray, np.ndarray]:
     return contrast, cv2.magnitude(gx, gy) / level
 
 
-def chromaticity(bgr: np.ndarray) -> np.ndarray:
-    """((B - G), (R - G)) / (B + G + R + 1): float32 (shape: [..., 2]) from BGR (shape: [..., 3])."""
-    c = bgr.astype(np.float32)
-    total = c.sum(axis=-1) + 1.0
-    return np.stack([(c[..., 0] - c[..., 1]) / total, (c[..., 2] - c[..., 1]) / total], axis=-1)
+def mean_chromaticity(bgr: np.ndarray) -> np.ndarray:
+    """Mean chromaticity ((B - G), (R - G)) / (B + G + R + 1) of each row of pixels.
+
+    Args:
+        bgr: BGR pixels (shape: [N, K, 3]), any numeric dtype.
+
+    Returns:
+        float32 (shape: [N, 2]): the mean over each row's K pixels.
+    """
+    b, g, r = np.moveaxis(bgr, -1, 0).astype(np.float32)  # channel planes: fast row means
+    inv = 1.0 / (b + g + r + 1.0)
+    return np.stack([((b - g) * inv).mean(axis=1), ((r - g) * inv).mean(axis=1)], axis=1)
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -205,16 +212,18 @@ class PresenceFeatures:
         radius = np.hypot(xx, yy) / view.pitch_px
         angle = (np.degrees(np.arctan2(yy, xx)) + 360.0) % 360.0
         self._centre = radius <= 0.30
-        self._disk = radius <= 0.38
         ring = (radius >= 0.28) & (radius <= 0.40)
-        self._sectors = [ring & (angle >= 60 * k) & (angle < 60 * (k + 1)) for k in range(6)]
+        sectors = [ring & (angle >= 60 * k) & (angle < 60 * (k + 1)) for k in range(6)]
+        # masked means as one matrix product: a column per mask, each mask's pixels weighted 1/count
+        self._diff_means = _mean_weights([self._centre, radius <= 0.38, view.hex_mask])
+        self._sector_means = _mean_weights(sectors)
         cells = [parse_address(a) for a in view.addresses]
         near = [[j for j, o in enumerate(cells) if 0 < distance(c, o) <= 2] for c in cells]
         width = max(len(n) for n in near)
         self._near = np.array([n + [-1] * (width - len(n)) for n in near], np.int64)
         self._ref_contrast = view.patches(local_maps(cv2.cvtColor(empty, cv2.COLOR_BGR2GRAY),
                                                      self.config.blur_sigma)[0])
-        self._ref_chroma = view.patches(chromaticity(empty))[:, self._centre].mean(axis=1)
+        self._ref_chroma = mean_chromaticity(view.pixels(empty, self._centre))
 
     def features(self, rectified: np.ndarray) -> np.ndarray:
         """Presence features of every cell (columns named by FEATURES).
@@ -228,21 +237,43 @@ class PresenceFeatures:
         view, sigma = self.view, self.config.blur_sigma
         gray = cv2.cvtColor(rectified, cv2.COLOR_BGR2GRAY)
         contrast, edge_map = local_maps(gray, sigma)
-        diff = np.abs(view.patches(contrast) - self._ref_contrast)
-        edges = view.patches(edge_map)
-        surround = np.sort(np.stack([edges[:, s].mean(axis=1) for s in self._sectors], axis=1), axis=1)[:, 1]
-        patches = view.patches(rectified)
-        chroma = chromaticity(patches[:, self._centre]).mean(axis=1) - self._ref_chroma
+        diff = _means(np.abs(view.patches(contrast) - self._ref_contrast), self._diff_means)
+        surround = np.sort(_means(view.patches(edge_map), self._sector_means), axis=1)[:, 1]
+        chroma = mean_chromaticity(view.pixels(rectified, self._centre)) - self._ref_chroma
         paper = np.median(chroma, axis=0)
-        around = np.where(self._near[..., None] >= 0, chroma[self._near], np.nan)
-        local = np.nanmedian(around, axis=1)
-        level = np.log(view.patches(gray)[:, self._centre].mean(axis=1).astype(np.float32) + 1.0)
-        brightness = level - np.nanmedian(np.where(self._near >= 0, level[self._near], np.nan), axis=1)
-        columns = [diff[:, self._centre].mean(axis=1), diff[:, self._disk].mean(axis=1),
-                   diff[:, view.hex_mask].mean(axis=1), surround,
+        local = _nanmedian_rows(np.where(self._near[..., None] >= 0, chroma[self._near], np.nan))
+        level = np.log(view.pixels(gray, self._centre).mean(axis=1).astype(np.float32) + 1.0)
+        brightness = level - _nanmedian_rows(np.where(self._near >= 0, level[self._near], np.nan))
+        columns = [diff[:, 0], diff[:, 1], diff[:, 2], surround,
                    np.linalg.norm(chroma - paper, axis=1) * 100, np.linalg.norm(chroma - local, axis=1) * 100,
                    brightness, np.abs(brightness)]
         return np.stack(columns, axis=1).astype(np.float32)
+
+def _mean_weights(masks: list[np.ndarray]) -> np.ndarray:
+    """float32 (shape: [roi * roi, len(masks)]): each mask weighted 1 / its pixel count."""
+    return np.stack([m.ravel() / m.sum() for m in masks], axis=1).astype(np.float32)
+
+
+#: An empty matrix: cv2.gemm's third operand when it is not added (beta 0).
+_NO_MATRIX = np.empty((0, 0), np.float32)
+
+
+def _means(patches: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """Mean of each float32 patch ([N, roi, roi]) under each mask of ``_mean_weights`` ([N, masks]):
+    OpenCV's product, which keeps to cv2.setNumThreads (numpy's BLAS threads fight over the one
+    core the reader may get)."""
+    return np.asarray(cv2.gemm(patches.reshape(len(patches), -1), weights, 1.0, _NO_MATRIX, 0.0))
+
+
+def _nanmedian_rows(values: np.ndarray) -> np.ndarray:
+    """np.nanmedian(values, axis=1) for rows that each hold at least one number (a sort, far
+    cheaper than numpy's masked-array nanmedian on small rows)."""
+    ordered = np.sort(values, axis=1)  # NaNs last
+    count = (~np.isnan(values)).sum(axis=1)
+    low = np.take_along_axis(ordered, ((count - 1) // 2)[:, None, ...], axis=1)[:, 0]
+    high = np.take_along_axis(ordered, (count // 2)[:, None, ...], axis=1)[:, 0]
+    return (low + high) / 2
+
 
 class PresenceDetector:
     """Tells occupied cells from empty ones in rectified board images (features + logistic regression).

@@ -251,8 +251,9 @@ class TileReader:
         faces = np.array([c != NOT_A_FACE for c in self._model.classes])
         scores = [np.log(block[:, faces].max(axis=1) + 1e-6) + [prior for _, prior in ups]
                   for block, ups in zip(probs, tried, strict=True)]
-        more = [[c for c in ups[len(done):] if c[1] + 1e-5 > float(score.max())]
-                for ups, done, score in zip(ranked, tried, scores, strict=True)]
+        best_so_far = [float(score.max()) for score in scores]
+        more = [[c for c in ups[len(done):] if c[1] + 1e-5 > top]
+                for ups, done, top in zip(ranked, tried, best_so_far, strict=True)]
         redo = [i for i, extra in enumerate(more) if extra]
         if redo:
             extra_patches, extra_probs = self._classify([glyphs[i] for i in redo], [more[i] for i in redo],

@@ -1,9 +1,11 @@
 """Issue-3 benchmark: reading every tile of an order-9 board (271 cells) from simulated frames.
 
-Simulates random legal games (engine.randomgame) with the scene simulator using the HELD-OUT tile
-styles and fonts (vision.sim.tiles: the tile reader and the presence model never saw them), tiles
-at any rotation, hands, light changes and a bump of the sheet; writes the frames as JPEG and reads
-them back. On the still frames without a hand it measures:
+Reads with the table session's default tile-set profile ("modlinseq": faces 0..12, "#", the
+modulus marker), whose faces are the reader's prior. Simulates random legal games
+(engine.randomgame) with the scene simulator using the HELD-OUT tile styles and fonts
+(vision.sim.tiles: the tile reader and the presence model never saw them), tiles at any rotation,
+hands, light changes and a bump of the sheet; writes the frames as JPEG and reads them back. On
+the still frames without a hand it measures:
 
 - per-cell error rate (a cell is wrong when its occupancy or its face differs from the truth) and
   the share of frames read entirely right, for a full read (vision.board_reader.BoardReader);
@@ -36,6 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from sim_games import record_games  # noqa: E402
 
 from calibration.board_print import SheetSpec, print_board  # noqa: E402
+from calibration.tilesets import load_tileset  # noqa: E402
 from engine.hexgrid import format_address  # noqa: E402
 from vision.board_reader import BoardReader, BoardWatcher, ReadConfig  # noqa: E402
 from vision.tile_reader import TileReader  # noqa: E402
@@ -101,7 +104,9 @@ def main() -> int:
     geometry = print_board(SheetSpec(order=9), work / "board")
     folders = record_games(work / "board" / "board.json", work, args.games)
     kwargs = {} if args.second_opinion is None else {"second_opinion_below": args.second_opinion}
-    reader = BoardReader(ReadConfig(geometry, 13, TileReader(**kwargs)))
+    # the table session's default tile set (tilescribe.settings): the held-out tiles are MODLINSEQ tiles
+    face_values = load_tileset("modlinseq").face_values(13)
+    reader = BoardReader(ReadConfig(geometry, 13, TileReader(**kwargs), face_values))
     full_ms, errors, right_frames, read_frames, tiles = [], 0, 0, 0, []
     board_ms, occupancy = [], 0
     few_ms: list[float] = []

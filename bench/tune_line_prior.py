@@ -22,6 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from sim_games import record_games  # noqa: E402
 
 from calibration.board_print import SheetSpec, print_board  # noqa: E402
+from calibration.tilesets import load_tileset  # noqa: E402
 from engine.hexgrid import format_address  # noqa: E402
 from vision.board_reader import BoardReader, ReadConfig  # noqa: E402
 from vision.tile_reader import TileReader  # noqa: E402
@@ -45,8 +46,9 @@ def main() -> int:
         frames += [(cv2.imread(str(folder / f["file"])), f["cells"]) for f in still[::4]]
     tiles = sum(len(truth) for _, truth in frames)
     face_reader = TileReader(second_opinion_below=0.0)
+    face_values = load_tileset("modlinseq").face_values(13)  # as bench_read.py
     for penalty in args.penalties:
-        reader = BoardReader(ReadConfig(geometry, 13, face_reader, line_penalty=penalty))
+        reader = BoardReader(ReadConfig(geometry, 13, face_reader, face_values, line_penalty=penalty))
         wrong = 0
         for image, truth in frames:
             read = {format_address(c): r.face for c, r in reader.read(image).cells.items()}

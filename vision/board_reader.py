@@ -130,8 +130,9 @@ class ReadConfig:
         modulus: the game's modulus (§1-3); faces at or above it have no value.
         reader: the tile face reader.
         face_values: face -> value from a tile-set profile (e.g. Rummikub "13" -> 0, calibration.
-            tilesets); when empty, numbers below the modulus are their own value, wild faces None,
-            the marker 0.
+            tilesets); its faces are also the reader's prior (a face the set lacks is a suspect).
+            When empty, numbers below the modulus are their own value, wild faces None, the
+            marker 0, and any face may be read.
         empty_board: the empty board rectified at the presence pitch (from a calibration), or
             None to compare with the board drawing.
         read_pitch_px: distance between cell centres in the crops given to the reader (pixels).
@@ -190,6 +191,7 @@ class BoardReader:
             if value is not None:
                 faces_by_value.setdefault(value, set()).add(face)
         self._faces_by_value = faces_by_value
+        self._set_faces = frozenset(config.face_values) or None
 
     def read(self, image: np.ndarray, where: str = "frame",
              legal: Mapping[Hex, Collection[int]] | None = None, only: Collection[Hex] | None = None,
@@ -293,12 +295,19 @@ class BoardReader:
         return [r for r in out if r is not None]
 
     def _prior(self, cell: Hex, legal: Mapping[Hex, Collection[int]] | None) -> frozenset[str] | None:
-        """Faces allowed on ``cell``: faces of its legal values, wild faces, the marker on A0 only."""
-        if legal is None or not legal.get(cell):
-            return None  # no prior, or a blocked cell (nothing legal: the prior says nothing)
-        faces = set(WILD_FACES)
-        for value in legal[cell]:
-            faces |= self._faces_by_value.get(value, set())
+        """Faces allowed on ``cell``: the tile set's faces (a set without jokers shows none), the
+        modulus marker on A0 only (§8); with the engine's legal values, only faces of those
+        values and wild faces. None: no prior (no tile set and no legal values)."""
+        if legal is None or not legal.get(cell):  # a blocked cell: nothing is legal, no rule prior
+            faces = None if self._set_faces is None else set(self._set_faces)
+        else:
+            faces = set(WILD_FACES)
+            for value in legal[cell]:
+                faces |= self._faces_by_value.get(value, set())
+            if self._set_faces is not None:
+                faces &= self._set_faces
+        if faces is None:
+            return None
         if cell != Hex(0, 0):
             faces.discard(MARKER_FACE)
         return frozenset(faces)

@@ -141,10 +141,17 @@ def _glyph(dist: np.ndarray, apart: float, r: np.ndarray, central_disk: np.ndarr
     is_chosen = np.zeros(n, bool)
     is_chosen[chosen] = True
     mask = is_chosen[labels]
+    outline = (np.empty((0, 2)) if leaked else _outline(hull, rect)).astype(np.float32)
+    core = _glyph_input(ink, labels == chosen[0], outline) if len(chosen) > 1 else None
+    return _glyph_input(ink, mask, outline, core)
+
+
+def _glyph_input(ink: np.ndarray, mask: np.ndarray, outline: np.ndarray,
+                 core: GlyphInput | None = None) -> GlyphInput:
+    """The glyph of the ink under ``mask`` (bool, H x W)."""
     ys, xs = np.nonzero(mask)
-    outline = np.empty((0, 2)) if leaked else _outline(hull, rect)
     return GlyphInput((ink * mask).astype(np.float32), np.stack([xs, ys], axis=1).astype(np.float32),
-                      outline.astype(np.float32), outline_is_sure=False)
+                      outline, outline_is_sure=False, core=core)
 
 
 def _is_edge_line(labels: np.ndarray, i: int, stat: np.ndarray, side: int) -> bool:

@@ -41,12 +41,16 @@ class GlyphInput:
             when the tile's outline is unknown (every rotation is then tried).
         outline_is_sure: False when the outline comes from a small blurred crop and may be
             wrong: every twelfth of a turn is then tried as well.
+        core: when the glyph joins several ink components, its component nearest the tile's
+            centre alone (same ink map and outline): a tile's bevel or shadow may have been
+            joined to the face, so the reader reads the core when the whole reads unsure.
     """
 
     ink: np.ndarray
     points: np.ndarray
     outline: np.ndarray
     outline_is_sure: bool = True
+    core: GlyphInput | None = None
 
     def __post_init__(self) -> None:
         if self.ink.ndim != 2 or self.points.ndim != 2 or self.points.shape[1:] != (2,) \

@@ -22,9 +22,13 @@ How a face is read:
    and styles of vision.sim.tiles and on real tiles from the Rummikub photos' train/ split
    (CC BY 4.0, see vision/models/ATTRIBUTION.txt). Its output is turned into class probabilities;
    the best probability is the confidence.
-4. When that confidence is below ``second_opinion_below``, tesseract (pytesseract) reads the
+4. A glyph of several ink components that reads unsure may have a tile's bevel or shadow
+   joined to its face: its core (the component nearest the centre) is read alone and replaces
+   it when that reading is sure (CORE_READ_BELOW, CORE_SURE; chosen on TRAIN-style games).
+5. When the confidence is below ``second_opinion_below``, tesseract (pytesseract) reads the
    upright glyph; it also serves alone when no trained model is available.
-5. An optional prior (the faces allowed, e.g. the engine's legal values at a cell) re-ranks.
+6. An optional prior (the faces allowed: the tile set's faces, the engine's legal values at a
+   cell) re-ranks.
 """
 
 from __future__ import annotations
@@ -60,6 +64,11 @@ NO_INK_CONFIDENCE = 0.3
 
 #: Candidate ups of a tile on the board classified at first (the likeliest by their prior).
 FIRST_CANDIDATES = 5
+
+#: A glyph of several ink components read less sure than CORE_READ_BELOW is read again as its
+#: core (GlyphInput.core), whose reading replaces the whole's when at least CORE_SURE.
+CORE_READ_BELOW = 0.3
+CORE_SURE = 0.9
 
 #: Faces offered as alternatives in a reading (FaceReading.alternatives).
 ALTERNATIVES = 5
@@ -265,7 +274,8 @@ class TileReader:
                 scores[i] = np.concatenate([scores[i], np.log(extra_probs[j][:, faces].max(axis=1) + 1e-6)
                                             + [prior for _, prior in more[i]]])
         keep = faces if is_tile else np.ones(len(faces), bool)
-        out = []
+        out: list[FaceReading] = []
+        picked = []  # each reading's upright patch, for the second reader
         for i, ups in enumerate(tried):
             block = probs[i]
             # a candidate turned the wrong way reads as "none" or as nothing clearly
@@ -276,12 +286,28 @@ class TileReader:
             best = int(np.argmax(p))
             face, conf = self._model.classes[best], float(p[best] / max(p.sum(), 1e-9))
             up_xy = (float(ups[k][0][0]), float(ups[k][0][1]))
-            reading = FaceReading(face, min(conf, 1.0), up_xy,
-                                  alternatives=self._alternatives(block, ups, keep, face))
-            if second_opinion and conf < self.second_opinion_below and face != NOT_A_FACE:
-                reading = self._second_opinion(reading, patches[i][k], allowed)
-            out.append(reading)
+            out.append(FaceReading(face, min(conf, 1.0), up_xy,
+                                   alternatives=self._alternatives(block, ups, keep, face)))
+            picked.append(patches[i][k])
+        self._read_cores(glyphs, out, allowed, is_tile)
+        if second_opinion:
+            out = [self._second_opinion(r, patch, allowed)
+                   if r.confidence < self.second_opinion_below and r.face != NOT_A_FACE else r
+                   for r, patch in zip(out, picked, strict=True)]
         return out
+
+    def _read_cores(self, glyphs: Sequence[GlyphInput], readings: list[FaceReading],
+                    allowed: frozenset[str] | None, is_tile: bool) -> None:
+        """Where a glyph of several ink components reads less sure than CORE_READ_BELOW, read its
+        core alone and keep that reading (in ``readings``, in place) when at least CORE_SURE."""
+        unsure = [(i, g.core) for i, g in enumerate(glyphs)
+                  if g.core is not None and readings[i].confidence < CORE_READ_BELOW]
+        if not unsure:
+            return
+        cores = self.read_glyphs([core for _, core in unsure], allowed, is_tile, second_opinion=False)
+        for (i, _), reading in zip(unsure, cores, strict=True):
+            if reading.confidence >= CORE_SURE:
+                readings[i] = reading
 
     def _alternatives(self, probs: np.ndarray, ups: list[tuple[np.ndarray, float]], keep: np.ndarray,
                       face: str) -> tuple[tuple[str, float], ...]:

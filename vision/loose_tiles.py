@@ -2,9 +2,10 @@
 
 Stages (one function each):
 
-1. ``surface_mask``: which pixels look like the tiles' body, from a colour lookup table over
-   OpenCV Lab learned on the labelled photos' train/ split (vision/models/tile_surface_lut.npz);
-   tiles touching each other make one region, filled to its convex hull when it is compact.
+1. ``surface_mask`` (vision/surface.py): which pixels look like the tiles' body, from a colour
+   lookup table over OpenCV Lab learned on the labelled photos' train/ split
+   (vision/models/tile_surface_lut.npz); tiles touching each other make one region, filled to
+   its convex hull when it is compact.
 2. ``find_glyphs``: ink on those regions (vision/glyphs.py: far from the region's body colour),
    cut into connected components, kept when mostly surrounded by tile body, and grouped into
    faces (the two digits of "12", the parts of a joker's face inside its ring; a component far
@@ -16,6 +17,10 @@ Stages (one function each):
    (a logo, a scratch) unless it is then read as a face with confidence >= RETRY_CONFIDENCE.
    Specks beside a surely read face (SPECK_SHARE) are dropped too. The ink colour is the
    likeliest of the learned ink colours (black, blue, orange, red; vision/models/ink_colours.npz).
+5. The faces read with confidence >= SEED_CONFIDENCE teach the photo's own body colour
+   (``photo_surface``: the cream of this set in this light, not the white table beside it); the
+   regions of that surface the table's lacked are searched again (stages 2-4) and the faces
+   found there, away from those already read, are added.
 
 Run ``python -m vision.loose_tiles PHOTO`` to print what it finds.
 """
@@ -33,6 +38,7 @@ import cv2
 import numpy as np
 
 from vision.glyphs import ink_map
+from vision.surface import Surface, new_regions, photo_surface, surface_mask
 from vision.tile_reader import NOT_A_FACE, FaceReading, GlyphInput, TileReader
 
 #: The long side of the image the surface mask is computed on, in pixels.
@@ -66,6 +72,14 @@ WEAK_SHARE = 0.6
 #: twelfth of a turn (its outline may be wrong: touching tiles, a region spilling onto the
 #: table); the reading is kept when it is a face at least this sure.
 RETRY_CONFIDENCE = 0.7
+
+
+#: A face read with at least this confidence teaches the photo's own body colour.
+SEED_CONFIDENCE = 0.9
+
+#: A face found on the photo's own surface is at the place of a face already read when their
+#: ink centres are less than this many times its size apart.
+SAME_PLACE = 1.2
 
 
 class LooseTileError(ValueError):
@@ -110,6 +124,25 @@ class _Face:
     gain: float = 1.0  # the face's ink is read as ink x gain (weak ink made as strong as black)
 
 
+@dataclass(frozen=True, slots=True)
+class FoundFace:
+    """A face read as a tile (full-resolution photo pixels).
+
+    Attributes:
+        points: float32 (shape: [N, 2]) the (x, y) of its ink pixels.
+        size: the long side of its ink's box, in pixels.
+        reading: the tile reader's reading of it.
+        outline: float32 (shape: [4, 2]) the (x, y) corners of its tile.
+        ink_lab: its ink colour relative to its tile's body (:func:`ink_colour`), float32 [3].
+    """
+
+    points: np.ndarray
+    size: float
+    reading: FaceReading
+    outline: np.ndarray
+    ink_lab: np.ndarray
+
+
 @functools.cache
 def _surface_lut(path: str | None) -> np.ndarray:
     file = Path(path) if path else Path(str(resources.files("vision") / "models" / "tile_surface_lut.npz"))
@@ -117,60 +150,6 @@ def _surface_lut(path: str | None) -> np.ndarray:
         raise LooseTileError(f"tile surface table not found: {file} "
                              "(train it with bench/train_tile_reader.py)")
     return np.load(file)["lut"].astype(np.float32)
-
-
-def surface_probability(image: np.ndarray, lut: np.ndarray) -> np.ndarray:
-    """Per-pixel probability of being tile body, from the Lab lookup table.
-
-    Args:
-        image: BGR uint8, H x W x 3.
-        lut: float32 (shape: [B, B, B]) over OpenCV 8-bit Lab, B a power of two.
-
-    Returns:
-        float32 (shape: [H, W]) in 0..1, smoothed over 3 x 3 pixels.
-    """
-    shift = 8 - int(np.log2(lut.shape[0]))
-    q = np.right_shift(np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2Lab), np.uint8), shift)
-    return cv2.blur(lut[q[..., 0], q[..., 1], q[..., 2]], (3, 3))
-
-
-def surface_mask(small: np.ndarray, lut: np.ndarray, threshold: float = 0.1
-                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Tile body pixels, the filled tile regions and each region's body colour.
-
-    Args:
-        small: BGR uint8, h x w x 3 (the photo scaled to WORK_PX).
-        lut: the surface lookup table.
-        threshold: surface probability above which a pixel is tile body.
-
-    Returns:
-        (body, regions, body_lab): body uint8 0/1 (h x w); regions int32 (h x w), 0 outside,
-        i > 0 for region i; body_lab float32 (h x w x 3) each region's median body colour.
-    """
-    ellipse = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
-    body = cv2.morphologyEx((surface_probability(small, lut) > threshold).astype(np.uint8),
-                            cv2.MORPH_OPEN, ellipse)
-    contours, _ = cv2.findContours(body, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    regions = np.zeros(body.shape, np.int32)
-    body_lab = np.zeros(small.shape, np.float32)
-    lab = cv2.cvtColor(small, cv2.COLOR_BGR2Lab).astype(np.float32)
-    index = 0
-    for contour in contours:
-        area = cv2.contourArea(contour)
-        if area < 40:
-            continue
-        hull = cv2.convexHull(contour)
-        x, y, cw, ch = cv2.boundingRect(contour)
-        one = np.zeros((ch, cw), np.uint8)
-        cv2.drawContours(one, [hull if area > 0.75 * cv2.contourArea(hull) else contour], -1, 1, -1,
-                         offset=(-x, -y))
-        index += 1
-        inside = one > 0
-        box = (slice(y, y + ch), slice(x, x + cw))
-        free = regions[box] == 0
-        regions[box][inside & free] = index
-        body_lab[box][inside] = np.median(lab[box][inside & (body[box] > 0)], axis=0)
-    return body, regions, body_lab
 
 
 def find_glyphs(image: np.ndarray, body: np.ndarray, regions: np.ndarray, body_lab: np.ndarray
@@ -182,13 +161,18 @@ def find_glyphs(image: np.ndarray, body: np.ndarray, regions: np.ndarray, body_l
         body, regions, body_lab: from :func:`surface_mask` at the small scale.
 
     Returns:
-        (ink, faces): the float32 ink map (H x W) and the faces found.
+        (ink, faces): the float32 ink map (H x W, 0 outside the regions) and the faces found.
     """
     h, w = image.shape[:2]
     regions_full = cv2.resize(regions, (w, h), interpolation=cv2.INTER_NEAREST)
     body_full = cv2.resize(body, (w, h), interpolation=cv2.INTER_NEAREST)
     lab_full = cv2.resize(body_lab, (w, h), interpolation=cv2.INTER_NEAREST)
-    ink = ink_map(image, lab_full) * (regions_full > 0)
+    ink = np.zeros((h, w), np.float32)
+    x, y, bw, bh = cv2.boundingRect((regions_full > 0).astype(np.uint8))
+    if bw == 0:
+        return ink, []
+    box = (slice(y, y + bh), slice(x, x + bw))  # the ink map of the regions' box alone: faster
+    ink[box] = ink_map(image[box], lab_full[box]) * (regions_full[box] > 0)
     n, labels, stats, _ = cv2.connectedComponentsWithStats((ink > INK_LEVEL).astype(np.uint8))
     body_sum = cv2.integral(body_full)
     region_sum = cv2.integral((regions_full > 0).astype(np.uint8))
@@ -390,9 +374,70 @@ def _retry_none(reader: TileReader, ink: np.ndarray, faces: list[_Face], reading
     return faces, readings
 
 
-def find_tiles(image: np.ndarray, reader: TileReader, allowed: frozenset[str] | None = None,
-               lut_path: Path | None = None) -> list[LooseTile]:
-    """Find and read every tile lying face up in a photo.
+def _read_surface(image: np.ndarray, surface: Surface, scale: float, reader: TileReader,
+                  allowed: frozenset[str] | None, known: list[FoundFace]) -> list[FoundFace]:
+    """The faces on one surface (at ``scale`` of the photo) read as tiles, less those at the
+    place of a ``known`` face (read on an earlier surface, whose reading they keep)."""
+    body, regions, body_lab = surface
+    ink, faces = find_glyphs(image, body, regions, body_lab)
+    readings = _known_readings(faces, known)
+    fresh = [i for i, reading in enumerate(readings) if reading is None]
+    if not fresh:
+        return []
+    outlines = _outlines(faces, regions, scale)
+    glyphs = [glyph_input(ink, faces[i], outlines[i]) for i in fresh]
+    again, read = _retry_none(reader, ink, [faces[i] for i in fresh], reader.read_glyphs(glyphs, allowed),
+                              allowed)
+    for i, face, reading in zip(fresh, again, read, strict=True):
+        faces[i], readings[i] = face, reading
+    every = [r for r in readings if r is not None]
+    specks = _specks(faces, every)
+    return [FoundFace(faces[i].points, _size(faces[i]), every[i], outlines[i],
+                      ink_colour(image, faces[i], ink))
+            for i in fresh if every[i].face != NOT_A_FACE and not specks[i]]
+
+
+def _size(face: _Face) -> float:
+    """The long side of a face's box, in pixels."""
+    x0, y0, x1, y1 = face.box
+    return float(max(x1 - x0, y1 - y0))
+
+
+def _known_readings(faces: list[_Face], known: list[FoundFace]) -> list[FaceReading | None]:
+    """For each face, the reading of the known face at its place (``SAME_PLACE``), if any."""
+    if not known:
+        return [None] * len(faces)
+    centres = np.array([other.points.mean(axis=0) for other in known], np.float32)
+    readings: list[FaceReading | None] = []
+    for face in faces:
+        apart = np.linalg.norm(centres - face.points.mean(axis=0), axis=1)
+        nearest = int(np.argmin(apart))
+        readings.append(known[nearest].reading if apart[nearest] < SAME_PLACE * _size(face) else None)
+    return readings
+
+
+def _body_samples(found: list[FoundFace], body: np.ndarray, scale: float) -> np.ndarray:
+    """Where the photo surely shows tile body (uint8 0/1, the shape of ``body``): body pixels
+    within a face's size of a face read at least ``SEED_CONFIDENCE`` sure, less its ink."""
+    near = np.zeros(body.shape, np.uint8)
+    for f in found:
+        if f.reading.confidence >= SEED_CONFIDENCE:
+            cx, cy = f.points.mean(axis=0) * scale
+            cv2.circle(near, (int(cx), int(cy)), max(2, int(f.size * scale)), 1, -1)
+    samples = near & body
+    for f in found:
+        xs, ys = (f.points * scale).astype(int).T
+        samples[ys, xs] = 0
+    return samples
+
+
+def read_faces(image: np.ndarray, reader: TileReader, allowed: frozenset[str] | None = None,
+               lut_path: Path | None = None) -> list[FoundFace]:
+    """Find and read the face of every tile lying face up in a photo (see the module's stages).
+
+    The faces on the lookup table's surface (``surface_mask``) are read first; those read with
+    confidence teach the photo's own body colour (``photo_surface``), and the faces on that
+    surface not already read are read and added.
 
     Args:
         image: the photo, BGR uint8, H x W x 3.
@@ -401,7 +446,7 @@ def find_tiles(image: np.ndarray, reader: TileReader, allowed: frozenset[str] | 
         lut_path: a tile surface table other than the shipped one.
 
     Returns:
-        the tiles, in reading order (top to bottom, then left to right).
+        the faces read as tiles, in no particular order.
 
     Raises:
         LooseTileError: for an image that is not BGR uint8 H x W x 3, or a missing surface table.
@@ -413,24 +458,31 @@ def find_tiles(image: np.ndarray, reader: TileReader, allowed: frozenset[str] | 
     h, w = image.shape[:2]
     scale = WORK_PX / max(h, w)
     small = cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
-    body, regions, body_lab = surface_mask(small, lut)
-    ink, faces = find_glyphs(image, body, regions, body_lab)
-    if not faces:
-        return []
-    outlines = _outlines(faces, regions, scale)
-    glyphs = [glyph_input(ink, face, outline) for face, outline in zip(faces, outlines, strict=True)]
-    readings = reader.read_glyphs(glyphs, allowed)
-    faces, readings = _retry_none(reader, ink, faces, readings, allowed)
+    surface = surface_mask(small, lut)
+    first = _read_surface(image, surface, scale, reader, allowed, [])
+    refined = photo_surface(small, _body_samples(first, surface[0], scale))
+    fresh = None if refined is None else new_regions(refined, surface)
+    if fresh is None:
+        return first
+    return first + _read_surface(image, fresh, scale, reader, allowed, first)
+
+
+def find_tiles(image: np.ndarray, reader: TileReader, allowed: frozenset[str] | None = None,
+               lut_path: Path | None = None) -> list[LooseTile]:
+    """Find and read every tile lying face up in a photo, its ink colour named.
+
+    Takes the arguments of :func:`read_faces` and raises its errors (LooseTileError).
+
+    Returns:
+        the tiles, in reading order (top to bottom, then left to right).
+    """
     tiles = []
-    specks = _specks(faces, readings)
-    for face, outline, reading, speck in zip(faces, outlines, readings, specks, strict=True):
-        if reading.face == NOT_A_FACE or speck:
-            continue
-        corners = tuple((float(x), float(y)) for x, y in outline)
-        cx, cy = outline.mean(axis=0)
-        colour = colour_name(ink_colour(image, face, ink), reader.colours)
-        tiles.append(LooseTile(reading.face, colour, reading.confidence,
-                               corners, (float(cx), float(cy)), reading.up))
+    for found in read_faces(image, reader, allowed, lut_path):
+        corners = tuple((float(x), float(y)) for x, y in found.outline)
+        cx, cy = found.outline.mean(axis=0)
+        tiles.append(LooseTile(found.reading.face, colour_name(found.ink_lab, reader.colours),
+                               found.reading.confidence, corners, (float(cx), float(cy)),
+                               found.reading.up))
     return sorted(tiles, key=lambda t: (round(t.center[1] / 50), t.center[0]))
 
 

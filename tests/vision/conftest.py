@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -12,8 +13,10 @@ import pytest
 
 from calibration.board_print import SheetSpec, print_board
 from calibration.geometry import BoardGeometry
+from vision.sim.crops import LabelledTile, read_class_names, read_labels
 from vision.sim.recording import SimOptions, make_recording
 from vision.sim.timeline import Pacing, SimPlacement
+from vision.tile_reader import TileReader
 
 #: A short game: the modulus marker, 6 and 9 (any rotation), wild tiles, two-digit faces.
 TURNS: list[list[tuple[str, str]]] = [
@@ -59,3 +62,24 @@ def recorded_game(tmp_path_factory, printed_board) -> RecordedGame:
     make_recording(turns, board_json, out, options)
     doc = json.loads((out / "frames.json").read_text())
     return RecordedGame(out, board_json, geometry, doc["frames"])
+
+
+@pytest.fixture(scope="module")
+def loose_reader() -> TileReader:
+    """The tile reader as the loose-tile tests use it: the classifier alone (no tesseract)."""
+    return TileReader(second_opinion_below=0.0)
+
+
+@pytest.fixture(scope="session")
+def train_photo(photos_dir: Path) -> Callable[[str], tuple[np.ndarray, list[LabelledTile]]]:
+    """Loads the real photo of train/ whose name starts with a prefix: (BGR uint8 H x W x 3,
+    its labelled tiles)."""
+    names = read_class_names(photos_dir / "data.yaml")
+
+    def load(prefix: str) -> tuple[np.ndarray, list[LabelledTile]]:
+        path = next((photos_dir / "train" / "images").glob(f"{prefix}*.jpg"))
+        image = cv2.imread(str(path))
+        h, w = image.shape[:2]
+        return image, read_labels(photos_dir / "train" / "labels" / f"{path.stem}.txt", path, (w, h), names)
+
+    return load

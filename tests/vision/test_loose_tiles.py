@@ -8,29 +8,15 @@ import numpy as np
 import pytest
 
 from vision.loose_tiles import LooseTile, LooseTileError, find_tiles
-from vision.sim.crops import read_class_names, read_labels
-from vision.tile_reader import TileReader
 
 RUMMIKUB = frozenset([str(v) for v in range(1, 14)] + ["joker"])
 
 #: Photos of train/ (name prefix): rows of touching tiles on wood, big tiles at any rotation on
 #: dark wood, tiles on a grey table, tiles on a rack in front of marble (twice: in rummy3-13 the
-#: black rack encloses every digit).
-PHOTOS = ("rummy-28_", "rummy2-28_", "rummy4-7_", "rummy3-21_", "rummy3-13_")
-
-
-@pytest.fixture(scope="module")
-def reader() -> TileReader:
-    return TileReader(second_opinion_below=0.0)
-
-
-def photo(photos_dir, prefix: str):
-    path = next((photos_dir / "train" / "images").glob(f"{prefix}*.jpg"))
-    image = cv2.imread(str(path))
-    h, w = image.shape[:2]
-    truth = read_labels(photos_dir / "train" / "labels" / f"{path.stem}.txt", path, (w, h),
-                        read_class_names(photos_dir / "data.yaml"))
-    return image, truth
+#: black rack encloses every digit), and two racks on a white table whose cream tiles the surface
+#: table half misses (rummy4-86, rummy4-89: 7 and 4 tiles missed before the photo's own body
+#: colour was learned).
+PHOTOS = ("rummy-28_", "rummy2-28_", "rummy4-7_", "rummy3-21_", "rummy3-13_", "rummy4-86_", "rummy4-89_")
 
 
 def match(truth, tiles, prefix: str) -> dict[int, LooseTile]:
@@ -52,9 +38,9 @@ def found_at(truth, tiles: list[LooseTile], x: float, y: float) -> tuple[str, li
 
 
 @pytest.mark.parametrize("prefix", PHOTOS)
-def test_every_tile_of_a_real_photo_is_found_and_read(photos_dir, reader, prefix):
-    image, truth = photo(photos_dir, prefix)
-    matched = match(truth, find_tiles(image, reader, RUMMIKUB), prefix)
+def test_every_tile_of_a_real_photo_is_found_and_read(train_photo, loose_reader, prefix):
+    image, truth = train_photo(prefix)
+    matched = match(truth, find_tiles(image, loose_reader, RUMMIKUB), prefix)
     missed = [t.name for i, t in enumerate(truth) if i not in matched]
     assert not missed, f"{prefix}: missed {missed}"
     for i, tile in matched.items():
@@ -66,14 +52,14 @@ def test_every_tile_of_a_real_photo_is_found_and_read(photos_dir, reader, prefix
         assert cv2.pointPolygonTest(np.array(tile.corners, np.float32), tile.center, False) >= 0
 
 
-def test_bare_backgrounds_give_no_tiles(photos_dir, reader):
+def test_bare_backgrounds_give_no_tiles(photos_dir, loose_reader):
     for path in sorted((photos_dir / "train" / "images").glob("rummyBackground*.jpg"))[:3]:
-        assert find_tiles(cv2.imread(str(path)), reader, RUMMIKUB) == [], path.name
+        assert find_tiles(cv2.imread(str(path)), loose_reader, RUMMIKUB) == [], path.name
 
 
-def test_bad_photo_is_named(reader):
+def test_bad_photo_is_named(loose_reader):
     with pytest.raises(LooseTileError, match="expected a BGR uint8"):
-        find_tiles(np.zeros((100, 100), np.uint8), reader)
+        find_tiles(np.zeros((100, 100), np.uint8), loose_reader)
 
 
 def test_loose_tile_checks_its_invariants():
@@ -81,52 +67,52 @@ def test_loose_tile_checks_its_invariants():
         LooseTile("7", "red", 0.9, ((0.0, 0.0),), (0.0, 0.0), (0.0, -1.0))
 
 
-def test_a_face_read_as_none_on_touching_tiles_is_read_again_at_every_turn(photos_dir, reader):
+def test_a_face_read_as_none_on_touching_tiles_is_read_again_at_every_turn(train_photo, loose_reader):
     # rummy-6: a red 3 and a red 8 on tiles touching others, whose shared region gives them a
     # wrong outline: read as "none" at the outline's rotations, found when read at every turn
-    image, truth = photo(photos_dir, "rummy-6_")
-    tiles = find_tiles(image, reader, RUMMIKUB)
+    image, truth = train_photo("rummy-6_")
+    tiles = find_tiles(image, loose_reader, RUMMIKUB)
     assert found_at(truth, tiles, 459, 553) == ("red_3", ["3"])
     assert found_at(truth, tiles, 613, 302) == ("red_8", ["8"])
 
 
 @pytest.mark.parametrize("prefix", ["rummy3-15_", "rummy-46_"])
-def test_ink_colours_in_dim_warm_light(photos_dir, reader, prefix):
+def test_ink_colours_in_dim_warm_light(train_photo, loose_reader, prefix):
     # orange tiles (rummy3-15) and blue tiles (rummy-46) in dim warm light, once named red and
     # black by the nearest mean colour: every tile found there now has its labelled colour
-    image, truth = photo(photos_dir, prefix)
-    matched = match(truth, find_tiles(image, reader, RUMMIKUB), prefix)
+    image, truth = train_photo(prefix)
+    matched = match(truth, find_tiles(image, loose_reader, RUMMIKUB), prefix)
     assert len(matched) >= 0.9 * len(truth)
     wrong = [(t.name, matched[i].colour) for i, t in enumerate(truth) if i in matched
              and t.colour != "joker" and matched[i].colour != t.colour]
     assert not wrong, f"{prefix}: colours misnamed {wrong}"
 
 
-def test_specks_beside_a_big_tile_on_fabric_are_no_tiles(photos_dir, reader):
+def test_specks_beside_a_big_tile_on_fabric_are_no_tiles(train_photo, loose_reader):
     # rummy4-66: one big 9 on woven fabric; letters of its logo and chips of its edge once read
     # as an 8 and a 10 beside it
-    image, truth = photo(photos_dir, "rummy4-66_")
-    tiles = find_tiles(image, reader, RUMMIKUB)
+    image, truth = train_photo("rummy4-66_")
+    tiles = find_tiles(image, loose_reader, RUMMIKUB)
     assert [(t.face, t.colour) for t in tiles] == [("9", "black")]
     assert cv2.pointPolygonTest(truth[0].polygon, tiles[0].center, False) >= 0
 
 
-def test_digits_of_neighbouring_tiles_are_not_one_face(photos_dir, reader):
+def test_digits_of_neighbouring_tiles_are_not_one_face(train_photo, loose_reader):
     # rummy2-3: a red 9, a black 11 and a blue 8 on touching tiles, once chained into one face
     # through the long shadow between two tiles
-    image, truth = photo(photos_dir, "rummy2-3_")
-    tiles = find_tiles(image, reader, RUMMIKUB)
+    image, truth = train_photo("rummy2-3_")
+    tiles = find_tiles(image, loose_reader, RUMMIKUB)
     assert found_at(truth, tiles, 335, 441) == ("red_9", ["9"])
     assert found_at(truth, tiles, 591, 327) == ("blue_8", ["8"])
     assert len(found_at(truth, tiles, 492, 486)[1]) == 1
 
 
-def test_pale_orange_faces_with_broken_strokes_are_read(photos_dir, reader):
+def test_pale_orange_faces_with_broken_strokes_are_read(train_photo, loose_reader):
     # rummy-47: small tiles whose pale orange 6 and 9 break into pieces at the ink level, read
     # as "none" until their strokes are joined (which digit they read as is the classifier's
     # business: read at every turn, a 6 may read as a 9)
-    image, truth = photo(photos_dir, "rummy-47_")
-    tiles = find_tiles(image, reader, RUMMIKUB)
+    image, truth = train_photo("rummy-47_")
+    tiles = find_tiles(image, loose_reader, RUMMIKUB)
     for x, y, name in ((80, 653, "orange_6"), (329, 539, "orange_9")):
         on = [t for t in tiles if found_at(truth, [t], x, y)[1]]
         assert found_at(truth, on, x, y)[0] == name and len(on) == 1, name

@@ -21,8 +21,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.loose_tiles import WORK_PX, _surface_lut, find_glyphs, ink_colour, surface_mask
+from vision.loose_tiles import find_glyphs, ink_colour
 from vision.sim.crops import read_class_names, read_labels
+from vision.surface import surface_lut, surface_mask, working_image
 
 REPO = Path(__file__).resolve().parent.parent
 MODELS = REPO / "vision" / "models"
@@ -35,15 +36,14 @@ MIN_POINTS = 30
 def colour_samples(train_dir: Path, names: list[str]) -> dict[str, list[np.ndarray]]:
     """Relative ink colours (float32 [3]) of the faces found on labelled non-joker tiles."""
     samples: dict[str, list[np.ndarray]] = {}
-    lut = _surface_lut(None)
+    lut = surface_lut()
     for path in sorted((train_dir / "images").glob("*.jpg")):
         if path.name.startswith("rummy-2_"):
             continue
         image = cv2.imread(str(path))
         h, w = image.shape[:2]
         tiles = read_labels(train_dir / "labels" / f"{path.stem}.txt", path, (w, h), names)
-        scale = WORK_PX / max(h, w)
-        small = cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
+        small, _ = working_image(image)
         ink, faces = find_glyphs(image, *surface_mask(small, lut))
         for face in faces:
             cx, cy = face.points.mean(axis=0)

@@ -32,11 +32,12 @@ from vision.board_view import BoardView
 from vision.cell_glyphs import glyph_in_crop
 from vision.glyphs import glyph_features, glyph_patch
 from vision.locate import BoardLocator
-from vision.loose_tiles import WORK_PX, find_glyphs, glyph_input, ink_colour, surface_mask
+from vision.loose_tiles import find_glyphs, glyph_input, ink_colour
 from vision.sim.crops import read_class_names, read_labels
 from vision.sim.recording import SimOptions, Simulation
 from vision.sim.tiles import Shape
 from vision.sim.timeline import Pacing, SimPlacement
+from vision.surface import surface_mask, working_image
 from vision.tile_reader import CELL_CROP, FACES, NOT_A_FACE, _candidate_ups
 
 REPO = Path(__file__).resolve().parent.parent
@@ -81,9 +82,7 @@ def real_samples(train_dir: Path, names: list[str], lut: np.ndarray, rng: np.ran
     patches, aspects, labels = [], [], []
     colour_lab: dict[str, list[np.ndarray]] = {}
     for path, image, tiles in photos(train_dir, names):
-        h, w = image.shape[:2]
-        scale = WORK_PX / max(h, w)
-        small = cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
+        small, _ = working_image(image)
         body, regions, body_lab = surface_mask(small, lut)
         ink, faces = find_glyphs(image, body, regions, body_lab)
         owners: list[list[int]] = [[] for _ in faces]

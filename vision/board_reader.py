@@ -299,15 +299,14 @@ class BoardReader:
         modulus marker on A0 only (§8); with the engine's legal values, only faces of those
         values and wild faces. None: no prior (no tile set and no legal values)."""
         if legal is None or not legal.get(cell):  # a blocked cell: nothing is legal, no rule prior
-            faces = None if self._set_faces is None else set(self._set_faces)
-        else:
-            faces = set(WILD_FACES)
-            for value in legal[cell]:
-                faces |= self._faces_by_value.get(value, set())
-            if self._set_faces is not None:
-                faces &= self._set_faces
-        if faces is None:
-            return None
+            if self._set_faces is None:
+                return None
+            return self._set_faces if cell == Hex(0, 0) else self._set_faces - {MARKER_FACE}
+        faces = set(WILD_FACES)
+        for value in legal[cell]:
+            faces |= self._faces_by_value.get(value, set())
+        if self._set_faces is not None:
+            faces &= self._set_faces
         if cell != Hex(0, 0):
             faces.discard(MARKER_FACE)
         return frozenset(faces)

@@ -38,11 +38,16 @@ import cv2
 import numpy as np
 
 from vision.glyphs import ink_map
-from vision.surface import Surface, new_regions, photo_surface, surface_mask
+from vision.surface import (
+    Surface,
+    SurfaceTableError,
+    new_regions,
+    photo_surface,
+    surface_lut,
+    surface_mask,
+    working_image,
+)
 from vision.tile_reader import NOT_A_FACE, FaceReading, GlyphInput, TileReader
-
-#: The long side of the image the surface mask is computed on, in pixels.
-WORK_PX = 500
 
 #: Ink map level above which a pixel is ink.
 INK_LEVEL = 0.5
@@ -141,15 +146,6 @@ class FoundFace:
     reading: FaceReading
     outline: np.ndarray
     ink_lab: np.ndarray
-
-
-@functools.cache
-def _surface_lut(path: str | None) -> np.ndarray:
-    file = Path(path) if path else Path(str(resources.files("vision") / "models" / "tile_surface_lut.npz"))
-    if not file.is_file():
-        raise LooseTileError(f"tile surface table not found: {file} "
-                             "(train it with bench/train_tile_reader.py)")
-    return np.load(file)["lut"].astype(np.float32)
 
 
 def find_glyphs(image: np.ndarray, body: np.ndarray, regions: np.ndarray, body_lab: np.ndarray
@@ -454,10 +450,11 @@ def read_faces(image: np.ndarray, reader: TileReader, allowed: frozenset[str] | 
     if image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8 or min(image.shape[:2]) < 32:
         raise LooseTileError(f"expected a BGR uint8 H x W x 3 photo (>= 32 px), "
                              f"got {image.dtype} {image.shape}")
-    lut = _surface_lut(str(lut_path) if lut_path else None)
-    h, w = image.shape[:2]
-    scale = WORK_PX / max(h, w)
-    small = cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
+    try:
+        lut = surface_lut(str(lut_path) if lut_path else None)
+    except SurfaceTableError as exc:
+        raise LooseTileError(str(exc)) from None
+    small, scale = working_image(image)
     surface = surface_mask(small, lut)
     first = _read_surface(image, surface, scale, reader, allowed, [])
     refined = photo_surface(small, _body_samples(first, surface[0], scale))

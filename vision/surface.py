@@ -18,10 +18,16 @@ Run ``python -m vision.surface PHOTO OUT.png`` to write the LUT's body mask of a
 
 from __future__ import annotations
 
+import functools
 import sys
+from importlib import resources
+from pathlib import Path
 
 import cv2
 import numpy as np
+
+#: The long side of the image the surfaces are computed on, in pixels.
+WORK_PX = 500
 
 #: A region smaller than this many pixels (at the working scale) is no tile.
 MIN_REGION_PX = 40
@@ -46,6 +52,39 @@ MIN_SAMPLES = 50
 #: The regions of a body mask: (body uint8 0/1 h x w; regions int32 h x w, 0 outside, i > 0 for
 #: region i; body_lab float32 h x w x 3, each region's median body colour in OpenCV 8-bit Lab).
 Surface = tuple[np.ndarray, np.ndarray, np.ndarray]
+
+
+class SurfaceTableError(ValueError):
+    """The surface lookup table is missing (names the file)."""
+
+
+@functools.cache
+def surface_lut(path: str | None = None) -> np.ndarray:
+    """The surface lookup table (float32 [B, B, B] over OpenCV 8-bit Lab): the shipped one
+    (vision/models/tile_surface_lut.npz) when ``path`` is None; loaded once per path.
+
+    Raises:
+        SurfaceTableError: the file does not exist.
+    """
+    file = Path(path) if path else Path(str(resources.files("vision") / "models" / "tile_surface_lut.npz"))
+    if not file.is_file():
+        raise SurfaceTableError(f"tile surface table not found: {file} "
+                                "(train it with bench/train_tile_reader.py)")
+    return np.load(file)["lut"].astype(np.float32)
+
+
+def working_image(image: np.ndarray) -> tuple[np.ndarray, float]:
+    """The photo at the working scale (long side WORK_PX, INTER_AREA) and that scale.
+
+    Args:
+        image: BGR uint8, H x W x 3.
+
+    Returns:
+        (small BGR uint8 h x w x 3, scale = small pixels per photo pixel).
+    """
+    h, w = image.shape[:2]
+    scale = WORK_PX / max(h, w)
+    return cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA), scale
 
 
 def surface_probability(image: np.ndarray, lut: np.ndarray) -> np.ndarray:
@@ -97,8 +136,9 @@ def photo_surface(small: np.ndarray, samples: np.ndarray) -> Surface | None:
         return None
     centre = np.median(x, axis=0)
     inverse = np.linalg.inv(np.cov(x.T) + BODY_WIDEN * np.eye(3)).astype(np.float32)
-    d = (lab - centre).reshape(-1, 3)
-    distance = ((d @ inverse) * d).sum(axis=1).reshape(lab.shape[:2])
+    d = lab - centre
+    # d' S^-1 d per pixel; cv2.transform, not a numpy product (BLAS threads fight over one core)
+    distance = (cv2.transform(d, inverse) * d).sum(axis=2)
     return body_regions(small, (distance < BODY_SIGMAS ** 2).astype(np.uint8))
 
 
@@ -164,8 +204,6 @@ def body_regions(small: np.ndarray, body: np.ndarray) -> Surface:
 
 def main(argv: list[str] | None = None) -> int:
     """Write the LUT's body mask of a photo (white body on black) to an image file."""
-    from vision.loose_tiles import WORK_PX, _surface_lut
-
     args = argv if argv is not None else sys.argv[1:]
     if len(args) != 2:
         print("usage: python -m vision.surface PHOTO OUT.png", file=sys.stderr)
@@ -174,9 +212,8 @@ def main(argv: list[str] | None = None) -> int:
     if image is None:
         print(f"{args[0]}: cannot read image", file=sys.stderr)
         return 1
-    scale = WORK_PX / max(image.shape[:2])
-    small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-    body, regions, _ = surface_mask(small, _surface_lut(None))
+    small, _ = working_image(image)
+    body, regions, _ = surface_mask(small, surface_lut())
     cv2.imwrite(args[1], np.where(regions > 0, 128, 0).astype(np.uint8) + 127 * body)
     print(f"{args[0]}: {int(regions.max())} regions, body {body.mean():.1%} of the photo")
     return 0

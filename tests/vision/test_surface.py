@@ -7,8 +7,8 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.loose_tiles import WORK_PX, _body_samples, _read_surface, _surface_lut
-from vision.surface import new_regions, photo_surface, surface_mask
+from vision.loose_tiles import _body_samples, _read_surface
+from vision.surface import new_regions, photo_surface, surface_lut, surface_mask, working_image
 
 RUMMIKUB = frozenset([str(v) for v in range(1, 14)] + ["joker"])
 
@@ -17,9 +17,7 @@ def small_photo(train_photo, prefix: str):
     """(photo, photo at the working scale, scale, bool mask of its labelled tiles at that scale
     less a 2-pixel rim)."""
     image, labelled = train_photo(prefix)
-    h, w = image.shape[:2]
-    scale = WORK_PX / max(h, w)
-    small = cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
+    small, scale = working_image(image)
     tiles = np.zeros(small.shape[:2], np.uint8)
     for t in labelled:
         cv2.fillPoly(tiles, [np.round(t.polygon * scale).astype(np.int32)], 1)
@@ -33,7 +31,7 @@ def test_the_photos_own_body_colour_finds_cream_tiles_on_a_white_table(train_pho
     # learned from the tiles read with confidence cover nearly all of every tile, and that body
     # hardly any of the table
     image, small, scale, tiles = small_photo(train_photo, prefix)
-    lut_surface = surface_mask(small, _surface_lut(None))
+    lut_surface = surface_mask(small, surface_lut())
     first = _read_surface(image, lut_surface, scale, loose_reader, RUMMIKUB, [])
     own = photo_surface(small, _body_samples(first, lut_surface[0], scale))
     assert own is not None
@@ -53,6 +51,6 @@ def test_too_few_samples_learn_no_body_colour(train_photo):
 
 def test_a_surface_has_no_regions_new_to_itself(train_photo):
     _, small, _, _ = small_photo(train_photo, "rummy-28_")
-    surface = surface_mask(small, _surface_lut(None))
+    surface = surface_mask(small, surface_lut())
     assert surface[1].max() > 0
     assert new_regions(surface, surface) is None

@@ -262,6 +262,11 @@ class BoardReader:
         cell -> (face, probability), for the cells whose reader gave alternatives."""
         offered = {c: r.alternatives for c, r in zip(cells, readings, strict=True)
                    if r.alternatives and r.face in KNOWN_FACES}
+        a0 = offered.get(Hex(0, 0))
+        if a0 and self._face_on(Hex(0, 0), a0[0][0]) == MARKER_FACE:
+            # §8: the modulus marker is installed on A0 before play and stays; its dark body is
+            # unlike any number tile, so the lines do not re-read it as a number
+            offered[Hex(0, 0)] = a0[:1]
         if not offered or self.config.line_penalty <= 0:
             return {}
         return decode_lines(offered, self._board, self.config.modulus, self._value_at,

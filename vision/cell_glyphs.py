@@ -27,6 +27,10 @@ RIM_ZONE = 0.12
 #: Ink components with at least this share of their pixels on the rim are the tile's edge, not its face.
 RIM_SHARE = 0.7
 
+#: An ink component joins a face only with at least this share of the ink of the face's largest
+#: component: a 6/9 mark's dot does, a speck of noise or board print beside the digits does not.
+GROUP_MIN_SHARE = 0.1
+
 
 def glyph_in_crop(crop: np.ndarray, index: int = 0) -> GlyphInput | None:
     """The glyph of the tile centred in a square crop, or None for a tile without ink.
@@ -137,7 +141,8 @@ def _glyph(dist: np.ndarray, apart: float, r: np.ndarray, central_disk: np.ndarr
         return None
     rect = cv2.minAreaRect(hull)
     centre_xy = ((w - 1) / 2, (h - 1) / 2) if leaked else (float(rect[0][0]), float(rect[0][1]))
-    chosen = _glyph_components(keep, stats, cents, centre_xy)
+    mass = np.bincount(labels.ravel(), weights=ink.ravel(), minlength=n)
+    chosen = _glyph_components(keep, stats, cents, centre_xy, mass)
     is_chosen = np.zeros(n, bool)
     is_chosen[chosen] = True
     mask = is_chosen[labels]
@@ -168,9 +173,11 @@ def _is_edge_line(labels: np.ndarray, i: int, stat: np.ndarray, side: int) -> bo
 
 
 def _glyph_components(keep: list[int], stats: np.ndarray, cents: np.ndarray,
-                      centre: tuple[float, float]) -> list[int]:
+                      centre: tuple[float, float], mass: np.ndarray) -> list[int]:
     """The ink components of one face: the one nearest the tile centre, then every component
     that nearly touches the group so far (the digits of "12", a joker's eyes in its face)."""
+    floor = GROUP_MIN_SHARE * max(mass[i] for i in keep)
+    keep = [i for i in keep if mass[i] >= floor]
     nearest = min(keep, key=lambda i: np.hypot(*(cents[i] - centre)))
     chosen = [nearest]
     x0, y0, w0, h0 = (int(v) for v in stats[nearest, :4])

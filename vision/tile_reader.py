@@ -23,8 +23,8 @@ How a face is read:
    (CC BY 4.0, see vision/models/ATTRIBUTION.txt). Its output is turned into class probabilities;
    the best probability is the confidence.
 4. A glyph of several ink components that reads unsure may have a tile's bevel or shadow
-   joined to its face: its core (the component nearest the centre) is read alone and replaces
-   it when that reading is sure (CORE_READ_BELOW, CORE_SURE; chosen on TRAIN-style games).
+   joined to its face: its core (the component nearest the centre) is read alone and the two
+   readings are averaged (CORE_READ_BELOW, chosen on TRAIN-style games).
 5. When the confidence is below ``second_opinion_below``, tesseract (pytesseract) reads the
    upright glyph; it also serves alone when no trained model is available.
 6. An optional prior (the faces allowed: the tile set's faces, the engine's legal values at a
@@ -65,13 +65,20 @@ NO_INK_CONFIDENCE = 0.3
 #: Candidate ups of a tile on the board classified at first (the likeliest by their prior).
 FIRST_CANDIDATES = 5
 
-#: A glyph of several ink components read less sure than CORE_READ_BELOW is read again as its
-#: core (GlyphInput.core), whose reading replaces the whole's when at least CORE_SURE.
-CORE_READ_BELOW = 0.3
-CORE_SURE = 0.9
+#: A glyph of several ink components read less sure than this is read again as its core
+#: (GlyphInput.core), and the two readings are averaged: a bevel joined to a face makes the whole
+#: unreadable, while the digits of a "12" make its core a wrong "2" that the line prior can still
+#: overrule. On TRAIN-style games (bench/tune_line_prior.py) no core reading left 87 misreads, the
+#: core's sure reading (>= 0.9) taking the place of the whole's below 0.3 left 117, the average
+#: below 0.2 / 0.5 / 0.7 / 0.9 left 86 / 73 / 74 / 136.
+CORE_READ_BELOW = 0.5
 
-#: Faces offered as alternatives in a reading (FaceReading.alternatives).
-ALTERNATIVES = 5
+#: Faces less probable than this are not offered as alternatives (FaceReading.alternatives). Every
+#: face above it is: the line prior (vision/line_prior.py) may need a face the classifier ranked far
+#: down when only it keeps the lines legal (a held-out "7" read "4", "3", "12", "0", "7"). Five
+#: alternatives left 121 misreads on TRAIN-style games where all of them leave 117 (bench_read's
+#: held-out games: 166 -> 95).
+MIN_ALTERNATIVE = 1e-4
 
 #: Default model files shipped in vision/models.
 MODEL_NAME = "tile_reader"
@@ -86,8 +93,8 @@ class FaceReading:
         confidence: 0..1.
         up: the tile's up direction in the image it was read from (unit vector x, y).
         reader: "model", "tesseract" or "model+tesseract".
-        alternatives: the likeliest faces with their probabilities (0..1, at the rotation that
-            suits each face best), most probable first; ``face`` first unless the second
+        alternatives: every face at least ``MIN_ALTERNATIVE`` probable with its probability (0..1,
+            at the rotation that suits each face best), most probable first; ``face`` first unless the second
             reader changed it. Empty when the reader gives no probabilities (tesseract alone).
     """
 
@@ -299,15 +306,19 @@ class TileReader:
     def _read_cores(self, glyphs: Sequence[GlyphInput], readings: list[FaceReading],
                     allowed: frozenset[str] | None, is_tile: bool) -> None:
         """Where a glyph of several ink components reads less sure than CORE_READ_BELOW, read its
-        core alone and keep that reading (in ``readings``, in place) when at least CORE_SURE."""
+        core alone and replace the reading (in ``readings``, in place) by the average of the two
+        readings' alternatives."""
         unsure = [(i, g.core) for i, g in enumerate(glyphs)
                   if g.core is not None and readings[i].confidence < CORE_READ_BELOW]
         if not unsure:
             return
         cores = self.read_glyphs([core for _, core in unsure], allowed, is_tile, second_opinion=False)
-        for (i, _), reading in zip(unsure, cores, strict=True):
-            if reading.confidence >= CORE_SURE:
-                readings[i] = reading
+        for (i, _), core in zip(unsure, cores, strict=True):
+            mixed: dict[str, float] = {}
+            for face, p in (*readings[i].alternatives, *core.alternatives):
+                mixed[face] = mixed.get(face, 0.0) + 0.5 * p
+            alternatives = tuple(sorted(mixed.items(), key=lambda fp: -fp[1]))
+            readings[i] = FaceReading(*alternatives[0], core.up, core.reader, alternatives)
 
     def _alternatives(self, probs: np.ndarray, ups: list[tuple[np.ndarray, float]], keep: np.ndarray,
                       face: str) -> tuple[tuple[str, float], ...]:
@@ -318,7 +329,7 @@ class TileReader:
         score = np.where(keep, score, -np.inf)
         p = np.exp(score - score.max())
         p /= p.sum()
-        order = [int(c) for c in np.argsort(-p)[:ALTERNATIVES] if p[c] >= 1e-4]
+        order = [int(c) for c in np.argsort(-p) if p[c] >= MIN_ALTERNATIVE]
         top = [(self._model.classes[c], float(p[c])) for c in order]
         first = [fp for fp in top if fp[0] == face] or [(face, float(p[self._model.classes.index(face)]))]
         return tuple(first + [fp for fp in top if fp[0] != face])

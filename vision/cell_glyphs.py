@@ -31,6 +31,12 @@ RIM_SHARE = 0.7
 #: component: a 6/9 mark's dot does, a speck of noise or board print beside the digits does not.
 GROUP_MIN_SHARE = 0.1
 
+#: A glyph of fewer ink pixels than this share of the crop is a speck (a blank wild tile's bevel or
+#: shading, §7-1), not a face. On TRAIN-style games the specks on blank tiles reach 18 px and the
+#: smallest face has 50 px of a 43 x 43 crop; the threshold (22 px) sits nearer the specks, as a
+#: thin "1" of a light font is smaller than any face of the TRAIN fonts.
+MIN_GLYPH_SHARE = 0.012
+
 
 def glyph_in_crop(crop: np.ndarray, index: int = 0) -> GlyphInput | None:
     """The glyph of the tile centred in a square crop, or None for a tile without ink.
@@ -146,6 +152,8 @@ def _glyph(dist: np.ndarray, apart: float, r: np.ndarray, central_disk: np.ndarr
     is_chosen = np.zeros(n, bool)
     is_chosen[chosen] = True
     mask = is_chosen[labels]
+    if area[chosen].sum() < MIN_GLYPH_SHARE * h * w:
+        return None
     outline = (np.empty((0, 2)) if leaked else _outline(hull, rect)).astype(np.float32)
     core = _glyph_input(ink, labels == chosen[0], outline) if len(chosen) > 1 else None
     return _glyph_input(ink, mask, outline, core)

@@ -58,8 +58,9 @@ def test_every_cell_of_a_full_board_is_found_and_read(reader, full_board):
 
 def test_a_full_board_read_with_its_tile_set_keeps_to_the_sets_faces(printed_board, full_board):
     """With the MODLINSEQ set's profile every face read is one the set has, the modulus marker on
-    A0 only (§8), and a face glued to a tile's bevel or shadow is read by its core: at most 16 of
-    the 271 held-out tiles misread (14 measured; 24 without the core reading)."""
+    A0 only (§8), and a face glued to a tile's bevel or shadow is read with its core: at most 13 of
+    the 271 held-out tiles misread (11 measured; 25 without the core reading). The faces are
+    random, so the line prior cannot help here."""
     _, geometry = printed_board
     path, truth = full_board
     modlinseq = load_tileset("modlinseq")
@@ -70,7 +71,7 @@ def test_a_full_board_read_with_its_tile_set_keeps_to_the_sets_faces(printed_boa
     assert set(faces.values()) <= set(modlinseq.faces)
     assert all(face != "marker" for address, face in faces.items() if address != "A0")
     wrong = {a: (truth[a], faces.get(a)) for a in truth if faces.get(a) != truth[a]}
-    assert len(wrong) <= 16, wrong
+    assert len(wrong) <= 13, wrong
 
 
 def test_watcher_reads_only_still_frames_without_hands_and_only_changed_cells(recorded_game, reader):

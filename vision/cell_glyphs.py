@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -81,12 +82,33 @@ def glyphs_in_crops(crops: Sequence[np.ndarray]) -> list[GlyphInput | None]:
         count = close.sum(axis=1, keepdims=True)
         body = np.where(count > 0, np.einsum("nm,nmc->nc", close.astype(np.float32), centre)
                         / np.maximum(count, 1), median)
-        dist = np.linalg.norm(lab.astype(np.float32) - body[:, None, None], axis=3)
+        off = lab.astype(np.float32) - body[:, None, None]
+        dist = np.sqrt(np.einsum("nhwc,nhwc->nhw", off, off))
         # the board around the tile: the commonest colour of the crop's outer ring
         board = np.median(lab[:, outer_ring].astype(np.float32).transpose(0, 2, 1), axis=2)
-        for k, i in enumerate(members):
-            out[i] = _glyph(dist[k], float(np.linalg.norm(board[k] - body[k])), r, central_disk)
+        apart = np.linalg.norm(board - body, axis=1)  # the tile body's colour distance from the board
+        # ink is what stands apart from the body near the centre (Otsu on the distance to the body)
+        near = np.clip(dist[:, central_disk], 0, 255).astype(np.uint8)
+        level = np.array([max(cv2.threshold(near[k], 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)[0], 12.0)
+                          for k in range(len(members))], np.float32)
+        body_mask = (dist < np.minimum(np.minimum(30.0, 0.7 * level), np.maximum(6.0, 0.5 * apart))
+                     .astype(np.float32)[:, None, None]).astype(np.uint8)
+        ink = np.minimum(dist / (2.0 * level)[:, None, None], 1.0)  # 0..1, 0.5 the ink threshold
+        found = {i: _glyph(body_mask[k], ink[k], r, central_disk) for k, i in enumerate(members)}
+        parts = {i: f for i, f in found.items() if f is not None}
+        shaped = {i: (f.hull, f.rect) for i, f in parts.items() if f.hull is not None}
+        outlines = dict(zip(shaped, _outlines(list(shaped.values())), strict=True))
+        for i, f in parts.items():
+            outline = outlines.get(i, _NO_OUTLINE)
+            core = _glyph_input(f.ink, f.core, outline) if f.core is not None else None
+            out[i] = _glyph_input(f.ink, f.mask, outline, core)
     return out
+
+
+@functools.cache
+def _rim_disk(rim: int) -> np.ndarray:
+    """The structuring element that takes a tile's rim (``rim`` px deep) off its inside."""
+    return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * rim + 1, 2 * rim + 1))
 
 
 def _check(crop: np.ndarray, index: int) -> None:
@@ -103,15 +125,23 @@ def _disks(h: int, w: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return r, r <= 0.3 * min(h, w), r >= 0.48 * min(h, w)
 
 
-def _glyph(dist: np.ndarray, apart: float, r: np.ndarray, central_disk: np.ndarray) -> GlyphInput | None:
-    """The glyph from one crop's distance-to-body map (float32, H x W); ``apart`` is the colour
-    distance between the tile body and the board around it."""
-    h, w = dist.shape
-    # ink is what stands apart from the body near the centre (Otsu on the distance to the body)
-    ink_level, _ = cv2.threshold(np.clip(dist[central_disk], 0, 255).astype(np.uint8), 0, 255,
-                                 cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    ink_level = max(float(ink_level), 12.0)
-    body_mask = (dist < min(30.0, 0.7 * ink_level, max(6.0, 0.5 * apart))).astype(np.uint8)
+_NO_OUTLINE = np.empty((0, 2), np.float32)
+
+
+class _Found(NamedTuple):
+    """What one crop gives before the outlines are fitted (all at once, see ``_outlines``)."""
+
+    ink: np.ndarray  # float32 H x W
+    mask: np.ndarray  # bool H x W: the glyph's ink
+    core: np.ndarray | None  # bool H x W: its component nearest the centre, when it has several
+    hull: np.ndarray | None  # the tile body's convex hull; None when the body leaked
+    rect: tuple  # cv2.minAreaRect of the hull
+
+
+def _glyph(body_mask: np.ndarray, ink: np.ndarray, r: np.ndarray, central_disk: np.ndarray) -> _Found | None:
+    """The glyph of one crop from its body mask (uint8 H x W: pixels near the body colour) and its
+    ink strength (float32 H x W, 0..1)."""
+    h, w = body_mask.shape
     n, labels, stats, _ = cv2.connectedComponentsWithStats(body_mask)
     if n <= 1:
         return None
@@ -133,9 +163,7 @@ def _glyph(dist: np.ndarray, apart: float, r: np.ndarray, central_disk: np.ndarr
     # how deep inside the tile each pixel lies: ink that keeps to the tile's rim is its edge or
     # corner (a bevel, a shadow), not its face
     depth = cv2.distanceTransform(inside, cv2.DIST_L2, 3)
-    rim = max(1, int(round(0.06 * side)))
-    inside = cv2.erode(inside, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * rim + 1, 2 * rim + 1)))
-    ink = np.clip(dist / (2.0 * ink_level), 0.0, 1.0) * inside
+    ink = ink * cv2.erode(inside, _rim_disk(max(1, int(round(0.06 * side)))))
     binary = (ink > 0.5).astype(np.uint8)
     n, labels, stats, cents = cv2.connectedComponentsWithStats(binary)
     on_rim = np.bincount(labels.ravel(), weights=(depth < RIM_ZONE * side).ravel(), minlength=n)
@@ -151,12 +179,10 @@ def _glyph(dist: np.ndarray, apart: float, r: np.ndarray, central_disk: np.ndarr
     chosen = _glyph_components(keep, stats, cents, centre_xy, mass)
     is_chosen = np.zeros(n, bool)
     is_chosen[chosen] = True
-    mask = is_chosen[labels]
     if area[chosen].sum() < MIN_GLYPH_SHARE * h * w:
         return None
-    outline = (np.empty((0, 2)) if leaked else _outline(hull, rect)).astype(np.float32)
-    core = _glyph_input(ink, labels == chosen[0], outline) if len(chosen) > 1 else None
-    return _glyph_input(ink, mask, outline, core)
+    return _Found(ink, is_chosen[labels], labels == chosen[0] if len(chosen) > 1 else None,
+                  None if leaked else hull, rect)
 
 
 def _glyph_input(ink: np.ndarray, mask: np.ndarray, outline: np.ndarray,
@@ -205,9 +231,10 @@ def _glyph_components(keep: list[int], stats: np.ndarray, cents: np.ndarray,
     return chosen
 
 
-def _outline(hull: np.ndarray, rect: tuple) -> np.ndarray:
-    """The tile's outline from its convex hull: five corners of a pentagon, else the four of its
-    rotated bounding rectangle.
+def _outlines(tiles: list[tuple[np.ndarray, tuple]]) -> list[np.ndarray]:
+    """Each tile's outline from its (convex hull, cv2.minAreaRect of the hull): five corners of a
+    pentagon, else the four of its rotated bounding rectangle (float32 [5 or 4, 2]), for many
+    tiles at once.
 
     A regular pentagon fills 69% of its smallest bounding rectangle, a rectangle all of it (a
     little less with blurred corners), and the pentagon's radius from its centre varies with a
@@ -216,25 +243,43 @@ def _outline(hull: np.ndarray, rect: tuple) -> np.ndarray:
     from its centre, the phase of that five-fold harmonic (robust where a blurred corner makes a
     polygon fit miss one).
     """
-    (_, _), (rw, rh), _ = rect
-    points = _resample(hull.reshape(-1, 2).astype(np.float64), 90)  # complex x + iy
-    centre = points.mean()
+    if not tiles:
+        return []
+    points = _resample([h.reshape(-1, 2).astype(np.float64) for h, _ in tiles], 90)  # complex [n, 90]
+    centre = points.mean(axis=1, keepdims=True)
     v = points - centre
     radius = np.maximum(np.abs(v), 1e-9)
     unit = v / radius  # e^(i angle)
-    wobble = radius / radius.mean() - 1.0
-    five, four = (wobble * unit ** 5).mean(), (wobble * unit ** 4).mean()
-    fill = cv2.contourArea(hull) / max(rw * rh, 1.0)
-    if (0.81 - fill) + (abs(five) - abs(four)) <= 0.01:
-        return cv2.boxPoints(rect)
-    turns = np.angle(five) / 5 + np.arange(5) * 2 * np.pi / 5
-    corners = centre + radius.max() * np.exp(1j * turns)
-    return np.stack([corners.real, corners.imag], axis=1)
+    wobble = radius / radius.mean(axis=1, keepdims=True) - 1.0
+    unit4 = (unit * unit) ** 2
+    five, four = (wobble * unit4 * unit).mean(axis=1), (wobble * unit4).mean(axis=1)
+    out = []
+    for k, (hull, rect) in enumerate(tiles):
+        (_, _), (rw, rh), _ = rect
+        fill = cv2.contourArea(hull) / max(rw * rh, 1.0)
+        if (0.81 - fill) + (abs(five[k]) - abs(four[k])) <= 0.01:
+            out.append(cv2.boxPoints(rect).astype(np.float32))
+            continue
+        corners = centre[k] + radius[k].max() * np.exp(1j * (np.angle(five[k]) / 5 + _FIFTHS))
+        out.append(np.stack([corners.real, corners.imag], axis=1).astype(np.float32))
+    return out
 
 
-def _resample(polygon: np.ndarray, n: int) -> np.ndarray:
-    """``n`` points evenly spaced along a closed polygon (float [K, 2] (x, y) -> complex [n], x + iy)."""
-    z = polygon[:, 0] + 1j * polygon[:, 1]
-    closed = np.append(z, z[0])
-    run = np.concatenate([[0.0], np.cumsum(np.abs(np.diff(closed)))])
-    return np.interp(np.linspace(0.0, run[-1], n, endpoint=False), run, closed)
+_FIFTHS = np.arange(5) * 2 * np.pi / 5
+
+
+def _resample(polygons: list[np.ndarray], n: int) -> np.ndarray:
+    """``n`` points evenly spaced along each closed polygon (float [K_i, 2] (x, y) -> complex
+    [len(polygons), n], x + iy), all in one interpolation: the polygons laid end to end along one
+    axis of arc length, one unit apart."""
+    closed = [np.concatenate([p, p[:1]]) for p in polygons]
+    sizes = np.array([len(c) for c in closed])
+    z = np.concatenate(closed)
+    z = z[:, 0] + 1j * z[:, 1]
+    step = np.abs(np.diff(z))
+    first = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    step[first[1:] - 1] = 1.0  # from one polygon's closing point to the next polygon's start
+    run = np.concatenate([[0.0], np.cumsum(step)])
+    start, end = run[first], run[first + sizes - 1]
+    at = start[:, None] + (end - start)[:, None] * (np.arange(n) / n)[None]
+    return np.interp(at.ravel(), run, z).reshape(len(polygons), n)

@@ -12,6 +12,7 @@ The same functions serve the board reader's cell crops, the loose-tile finder an
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -114,8 +115,7 @@ def glyph_patch(ink: np.ndarray, points: np.ndarray, up: np.ndarray) -> tuple[np
 
 
 def glyph_patches(ink: np.ndarray, points: np.ndarray, ups: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`glyph_patch` for several candidate ups of one glyph at once (the geometry of all
-    of them in one array operation).
+    """:func:`glyph_patch` for several candidate ups of one glyph at once.
 
     Args:
         ink: float32 ink map (shape: [H, W]).
@@ -128,28 +128,58 @@ def glyph_patches(ink: np.ndarray, points: np.ndarray, ups: np.ndarray) -> tuple
     Raises:
         ValueError: when ``points`` is empty or an up is zero.
     """
-    if len(points) == 0:
+    return glyphs_patches([ink], [points], [ups])
+
+
+def glyphs_patches(inks: Sequence[np.ndarray], points: Sequence[np.ndarray],
+                   ups: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`glyph_patch` for several glyphs, each at several candidate ups, the geometry of all
+    of them in one array operation.
+
+    Args:
+        inks: float32 ink maps, one per glyph (shape: [H_i, W_i]).
+        points: float32 (shape: [N_i > 0, 2]) (x, y) of each glyph's ink in its ink map.
+        ups: float (shape: [K_i, 2]) each glyph's candidate up directions (x right, y down).
+
+    Returns:
+        (patches, aspects): float32 (shape: [sum K_i, GLYPH_PX, GLYPH_PX]) and float64 (shape:
+        [sum K_i]), glyph by glyph in order.
+
+    Raises:
+        ValueError: when a glyph's points are empty or an up is zero.
+    """
+    sizes = np.array([len(p) for p in points])
+    if not sizes.all():
         raise ValueError("glyph_patch: no ink points")
-    ups = np.asarray(ups, np.float64).reshape(-1, 2)
-    norm = np.hypot(ups[:, 0], ups[:, 1])
+    counts = np.array([len(u) for u in ups])
+    every_up = np.concatenate([np.asarray(u, np.float64).reshape(-1, 2) for u in ups])
+    norm = np.hypot(every_up[:, 0], every_up[:, 1])
     if not norm.all():
         raise ValueError("glyph_patch: zero up vector")
-    d = -ups / norm[:, None]  # tile "down" in the image
-    rows = np.stack([np.stack([d[:, 1], -d[:, 0]], axis=1), d], axis=1)  # [K, 2 (right, down), 2]
-    mean = points.astype(np.float64).mean(axis=0)
-    local = (points.astype(np.float64) - mean)[None] @ rows.transpose(0, 2, 1)  # [K, N, 2]
-    lo, hi = local.min(axis=1), local.max(axis=1)
+    d = -every_up / norm[:, None]  # tile "down" in the image
+    rows = np.stack([np.stack([d[:, 1], -d[:, 0]], axis=1), d], axis=1)  # [C, 2 (right, down), 2]
+    xy = np.concatenate(points).astype(np.float64)
+    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    mean = np.add.reduceat(xy, starts) / sizes[:, None]  # [G, 2]
+    centred = xy - np.repeat(mean, sizes, axis=0)
+    # every candidate's glyph points projected on its (right, down) axes, candidates end to end
+    glyph_of = np.repeat(np.arange(len(sizes)), counts)  # [C]
+    per = sizes[glyph_of]
+    first = np.concatenate([[0], np.cumsum(per)[:-1]])
+    at = np.repeat(starts[glyph_of] - first, per) + np.arange(per.sum())
+    local = np.einsum("pj,pkj->pk", centred[at], np.repeat(rows, per, axis=0))
+    lo, hi = np.minimum.reduceat(local, first), np.maximum.reduceat(local, first)
     size = hi - lo + 1.0  # (width, height) per candidate
     scale = GLYPH_PX / (size.max(axis=1) * (1 + 2 * _MARGIN) + 2.0)
     a = rows * scale[:, None, None]
-    b = GLYPH_PX / 2 - scale[:, None] * (lo + hi) / 2 - a @ mean
-    affine = np.concatenate([a, b[:, :, None]], axis=2).astype(np.float32)  # [K, 2, 3]
-    out = np.empty((len(ups), GLYPH_PX, GLYPH_PX), np.float32)
-    for k in range(len(ups)):
-        src = ink
-        if scale[k] < 0.5:  # shrinking a lot: smooth first so thin strokes survive
-            src = cv2.GaussianBlur(ink, (0, 0), 0.4 / scale[k])
-        cv2.warpAffine(src, affine[k], (GLYPH_PX, GLYPH_PX), dst=out[k], flags=cv2.INTER_LINEAR,
+    b = GLYPH_PX / 2 - scale[:, None] * (lo + hi) / 2 - np.einsum("ckj,cj->ck", a, mean[glyph_of])
+    affine = np.concatenate([a, b[:, :, None]], axis=2).astype(np.float32)  # [C, 2, 3]
+    out = np.empty((len(d), GLYPH_PX, GLYPH_PX), np.float32)
+    for c, g in enumerate(glyph_of.tolist()):
+        src = inks[g]
+        if scale[c] < 0.5:  # shrinking a lot: smooth first so thin strokes survive
+            src = cv2.GaussianBlur(src, (0, 0), 0.4 / scale[c])
+        cv2.warpAffine(src, affine[c], (GLYPH_PX, GLYPH_PX), dst=out[c], flags=cv2.INTER_LINEAR,
                        borderValue=0)
     return out, size[:, 0] / size[:, 1]
 

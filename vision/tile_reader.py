@@ -46,7 +46,7 @@ import numpy as np
 
 from calibration.tilesets import TileSet
 from vision.cell_glyphs import glyphs_in_crops
-from vision.glyphs import GlyphInput, TileReaderError, glyph_features, glyph_patch, glyph_patches
+from vision.glyphs import GlyphInput, TileReaderError, glyph_features, glyph_patch, glyphs_patches
 
 #: Every face the reader can report.
 FACES: tuple[str, ...] = tuple(str(v) for v in range(20)) + ("#", "marker", "joker")
@@ -340,13 +340,12 @@ class TileReader:
         and, with a model, their class probabilities after the prior ([K_i, classes]; empty
         without a model), in one classifier call."""
         starts = np.cumsum([0] + [len(ups) for ups in candidates])
-        cut = [glyph_patches(g.ink, g.points, np.stack([up for up, _ in ups]))
-               for g, ups in zip(glyphs, candidates, strict=True)]
-        patch_arr = np.concatenate([p for p, _ in cut])
+        patch_arr, aspects = glyphs_patches([g.ink for g in glyphs], [g.points for g in glyphs],
+                                            [np.stack([up for up, _ in ups]) for ups in candidates])
         patches = [patch_arr[starts[i]: starts[i + 1]] for i in range(len(glyphs))]
         if self._model is None:
             return patches, [np.empty((0, 0)) for _ in glyphs]
-        features = glyph_features(patch_arr, np.concatenate([a for _, a in cut]))
+        features = glyph_features(patch_arr, aspects)
         probs = self._probabilities(features)
         if self._exemplars is not None:
             probs = 0.5 * probs + 0.5 * self._exemplar_probabilities(features)

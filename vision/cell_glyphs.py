@@ -209,7 +209,9 @@ def _is_edge_line(labels: np.ndarray, i: int, stat: np.ndarray, side: int) -> bo
 def _glyph_components(keep: list[int], stats: np.ndarray, cents: np.ndarray,
                       centre: tuple[float, float], mass: np.ndarray) -> list[int]:
     """The ink components of one face: the one nearest the tile centre, then every component
-    that nearly touches the group so far (the digits of "12", a joker's eyes in its face)."""
+    that nearly touches the group so far (the digits of "12", a joker's eyes in its face). Only
+    components with at least GROUP_MIN_SHARE of the ink (``mass``, per component label) of the
+    largest take part: specks neither seed nor join a face."""
     floor = GROUP_MIN_SHARE * max(mass[i] for i in keep)
     keep = [i for i in keep if mass[i] >= floor]
     nearest = min(keep, key=lambda i: np.hypot(*(cents[i] - centre)))

@@ -1,10 +1,10 @@
 """Loose tiles' faces as ink: the ink on a photo's tile regions grouped into faces, each face's tile
 outline, and the tile reader's input for a face (stages 2-3 of vision/loose_tiles.py).
 
-The ink (vision/glyphs.py: far from the region's body colour) is cut into connected components,
-kept when mostly surrounded by tile body, and grouped into faces (the two digits of "12", the parts
-of a joker's face inside its ring; a component far bigger than a glyph, such as a rack, encloses
-nothing). A tile's outline is the part of its region nearer to its face than to any other face.
+The ink (vision/glyphs.py: far from the region's body colour) is cut into connected components
+(the pieces of a weakly printed stroke joined, ``INK_JOIN``), kept when mostly surrounded by tile
+body, and grouped into faces (the two digits of "12", the parts of a joker's face inside its ring;
+a component far bigger than a glyph, such as a rack, encloses nothing). A tile's outline is the part of its region nearer to its face than to any other face.
 """
 
 from __future__ import annotations
@@ -33,6 +33,10 @@ GROUP_REACH = 1.8
 #: strokes joined before it is read again: the ink near it above WEAK_SHARE of that level.
 WEAK_INK = 0.8
 WEAK_SHARE = 0.6
+
+#: Components of ink joined by ink above this level (a weakly printed stroke broken in two: the
+#: three pieces of a pale orange "3") are one component when together they look like a glyph.
+INK_JOIN = 0.35
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,22 +80,36 @@ def find_glyphs(image: np.ndarray, body: np.ndarray, regions: np.ndarray, body_l
     box = (slice(y, y + bh), slice(x, x + bw))  # the ink map of the regions' box alone: faster
     ink[box] = ink_map(image[box], lab_full[box]) * (regions_full[box] > 0)
     n, labels, stats, _ = cv2.connectedComponentsWithStats((ink > INK_LEVEL).astype(np.uint8))
+    _, joined = cv2.connectedComponents((ink[box] > INK_JOIN).astype(np.uint8))
+    bx, by = box[1].start, box[0].start
     body_sum = cv2.integral(body_full)
     region_sum = cv2.integral((regions_full > 0).astype(np.uint8))
-    comps = []
-    for i in range(1, n):
-        x, y, cw, ch, area = (int(v) for v in stats[i])
-        if area < 12 or max(cw, ch) < 6 or max(cw, ch) > 8 * min(cw, ch) or area < 0.2 * cw * ch:
-            continue
-        # the frame around the component must be mostly tile: body, or the face's tinted disc
-        r = max(2, int(0.3 * max(cw, ch)))
-        outer = (max(0, x - r), max(0, y - r), min(w, x + cw + r), min(h, y + ch + r))
-        inner = (x, y, x + cw, y + ch)
-        frame = _box_sum(np.ones((1, 1)), outer, inner, count=True)
-        if (_box_sum(body_sum, outer, inner) < 0.25 * frame
-                or _box_sum(region_sum, outer, inner) < 0.85 * frame):
-            continue
-        comps.append((x, y, cw, ch, i))
+
+    def on_tile(x0: int, y0: int, x1: int, y1: int) -> bool:
+        """Whether the frame around a box is mostly tile: body, or the face's tinted disc."""
+        r = max(2, int(0.3 * max(x1 - x0, y1 - y0)))
+        outer = (max(0, x0 - r), max(0, y0 - r), min(w, x1 + r), min(h, y1 + r))
+        frame = _box_sum(np.ones((1, 1)), outer, (x0, y0, x1, y1), count=True)
+        return (_box_sum(body_sum, outer, (x0, y0, x1, y1)) >= 0.25 * frame
+                and _box_sum(region_sum, outer, (x0, y0, x1, y1)) >= 0.85 * frame)
+
+    pieces: dict[int, list[int]] = {}  # the glyph-like components of each weak-ink component
+    for i in np.flatnonzero(_glyph_shaped(stats[:, 2], stats[:, 3], stats[:, 4])):
+        x, y, cw, ch = (int(v) for v in stats[i, :4])
+        if i > 0 and on_tile(x, y, x + cw, y + ch):
+            top = x + int(np.argmax(labels[y, x:x + cw] == i))  # a pixel of its top row
+            pieces.setdefault(int(joined[y - by, top - bx]), []).append(int(i))  # its weak-ink component
+    comps: list[tuple[int, int, int, int, int]] = []
+    members_of: list[list[int]] = []  # the components of each entry of comps
+    for ids in pieces.values():
+        # the pieces of a stroke broken by weak ink are one component when they look like a glyph
+        x0, y0, x1, y1 = _union_box(stats, ids)
+        whole = (len(ids) > 1 and bool(_glyph_shaped(x1 - x0, y1 - y0, stats[ids, 4].sum()))
+                 and on_tile(x0, y0, x1, y1))
+        for part in [ids] if whole else [[i] for i in ids]:
+            x0, y0, x1, y1 = _union_box(stats, part)
+            comps.append((x0, y0, x1 - x0, y1 - y0, len(members_of)))
+            members_of.append(part)
     groups = _group(comps)
     faces = []
     for members in groups:
@@ -99,13 +117,29 @@ def find_glyphs(image: np.ndarray, body: np.ndarray, regions: np.ndarray, body_l
         y0 = min(c[1] for c in members)
         x1 = max(c[0] + c[2] for c in members)
         y1 = max(c[1] + c[3] for c in members)
-        ids = [c[4] for c in members]
+        ids = [i for c in members for i in members_of[c[4]]]
         ys, xs = np.nonzero(np.isin(labels[y0:y1, x0:x1], ids))
         points = np.stack([xs + x0, ys + y0], axis=1).astype(np.float32)
         cx, cy = points.mean(axis=0)
         faces.append(InkFace(points, (x0, y0, x1, y1), int(regions_full[int(cy), int(cx)]),
                            lab_full[int(cy), int(cx)].copy()))
     return ink, faces
+
+
+def _glyph_shaped(width: np.ndarray | int, height: np.ndarray | int, area: np.ndarray | int) -> np.ndarray:
+    """Whether ink components (boxes width x height pixels holding ``area`` ink pixels; arrays
+    of one shape, or numbers) are shaped like a glyph or a part of one: not a speck, a long line
+    or a thin ring (bool, their shape)."""
+    long, short = np.maximum(width, height), np.minimum(width, height)
+    return (area >= 12) & (long >= 6) & (long <= 8 * short) & (area >= 0.2 * width * height)
+
+
+def _union_box(stats: np.ndarray, ids: list[int]) -> tuple[int, int, int, int]:
+    """The box (x0, y0, x1, y1; x1 and y1 exclusive) holding the components ``ids`` of
+    ``cv2.connectedComponentsWithStats`` stats (int32, [N, 5])."""
+    x0, y0 = (int(v) for v in stats[ids, :2].min(axis=0))
+    x1, y1 = (int(v) for v in (stats[ids, :2] + stats[ids, 2:4]).max(axis=0))
+    return x0, y0, x1, y1
 
 
 def _box_sum(integral: np.ndarray, outer: tuple[int, int, int, int], inner: tuple[int, int, int, int],

@@ -4,7 +4,8 @@ outline, and the tile reader's input for a face (stages 2-3 of vision/loose_tile
 The ink (vision/glyphs.py: far from the region's body colour) is cut into connected components
 (the pieces of a weakly printed stroke joined, ``INK_JOIN``), kept when mostly surrounded by tile
 body, and grouped into faces (the two digits of "12", the parts of a joker's face inside its ring;
-a component far bigger than a glyph, such as a rack, encloses nothing). A tile's outline is the part of its region nearer to its face than to any other face.
+a component far bigger than a glyph, such as a rack, encloses nothing). A tile's outline is the
+part of its region nearer to its face than to any other face.
 """
 
 from __future__ import annotations
@@ -37,6 +38,12 @@ WEAK_SHARE = 0.6
 #: Components of ink joined by ink above this level (a weakly printed stroke broken in two: the
 #: three pieces of a pale orange "3") are one component when together they look like a glyph.
 INK_JOIN = 0.35
+
+#: A thin ring (ink filling under a fifth of its box, nearly square, at least this many pixels
+#: across, mostly surrounded by tile: a joker's ring) groups every component inside it into one
+#: face, though it is no glyph itself (the eyes, nose and mouth of a joker: once read apart, the
+#: nose as a "1").
+RING_MIN = 12
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +106,11 @@ def find_glyphs(image: np.ndarray, body: np.ndarray, regions: np.ndarray, body_l
         if i > 0 and on_tile(x, y, x + cw, y + ch):
             top = x + int(np.argmax(labels[y, x:x + cw] == i))  # a pixel of its top row
             pieces.setdefault(int(joined[y - by, top - bx]), []).append(int(i))  # its weak-ink component
+    long, short = stats[:, 2:4].max(axis=1), stats[:, 2:4].min(axis=1)
+    thin = (long >= RING_MIN) & (long <= 1.5 * short) & (stats[:, 4] < 0.2 * stats[:, 2] * stats[:, 3])
+    thin[0] = False
+    rings = [(x, y, x + cw, y + ch) for x, y, cw, ch, _ in stats[thin].tolist()
+             if on_tile(x, y, x + cw, y + ch)]
     comps: list[tuple[int, int, int, int, int]] = []
     members_of: list[list[int]] = []  # the components of each entry of comps
     for ids in pieces.values():
@@ -110,7 +122,7 @@ def find_glyphs(image: np.ndarray, body: np.ndarray, regions: np.ndarray, body_l
             x0, y0, x1, y1 = _union_box(stats, part)
             comps.append((x0, y0, x1 - x0, y1 - y0, len(members_of)))
             members_of.append(part)
-    groups = _group(comps)
+    groups = _group(comps, rings)
     faces = []
     for members in groups:
         x0 = min(c[0] for c in members)
@@ -154,9 +166,11 @@ def _box_sum(integral: np.ndarray, outer: tuple[int, int, int, int], inner: tupl
     return box(outer) - box(inner)
 
 
-def _group(comps: list[tuple[int, int, int, int, int]]) -> list[list[tuple[int, int, int, int, int]]]:
+def _group(comps: list[tuple[int, int, int, int, int]], rings: list[tuple[int, int, int, int]]
+           ) -> list[list[tuple[int, int, int, int, int]]]:
     """Union components of similar height that nearly touch with their centres near
-    (``GROUP_REACH``), or that enclose one another (``ENCLOSE_RATIO``)."""
+    (``GROUP_REACH``), that enclose one another (``ENCLOSE_RATIO``), or that lie inside one
+    ring (boxes x0, y0, x1, y1: a joker's thin ring, no glyph itself)."""
     parent = list(range(len(comps)))
 
     def root(i: int) -> int:
@@ -178,6 +192,11 @@ def _group(comps: list[tuple[int, int, int, int, int]]) -> list[list[tuple[int, 
             near = apart < GROUP_REACH * min(max(ha, wa), max(hb, wb))
             if gap < 0.6 * max(ha, hb) and (encloses or near):
                 parent[root(a)] = root(b)
+    for x0, y0, x1, y1 in rings:
+        inside = [i for i, (x, y, w, h, _) in enumerate(comps)
+                  if x0 < x and y0 < y and x + w < x1 and y + h < y1]
+        for i in inside[1:]:
+            parent[root(i)] = root(inside[0])
     groups: dict[int, list[tuple[int, int, int, int, int]]] = {}
     for i, c in enumerate(comps):
         groups.setdefault(root(i), []).append(c)

@@ -123,10 +123,20 @@ def test_pale_orange_faces_with_broken_strokes_are_read(train_photo, loose_reade
     ("rummy-12_", 124, 311, "orange_13"), ("rummy-32_", 131, 324, "orange_13"),
     ("rummy4-30_", 423, 139, "orange_12"), ("rummy-9_", 437, 151, "orange_12"),
 ])
-def test_a_pale_two_digit_face_whose_strokes_break_is_read_whole(train_photo, loose_reader, prefix, x, y, name):
+def test_a_pale_two_digit_face_whose_strokes_break_is_read_whole(train_photo, loose_reader, prefix, x, y,
+                                                                  name):
     # pale orange 12s and 13s whose second digit breaks into pieces at the ink level, too small
     # beside the first to be grouped with it: once read as "1", "3" or "2" (rummy4-30: "2", 1.00
     # sure); their pieces joined by weaker ink make the whole digit
     image, truth = train_photo(prefix)
     tiles = find_tiles(image, loose_reader, RUMMIKUB)
     assert found_at(truth, tiles, x, y) == (name, [name.split("_")[1]])
+
+
+@pytest.mark.parametrize("prefix, x, y", [("rummy-17_", 659, 331), ("rummy-26_", 361, 502)])
+def test_a_jokers_features_inside_its_thin_ring_are_one_face(train_photo, loose_reader, prefix, x, y):
+    # big black jokers whose thin ring is no glyph: their eyes, nose and mouth were faces of their
+    # own, the nose read as a "1" (rummy-17) or a "7" (rummy-26) beside a second tile "joker"
+    image, truth = train_photo(prefix)
+    tiles = find_tiles(image, loose_reader, RUMMIKUB)
+    assert found_at(truth, tiles, x, y) == ("joker", ["joker"])

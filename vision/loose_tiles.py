@@ -14,7 +14,8 @@ Stages (one function each):
 3. ``tile_outlines`` (vision/loose_glyphs.py): each tile's outline is the part of its region
    nearer to its face than to any other face.
 4. The tile reader (vision/tile_reader.py, the same reader the board uses) reads each face at
-   every candidate rotation; a face read as "none" there is read again at every twelfth of a
+   every candidate rotation; a face of weak ink is read again with its broken strokes joined
+   (kept when surer, WEAK_CONFIDENCE); a face read as "none" is read again at every twelfth of a
    turn (its outline may be wrong), its broken strokes joined when its ink is weak, and dropped
    (a logo, a scratch) unless it is then read as a face with confidence >= RETRY_CONFIDENCE.
    Specks beside a surely read face (SPECK_SHARE) are dropped too. The ink colour is the
@@ -63,6 +64,10 @@ SPECK_BESIDE = 0.8
 #: table); the reading is kept when it is a face at least this sure.
 RETRY_CONFIDENCE = 0.7
 
+
+#: A face of weak ink read as a face is read again with its broken strokes joined; the new
+#: reading replaces the first when at least this sure (and surer than the first).
+WEAK_CONFIDENCE = 0.5
 
 #: A face read with at least this confidence teaches the photo's own body colour.
 SEED_CONFIDENCE = 0.9
@@ -192,6 +197,27 @@ def _retry_none(reader: TileReader, ink: np.ndarray, faces: list[InkFace], readi
     return faces, readings
 
 
+def _read_weak_again(reader: TileReader, ink: np.ndarray, faces: list[InkFace], outlines: list[np.ndarray],
+                     readings: list[FaceReading], allowed: frozenset[str] | None
+                     ) -> tuple[list[InkFace], list[FaceReading]]:
+    """``faces`` and ``readings`` with each face of weak ink read as a face read again, its broken
+    strokes joined (:func:`vision.loose_glyphs.strengthen`: the rest of a pale orange "10" of
+    which only pieces were ink), by the classifier alone; the new reading is kept when it is a
+    face at least ``WEAK_CONFIDENCE`` sure and surer than the first."""
+    redo = [(i, again) for i, (face, reading) in enumerate(zip(faces, readings, strict=True))
+            if reading.face != NOT_A_FACE and (again := strengthen(ink, face)).gain != 1.0]
+    if not redo:
+        return faces, readings
+    faces, readings = list(faces), list(readings)
+    loose = [glyph_input(ink, again, outlines[i]) for i, again in redo]
+    read = reader.read_glyphs(loose, allowed, second_opinion=False)
+    for (i, again), reading in zip(redo, read, strict=True):
+        if (reading.face != NOT_A_FACE and reading.confidence >= WEAK_CONFIDENCE
+                and reading.confidence > readings[i].confidence):
+            faces[i], readings[i] = again, reading
+    return faces, readings
+
+
 def _read_surface(image: np.ndarray, surface: Surface, scale: float, reader: TileReader,
                   allowed: frozenset[str] | None, known: list[FoundFace]) -> list[FoundFace]:
     """The faces on one surface (at ``scale`` of the photo) read as tiles, less those at the
@@ -204,8 +230,9 @@ def _read_surface(image: np.ndarray, surface: Surface, scale: float, reader: Til
         return []
     outlines = tile_outlines(faces, regions, scale)
     glyphs = [glyph_input(ink, faces[i], outlines[i]) for i in fresh]
-    again, read = _retry_none(reader, ink, [faces[i] for i in fresh], reader.read_glyphs(glyphs, allowed),
-                              allowed)
+    first = _read_weak_again(reader, ink, [faces[i] for i in fresh], [outlines[i] for i in fresh],
+                             reader.read_glyphs(glyphs, allowed), allowed)
+    again, read = _retry_none(reader, ink, *first, allowed)
     for i, face, reading in zip(fresh, again, read, strict=True):
         faces[i], readings[i] = face, reading
     every = [r for r in readings if r is not None]

@@ -30,6 +30,10 @@ ENCLOSE_RATIO = 8.0
 #: long shadow between two tiles, are further apart).
 GROUP_REACH = 1.8
 
+#: ... and only when the gap between their boxes is under this share of the taller one's height
+#: (the "10"s of two touching tiles, each one component, lie further apart than a face's digits).
+GROUP_GAP = 0.45
+
 #: A face whose ink's 90th percentile is under WEAK_INK (pale orange on cream) has its broken
 #: strokes joined before it is read again: the ink near it above WEAK_SHARE of that level.
 WEAK_INK = 0.8
@@ -190,7 +194,7 @@ def _group(comps: list[tuple[int, int, int, int, int]], rings: list[tuple[int, i
             gap = max(max(xa, xb) - min(xa + wa, xb + wb), max(ya, yb) - min(ya + ha, yb + hb), 0)
             apart = np.hypot(xa + wa / 2 - xb - wb / 2, ya + ha / 2 - yb - hb / 2)
             near = apart < GROUP_REACH * min(max(ha, wa), max(hb, wb))
-            if gap < 0.6 * max(ha, hb) and (encloses or near):
+            if gap < GROUP_GAP * max(ha, hb) and (encloses or near):
                 parent[root(a)] = root(b)
     for x0, y0, x1, y1 in rings:
         inside = [i for i, (x, y, w, h, _) in enumerate(comps)

@@ -152,3 +152,12 @@ def test_a_pale_face_read_from_pieces_is_read_again_whole(train_photo, loose_rea
     image, truth = train_photo(prefix)
     tiles = find_tiles(image, loose_reader, RUMMIKUB)
     assert found_at(truth, tiles, x, y) == (name, [name.split("_")[1]])
+
+
+def test_whole_faces_of_touching_tiles_are_not_one_face(train_photo, loose_reader):
+    # rummy-27: a red 10 and a blue 10 on touching tiles, each "10" one ink component, once
+    # grouped into one face through the gap between them (both tiles missed)
+    image, truth = train_photo("rummy-27_")
+    tiles = find_tiles(image, loose_reader, RUMMIKUB)
+    assert found_at(truth, tiles, 795, 398) == ("red_10", ["10"])
+    assert found_at(truth, tiles, 865, 346) == ("blue_10", ["10"])

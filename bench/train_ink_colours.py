@@ -21,7 +21,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.loose_tiles import find_glyphs, ink_colour
+from vision.loose_glyphs import find_glyphs
+from vision.loose_tiles import ink_colour
 from vision.sim.crops import read_class_names, read_labels
 from vision.surface import surface_lut, surface_mask, working_image
 

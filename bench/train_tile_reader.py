@@ -32,7 +32,8 @@ from vision.board_view import BoardView
 from vision.cell_glyphs import glyph_in_crop
 from vision.glyphs import glyph_features, glyph_patch
 from vision.locate import BoardLocator
-from vision.loose_tiles import find_glyphs, glyph_input, ink_colour
+from vision.loose_glyphs import find_glyphs, glyph_input
+from vision.loose_tiles import ink_colour
 from vision.sim.crops import read_class_names, read_labels
 from vision.sim.recording import SimOptions, Simulation
 from vision.sim.tiles import Shape

@@ -6,13 +6,16 @@ Stages (one function each):
    lookup table over OpenCV Lab learned on the labelled photos' train/ split
    (vision/models/tile_surface_lut.npz); tiles touching each other make one region, filled to
    its convex hull when it is compact.
-2. ``find_glyphs``: ink on those regions (vision/glyphs.py: far from the region's body colour),
-   cut into connected components, kept when mostly surrounded by tile body, and grouped into
-   faces (the two digits of "12", the parts of a joker's face inside its ring; a component far
-   bigger than a glyph, such as a rack, encloses nothing). Every face is one tile.
-3. Each tile's outline is the part of its region nearer to its face than to any other face.
+2. ``find_glyphs`` (vision/loose_glyphs.py): ink on those regions (vision/glyphs.py: far from
+   the region's body colour), cut into connected components, kept when mostly surrounded by tile
+   body, and grouped into faces (the two digits of "12", the parts of a joker's face inside its
+   ring; a component far bigger than a glyph, such as a rack, encloses nothing). Every face is
+   one tile.
+3. ``tile_outlines`` (vision/loose_glyphs.py): each tile's outline is the part of its region
+   nearer to its face than to any other face.
 4. The tile reader (vision/tile_reader.py, the same reader the board uses) reads each face at
-   every candidate rotation; a face read as "none" there is read again at every twelfth of a
+   every candidate rotation; a face of weak ink is read again with its broken strokes joined
+   (kept when surer, WEAK_CONFIDENCE); a face read as "none" is read again at every twelfth of a
    turn (its outline may be wrong), its broken strokes joined when its ink is weak, and dropped
    (a logo, a scratch) unless it is then read as a face with confidence >= RETRY_CONFIDENCE.
    Specks beside a surely read face (SPECK_SHARE) are dropped too. The ink colour is the
@@ -37,7 +40,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.glyphs import ink_map
+from vision.loose_glyphs import InkFace, find_glyphs, glyph_input, strengthen, tile_outlines
 from vision.surface import (
     Surface,
     SurfaceTableError,
@@ -47,19 +50,7 @@ from vision.surface import (
     surface_mask,
     working_image,
 )
-from vision.tile_reader import NOT_A_FACE, FaceReading, GlyphInput, TileReader
-
-#: Ink map level above which a pixel is ink.
-INK_LEVEL = 0.5
-
-#: A component encloses another (a joker's ring its face, a "0" a stain) only when it is at most
-#: this many times its size; a bigger one (a rack, a table's edge) groups nothing.
-ENCLOSE_RATIO = 8.0
-
-#: Two components that nearly touch are digits of one face only when their centres are less than
-#: this many times the smaller one's size apart (digits on neighbouring tiles, or a digit and the
-#: long shadow between two tiles, are further apart).
-GROUP_REACH = 1.8
+from vision.tile_reader import NOT_A_FACE, FaceReading, TileReader
 
 #: Ink smaller than SPECK_SHARE times a face near it (within SPECK_REACH times that face's size,
 #: in the same region) that reads as a face at least SPECK_BESIDE sure is a speck beside that
@@ -68,16 +59,15 @@ SPECK_SHARE = 0.5
 SPECK_REACH = 2.0
 SPECK_BESIDE = 0.8
 
-#: A face whose ink's 90th percentile is under WEAK_INK (pale orange on cream) has its broken
-#: strokes joined before it is read again: the ink near it above WEAK_SHARE of that level.
-WEAK_INK = 0.8
-WEAK_SHARE = 0.6
-
 #: A face the reader calls "none" at its tile's candidate rotations is read again at every
 #: twelfth of a turn (its outline may be wrong: touching tiles, a region spilling onto the
 #: table); the reading is kept when it is a face at least this sure.
 RETRY_CONFIDENCE = 0.7
 
+
+#: A face of weak ink read as a face is read again with its broken strokes joined; the new
+#: reading replaces the first when at least this sure (and surer than the first).
+WEAK_CONFIDENCE = 0.5
 
 #: A face read with at least this confidence teaches the photo's own body colour.
 SEED_CONFIDENCE = 0.9
@@ -119,17 +109,6 @@ class LooseTile:
 
 
 @dataclass(frozen=True, slots=True)
-class _Face:
-    """A group of ink components (full-resolution photo pixels)."""
-
-    points: np.ndarray  # float32 [N, 2] (x, y)
-    box: tuple[int, int, int, int]  # x0, y0, x1, y1 (exclusive)
-    region: int  # index of the surface region holding it
-    body: np.ndarray  # float32 [3], the region's body colour (OpenCV 8-bit Lab)
-    gain: float = 1.0  # the face's ink is read as ink x gain (weak ink made as strong as black)
-
-
-@dataclass(frozen=True, slots=True)
 class FoundFace:
     """A face read as a tile (full-resolution photo pixels).
 
@@ -148,124 +127,7 @@ class FoundFace:
     ink_lab: np.ndarray
 
 
-def find_glyphs(image: np.ndarray, body: np.ndarray, regions: np.ndarray, body_lab: np.ndarray
-                ) -> tuple[np.ndarray, list[_Face]]:
-    """Ink on the tile regions, grouped into faces.
-
-    Args:
-        image: the photo, BGR uint8, H x W x 3.
-        body, regions, body_lab: from :func:`surface_mask` at the small scale.
-
-    Returns:
-        (ink, faces): the float32 ink map (H x W, 0 outside the regions) and the faces found.
-    """
-    h, w = image.shape[:2]
-    regions_full = cv2.resize(regions, (w, h), interpolation=cv2.INTER_NEAREST)
-    body_full = cv2.resize(body, (w, h), interpolation=cv2.INTER_NEAREST)
-    lab_full = cv2.resize(body_lab, (w, h), interpolation=cv2.INTER_NEAREST)
-    ink = np.zeros((h, w), np.float32)
-    x, y, bw, bh = cv2.boundingRect((regions_full > 0).astype(np.uint8))
-    if bw == 0:
-        return ink, []
-    box = (slice(y, y + bh), slice(x, x + bw))  # the ink map of the regions' box alone: faster
-    ink[box] = ink_map(image[box], lab_full[box]) * (regions_full[box] > 0)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats((ink > INK_LEVEL).astype(np.uint8))
-    body_sum = cv2.integral(body_full)
-    region_sum = cv2.integral((regions_full > 0).astype(np.uint8))
-    comps = []
-    for i in range(1, n):
-        x, y, cw, ch, area = (int(v) for v in stats[i])
-        if area < 12 or max(cw, ch) < 6 or max(cw, ch) > 8 * min(cw, ch) or area < 0.2 * cw * ch:
-            continue
-        # the frame around the component must be mostly tile: body, or the face's tinted disc
-        r = max(2, int(0.3 * max(cw, ch)))
-        outer = (max(0, x - r), max(0, y - r), min(w, x + cw + r), min(h, y + ch + r))
-        inner = (x, y, x + cw, y + ch)
-        frame = _box_sum(np.ones((1, 1)), outer, inner, count=True)
-        if (_box_sum(body_sum, outer, inner) < 0.25 * frame
-                or _box_sum(region_sum, outer, inner) < 0.85 * frame):
-            continue
-        comps.append((x, y, cw, ch, i))
-    groups = _group(comps)
-    faces = []
-    for members in groups:
-        x0 = min(c[0] for c in members)
-        y0 = min(c[1] for c in members)
-        x1 = max(c[0] + c[2] for c in members)
-        y1 = max(c[1] + c[3] for c in members)
-        ids = [c[4] for c in members]
-        ys, xs = np.nonzero(np.isin(labels[y0:y1, x0:x1], ids))
-        points = np.stack([xs + x0, ys + y0], axis=1).astype(np.float32)
-        cx, cy = points.mean(axis=0)
-        faces.append(_Face(points, (x0, y0, x1, y1), int(regions_full[int(cy), int(cx)]),
-                           lab_full[int(cy), int(cx)].copy()))
-    return ink, faces
-
-
-def _box_sum(integral: np.ndarray, outer: tuple[int, int, int, int], inner: tuple[int, int, int, int],
-             count: bool = False) -> float:
-    """Sum of an integral image over ``outer`` less ``inner`` (boxes x0, y0, x1, y1); with
-    ``count``, the number of pixels in that frame."""
-    def box(b: tuple[int, int, int, int]) -> float:
-        x0, y0, x1, y1 = b
-        if count:
-            return float((x1 - x0) * (y1 - y0))
-        return float(integral[y1, x1] - integral[y0, x1] - integral[y1, x0] + integral[y0, x0])
-    return box(outer) - box(inner)
-
-
-def _group(comps: list[tuple[int, int, int, int, int]]) -> list[list[tuple[int, int, int, int, int]]]:
-    """Union components of similar height that nearly touch with their centres near
-    (``GROUP_REACH``), or that enclose one another (``ENCLOSE_RATIO``)."""
-    parent = list(range(len(comps)))
-
-    def root(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    for a, (xa, ya, wa, ha, _) in enumerate(comps):
-        for b in range(a + 1, len(comps)):
-            xb, yb, wb, hb, _ = comps[b]
-            encloses = ((xa <= xb and ya <= yb and xa + wa >= xb + wb and ya + ha >= yb + hb) or
-                        (xb <= xa and yb <= ya and xb + wb >= xa + wa and yb + hb >= ya + ha)) \
-                and max(ha, hb, wa, wb) < ENCLOSE_RATIO * min(max(ha, wa), max(hb, wb))
-            if not encloses and not 0.55 < hb / ha < 1.8:
-                continue
-            gap = max(max(xa, xb) - min(xa + wa, xb + wb), max(ya, yb) - min(ya + ha, yb + hb), 0)
-            apart = np.hypot(xa + wa / 2 - xb - wb / 2, ya + ha / 2 - yb - hb / 2)
-            near = apart < GROUP_REACH * min(max(ha, wa), max(hb, wb))
-            if gap < 0.6 * max(ha, hb) and (encloses or near):
-                parent[root(a)] = root(b)
-    groups: dict[int, list[tuple[int, int, int, int, int]]] = {}
-    for i, c in enumerate(comps):
-        groups.setdefault(root(i), []).append(c)
-    return list(groups.values())
-
-
-def _strengthen(ink: np.ndarray, face: _Face) -> _Face:
-    """A face of weak ink (its 90th percentile under ``WEAK_INK``: pale orange on cream) with
-    the broken parts of its strokes joined: the pixels near it above ``WEAK_SHARE`` of its
-    level that connect to its ink, read with the gain that makes its level 1."""
-    xs, ys = face.points[:, 0].astype(int), face.points[:, 1].astype(int)
-    level = float(np.percentile(ink[ys, xs], 90))
-    if level >= WEAK_INK:
-        return face
-    h, w = ink.shape
-    x0, y0, x1, y1 = face.box
-    m = max(2, int(0.2 * max(x1 - x0, y1 - y0)))
-    ox, oy = max(0, x0 - m), max(0, y0 - m)
-    window = ink[oy:min(h, y1 + m), ox:min(w, x1 + m)]
-    _, labels = cv2.connectedComponents((window > WEAK_SHARE * level).astype(np.uint8))
-    seeds = np.unique(labels[ys - oy, xs - ox])
-    py, px = np.nonzero(np.isin(labels, seeds[seeds > 0]))
-    points = np.stack([px + ox, py + oy], axis=1).astype(np.float32)
-    box = (int(px.min()) + ox, int(py.min()) + oy, int(px.max()) + ox + 1, int(py.max()) + oy + 1)
-    return _Face(points, box, face.region, face.body, 1.0 / level)
-
-
-def _specks(faces: list[_Face], readings: list[FaceReading]) -> np.ndarray:
+def _specks(faces: list[InkFace], readings: list[FaceReading]) -> np.ndarray:
     """Which faces (bool, shape: [len(faces)]) are specks beside a surely read face (sizes are
     the long sides of the ink's rotated boxes; see ``SPECK_SHARE``)."""
     sizes = np.array([max(cv2.minAreaRect(f.points)[1]) for f in faces], np.float32)
@@ -277,43 +139,7 @@ def _specks(faces: list[_Face], readings: list[FaceReading]) -> np.ndarray:
             & (dist < SPECK_REACH * sizes[None]) & real[None]).any(axis=1)
 
 
-def _outlines(faces: list[_Face], regions: np.ndarray, scale: float) -> list[np.ndarray]:
-    """Each face's tile outline (4 corners, full-resolution pixels): its share of its region."""
-    centres = np.array([f.points.mean(axis=0) for f in faces], np.float32) * scale
-    sizes = np.array([max(f.box[2] - f.box[0], f.box[3] - f.box[1]) for f in faces], np.float32) * scale
-    outlines: list[np.ndarray] = [np.empty(0)] * len(faces)
-    for region in sorted({f.region for f in faces}):
-        same = np.array([j for j, f in enumerate(faces) if f.region == region])
-        ys, xs = np.nonzero(regions == region)
-        pix = np.stack([xs, ys], axis=1).astype(np.float32)
-        d = np.linalg.norm(pix[:, None, :] - centres[same][None, :, :], axis=2)
-        nearest = np.argmin(d, axis=1)
-        for k, i in enumerate(same):
-            mine = (nearest == k) & (d[:, k] < 2.6 * sizes[i])
-            pts = pix[mine] if mine.sum() >= 5 else faces[i].points * scale
-            outlines[i] = cv2.boxPoints(cv2.minAreaRect(pts)) / scale
-    return outlines
-
-
-def glyph_input(ink: np.ndarray, face: _Face, outline: np.ndarray) -> GlyphInput:
-    """The tile reader's input for one face: its ink alone in a window around it.
-
-    Args:
-        ink: the photo's ink map (H x W float32).
-        face: a face from :func:`find_glyphs`.
-        outline: float32 (shape: [K, 2]) the tile's outline in photo pixels.
-    """
-    h, w = ink.shape
-    x0, y0, x1, y1 = face.box
-    m = max(x1 - x0, y1 - y0)
-    ox, oy = max(0, x0 - m), max(0, y0 - m)
-    local = np.zeros((min(h, y1 + m) - oy, min(w, x1 + m) - ox), np.float32)
-    xs, ys = face.points[:, 0].astype(int), face.points[:, 1].astype(int)
-    local[ys - oy, xs - ox] = np.minimum(ink[ys, xs] * face.gain, 1.0)
-    return GlyphInput(local, face.points - (ox, oy), (outline - (ox, oy)).astype(np.float32))
-
-
-def ink_colour(image: np.ndarray, face: _Face, ink: np.ndarray) -> np.ndarray:
+def ink_colour(image: np.ndarray, face: InkFace, ink: np.ndarray) -> np.ndarray:
     """The face's ink colour relative to its tile's body: median Lab of the strongest ink less the
     body's Lab (float32, shape: [3]); relative, so that warm or cold light shifts both alike."""
     xs, ys = face.points[:, 0].astype(int), face.points[:, 1].astype(int)
@@ -351,15 +177,16 @@ def colour_name(relative_lab: np.ndarray, colours: dict[str, np.ndarray],
     return min(colours, key=lambda name: float(np.linalg.norm(colours[name] - relative_lab)))
 
 
-def _retry_none(reader: TileReader, ink: np.ndarray, faces: list[_Face], readings: list[FaceReading],
-                allowed: frozenset[str] | None) -> tuple[list[_Face], list[FaceReading]]:
+def _retry_none(reader: TileReader, ink: np.ndarray, faces: list[InkFace], readings: list[FaceReading],
+                allowed: frozenset[str] | None) -> tuple[list[InkFace], list[FaceReading]]:
     """``faces`` and ``readings`` with each "none" read again, its weak ink strengthened
-    (:func:`_strengthen`), at every twelfth of a turn (no outline), by the classifier alone (no
-    tesseract: a retry must be sure on its own); kept when at least ``RETRY_CONFIDENCE`` sure."""
+    (:func:`vision.loose_glyphs.strengthen`), at every twelfth of a turn (no outline), by the
+    classifier alone (no tesseract: a retry must be sure on its own); kept when at least
+    ``RETRY_CONFIDENCE`` sure."""
     redo = [i for i, r in enumerate(readings) if r.face == NOT_A_FACE]
     if not redo or not reader.has_model:  # tesseract alone is never that sure
         return faces, readings
-    again = [_strengthen(ink, faces[i]) for i in redo]
+    again = [strengthen(ink, faces[i]) for i in redo]
     loose = [glyph_input(ink, face, np.empty((0, 2), np.float32)) for face in again]
     faces, readings = list(faces), list(readings)
     for i, face, reading in zip(redo, again, reader.read_glyphs(loose, allowed, second_opinion=False),
@@ -367,6 +194,27 @@ def _retry_none(reader: TileReader, ink: np.ndarray, faces: list[_Face], reading
         lone_stroke = face.gain != 1.0 and reading.face == "1"  # as likely a scratch or an edge
         if reading.face != NOT_A_FACE and reading.confidence >= RETRY_CONFIDENCE and not lone_stroke:
             faces[i], readings[i] = face, reading
+    return faces, readings
+
+
+def _read_weak_again(reader: TileReader, ink: np.ndarray, faces: list[InkFace], outlines: list[np.ndarray],
+                     readings: list[FaceReading], allowed: frozenset[str] | None
+                     ) -> tuple[list[InkFace], list[FaceReading]]:
+    """``faces`` and ``readings`` with each face of weak ink read as a face read again, its broken
+    strokes joined (:func:`vision.loose_glyphs.strengthen`: the rest of a pale orange "10" of
+    which only pieces were ink), by the classifier alone; the new reading is kept when it is a
+    face at least ``WEAK_CONFIDENCE`` sure and surer than the first."""
+    redo = [(i, again) for i, (face, reading) in enumerate(zip(faces, readings, strict=True))
+            if reading.face != NOT_A_FACE and (again := strengthen(ink, face)).gain != 1.0]
+    if not redo:
+        return faces, readings
+    faces, readings = list(faces), list(readings)
+    loose = [glyph_input(ink, again, outlines[i]) for i, again in redo]
+    read = reader.read_glyphs(loose, allowed, second_opinion=False)
+    for (i, again), reading in zip(redo, read, strict=True):
+        if (reading.face != NOT_A_FACE and reading.confidence >= WEAK_CONFIDENCE
+                and reading.confidence > readings[i].confidence):
+            faces[i], readings[i] = again, reading
     return faces, readings
 
 
@@ -380,10 +228,11 @@ def _read_surface(image: np.ndarray, surface: Surface, scale: float, reader: Til
     fresh = [i for i, reading in enumerate(readings) if reading is None]
     if not fresh:
         return []
-    outlines = _outlines(faces, regions, scale)
+    outlines = tile_outlines(faces, regions, scale)
     glyphs = [glyph_input(ink, faces[i], outlines[i]) for i in fresh]
-    again, read = _retry_none(reader, ink, [faces[i] for i in fresh], reader.read_glyphs(glyphs, allowed),
-                              allowed)
+    first = _read_weak_again(reader, ink, [faces[i] for i in fresh], [outlines[i] for i in fresh],
+                             reader.read_glyphs(glyphs, allowed), allowed)
+    again, read = _retry_none(reader, ink, *first, allowed)
     for i, face, reading in zip(fresh, again, read, strict=True):
         faces[i], readings[i] = face, reading
     every = [r for r in readings if r is not None]
@@ -393,13 +242,13 @@ def _read_surface(image: np.ndarray, surface: Surface, scale: float, reader: Til
             for i in fresh if every[i].face != NOT_A_FACE and not specks[i]]
 
 
-def _size(face: _Face) -> float:
+def _size(face: InkFace) -> float:
     """The long side of a face's box, in pixels."""
     x0, y0, x1, y1 = face.box
     return float(max(x1 - x0, y1 - y0))
 
 
-def _known_readings(faces: list[_Face], known: list[FoundFace]) -> list[FaceReading | None]:
+def _known_readings(faces: list[InkFace], known: list[FoundFace]) -> list[FaceReading | None]:
     """For each face, the reading of the known face at its place (``SAME_PLACE``), if any."""
     if not known:
         return [None] * len(faces)

@@ -117,3 +117,47 @@ def test_pale_orange_faces_with_broken_strokes_are_read(train_photo, loose_reade
         on = [t for t in tiles if found_at(truth, [t], x, y)[1]]
         assert found_at(truth, on, x, y)[0] == name and len(on) == 1, name
         assert on[0].colour == "orange", name
+
+
+@pytest.mark.parametrize("prefix, x, y, name", [
+    ("rummy-12_", 124, 311, "orange_13"), ("rummy-32_", 131, 324, "orange_13"),
+    ("rummy4-30_", 423, 139, "orange_12"), ("rummy-9_", 437, 151, "orange_12"),
+])
+def test_a_pale_two_digit_face_whose_strokes_break_is_read_whole(train_photo, loose_reader, prefix, x, y,
+                                                                  name):
+    # pale orange 12s and 13s whose second digit breaks into pieces at the ink level, too small
+    # beside the first to be grouped with it: once read as "1", "3" or "2" (rummy4-30: "2", 1.00
+    # sure); their pieces joined by weaker ink make the whole digit
+    image, truth = train_photo(prefix)
+    tiles = find_tiles(image, loose_reader, RUMMIKUB)
+    assert found_at(truth, tiles, x, y) == (name, [name.split("_")[1]])
+
+
+@pytest.mark.parametrize("prefix, x, y", [("rummy-17_", 659, 331), ("rummy-26_", 361, 502)])
+def test_a_jokers_features_inside_its_thin_ring_are_one_face(train_photo, loose_reader, prefix, x, y):
+    # big black jokers whose thin ring is no glyph: their eyes, nose and mouth were faces of their
+    # own, the nose read as a "1" (rummy-17) or a "7" (rummy-26) beside a second tile "joker"
+    image, truth = train_photo(prefix)
+    tiles = find_tiles(image, loose_reader, RUMMIKUB)
+    assert found_at(truth, tiles, x, y) == ("joker", ["joker"])
+
+
+@pytest.mark.parametrize("prefix, x, y, name", [
+    ("rummy4-16_", 311, 187, "orange_10"), ("rummy-7_", 706, 144, "orange_13"),
+    ("rummy-40_", 549, 559, "orange_6"), ("rummy-44_", 336, 229, "orange_7"),
+])
+def test_a_pale_face_read_from_pieces_is_read_again_whole(train_photo, loose_reader, prefix, x, y, name):
+    # pale orange faces of which only pieces were ink, once read unsure as another face (a 10 as
+    # a 13, a 13 as an 11, a 6 as a 5, a 7 as an 8): read again with their strokes joined
+    image, truth = train_photo(prefix)
+    tiles = find_tiles(image, loose_reader, RUMMIKUB)
+    assert found_at(truth, tiles, x, y) == (name, [name.split("_")[1]])
+
+
+def test_whole_faces_of_touching_tiles_are_not_one_face(train_photo, loose_reader):
+    # rummy-27: a red 10 and a blue 10 on touching tiles, each "10" one ink component, once
+    # grouped into one face through the gap between them (both tiles missed)
+    image, truth = train_photo("rummy-27_")
+    tiles = find_tiles(image, loose_reader, RUMMIKUB)
+    assert found_at(truth, tiles, 795, 398) == ("red_10", ["10"])
+    assert found_at(truth, tiles, 865, 346) == ("blue_10", ["10"])

@@ -1,0 +1,279 @@
+"""Loose tiles' faces as ink: the ink on a photo's tile regions grouped into faces, each face's tile
+outline, and the tile reader's input for a face (stages 2-3 of vision/loose_tiles.py).
+
+The ink (vision/glyphs.py: far from the region's body colour) is cut into connected components
+(the pieces of a weakly printed stroke joined, ``INK_JOIN``), kept when mostly surrounded by tile
+body, and grouped into faces (the two digits of "12", the parts of a joker's face inside its ring;
+a component far bigger than a glyph, such as a rack, encloses nothing). A tile's outline is the
+part of its region nearer to its face than to any other face.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.glyphs import ink_map
+from vision.tile_reader import GlyphInput
+
+#: Ink map level above which a pixel is ink.
+INK_LEVEL = 0.5
+
+#: A component encloses another (a joker's ring its face, a "0" a stain) only when it is at most
+#: this many times its size; a bigger one (a rack, a table's edge) groups nothing.
+ENCLOSE_RATIO = 8.0
+
+#: Two components that nearly touch are digits of one face only when their centres are less than
+#: this many times the smaller one's size apart (digits on neighbouring tiles, or a digit and the
+#: long shadow between two tiles, are further apart).
+GROUP_REACH = 1.8
+
+#: ... and only when the gap between their boxes is under this share of the taller one's height
+#: (the "10"s of two touching tiles, each one component, lie further apart than a face's digits).
+GROUP_GAP = 0.45
+
+#: A face whose ink's 90th percentile is under WEAK_INK (pale orange on cream) has its broken
+#: strokes joined before it is read again: the ink near it above WEAK_SHARE of that level.
+WEAK_INK = 0.8
+WEAK_SHARE = 0.6
+
+#: Components of ink joined by ink above this level (a weakly printed stroke broken in two: the
+#: three pieces of a pale orange "3") are one component when together they look like a glyph.
+INK_JOIN = 0.35
+
+#: A thin ring (ink filling under a fifth of its box, nearly square, at least this many pixels
+#: across, mostly surrounded by tile: a joker's ring) groups every component inside it into one
+#: face, though it is no glyph itself (the eyes, nose and mouth of a joker: once read apart, the
+#: nose as a "1").
+RING_MIN = 12
+
+
+@dataclass(frozen=True, slots=True)
+class InkFace:
+    """A group of ink components: one tile's face (full-resolution photo pixels).
+
+    Attributes:
+        points: float32 (shape: [N, 2]) the (x, y) of its ink pixels.
+        box: (x0, y0, x1, y1) of its ink, x1 and y1 exclusive.
+        region: the index of the surface region holding it.
+        body: float32 (shape: [3]) the region's body colour (OpenCV 8-bit Lab).
+        gain: its ink is read as ink x gain (weak ink made as strong as black).
+    """
+
+    points: np.ndarray
+    box: tuple[int, int, int, int]
+    region: int
+    body: np.ndarray
+    gain: float = 1.0
+
+
+def find_glyphs(image: np.ndarray, body: np.ndarray, regions: np.ndarray, body_lab: np.ndarray
+                ) -> tuple[np.ndarray, list[InkFace]]:
+    """Ink on the tile regions, grouped into faces.
+
+    Args:
+        image: the photo, BGR uint8, H x W x 3.
+        body, regions, body_lab: from :func:`surface_mask` at the small scale.
+
+    Returns:
+        (ink, faces): the float32 ink map (H x W, 0 outside the regions) and the faces found.
+    """
+    h, w = image.shape[:2]
+    regions_full = cv2.resize(regions, (w, h), interpolation=cv2.INTER_NEAREST)
+    body_full = cv2.resize(body, (w, h), interpolation=cv2.INTER_NEAREST)
+    lab_full = cv2.resize(body_lab, (w, h), interpolation=cv2.INTER_NEAREST)
+    ink = np.zeros((h, w), np.float32)
+    x, y, bw, bh = cv2.boundingRect((regions_full > 0).astype(np.uint8))
+    if bw == 0:
+        return ink, []
+    box = (slice(y, y + bh), slice(x, x + bw))  # the ink map of the regions' box alone: faster
+    ink[box] = ink_map(image[box], lab_full[box]) * (regions_full[box] > 0)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats((ink > INK_LEVEL).astype(np.uint8))
+    _, joined = cv2.connectedComponents((ink[box] > INK_JOIN).astype(np.uint8))
+    bx, by = box[1].start, box[0].start
+    body_sum = cv2.integral(body_full)
+    region_sum = cv2.integral((regions_full > 0).astype(np.uint8))
+
+    def on_tile(x0: int, y0: int, x1: int, y1: int) -> bool:
+        """Whether the frame around a box is mostly tile: body, or the face's tinted disc."""
+        r = max(2, int(0.3 * max(x1 - x0, y1 - y0)))
+        outer = (max(0, x0 - r), max(0, y0 - r), min(w, x1 + r), min(h, y1 + r))
+        frame = _box_sum(np.ones((1, 1)), outer, (x0, y0, x1, y1), count=True)
+        return (_box_sum(body_sum, outer, (x0, y0, x1, y1)) >= 0.25 * frame
+                and _box_sum(region_sum, outer, (x0, y0, x1, y1)) >= 0.85 * frame)
+
+    pieces: dict[int, list[int]] = {}  # the glyph-like components of each weak-ink component
+    for i in np.flatnonzero(_glyph_shaped(stats[:, 2], stats[:, 3], stats[:, 4])):
+        x, y, cw, ch = (int(v) for v in stats[i, :4])
+        if i > 0 and on_tile(x, y, x + cw, y + ch):
+            top = x + int(np.argmax(labels[y, x:x + cw] == i))  # a pixel of its top row
+            pieces.setdefault(int(joined[y - by, top - bx]), []).append(int(i))  # its weak-ink component
+    long, short = stats[:, 2:4].max(axis=1), stats[:, 2:4].min(axis=1)
+    thin = (long >= RING_MIN) & (long <= 1.5 * short) & (stats[:, 4] < 0.2 * stats[:, 2] * stats[:, 3])
+    thin[0] = False
+    rings = [(x, y, x + cw, y + ch) for x, y, cw, ch, _ in stats[thin].tolist()
+             if on_tile(x, y, x + cw, y + ch)]
+    comps: list[tuple[int, int, int, int, int]] = []
+    members_of: list[list[int]] = []  # the components of each entry of comps
+    for ids in pieces.values():
+        # the pieces of a stroke broken by weak ink are one component when they look like a glyph
+        x0, y0, x1, y1 = _union_box(stats, ids)
+        whole = (len(ids) > 1 and bool(_glyph_shaped(x1 - x0, y1 - y0, stats[ids, 4].sum()))
+                 and on_tile(x0, y0, x1, y1))
+        for part in [ids] if whole else [[i] for i in ids]:
+            x0, y0, x1, y1 = _union_box(stats, part)
+            comps.append((x0, y0, x1 - x0, y1 - y0, len(members_of)))
+            members_of.append(part)
+    groups = _group(comps, rings)
+    faces = []
+    for members in groups:
+        x0 = min(c[0] for c in members)
+        y0 = min(c[1] for c in members)
+        x1 = max(c[0] + c[2] for c in members)
+        y1 = max(c[1] + c[3] for c in members)
+        ids = [i for c in members for i in members_of[c[4]]]
+        ys, xs = np.nonzero(np.isin(labels[y0:y1, x0:x1], ids))
+        points = np.stack([xs + x0, ys + y0], axis=1).astype(np.float32)
+        cx, cy = points.mean(axis=0)
+        faces.append(InkFace(points, (x0, y0, x1, y1), int(regions_full[int(cy), int(cx)]),
+                           lab_full[int(cy), int(cx)].copy()))
+    return ink, faces
+
+
+def _glyph_shaped(width: np.ndarray | int, height: np.ndarray | int, area: np.ndarray | int) -> np.ndarray:
+    """Whether ink components (boxes width x height pixels holding ``area`` ink pixels; arrays
+    of one shape, or numbers) are shaped like a glyph or a part of one: not a speck, a long line
+    or a thin ring (bool, their shape)."""
+    long, short = np.maximum(width, height), np.minimum(width, height)
+    return (area >= 12) & (long >= 6) & (long <= 8 * short) & (area >= 0.2 * width * height)
+
+
+def _union_box(stats: np.ndarray, ids: list[int]) -> tuple[int, int, int, int]:
+    """The box (x0, y0, x1, y1; x1 and y1 exclusive) holding the components ``ids`` of
+    ``cv2.connectedComponentsWithStats`` stats (int32, [N, 5])."""
+    x0, y0 = (int(v) for v in stats[ids, :2].min(axis=0))
+    x1, y1 = (int(v) for v in (stats[ids, :2] + stats[ids, 2:4]).max(axis=0))
+    return x0, y0, x1, y1
+
+
+def _box_sum(integral: np.ndarray, outer: tuple[int, int, int, int], inner: tuple[int, int, int, int],
+             count: bool = False) -> float:
+    """Sum of an integral image over ``outer`` less ``inner`` (boxes x0, y0, x1, y1); with
+    ``count``, the number of pixels in that frame."""
+    def box(b: tuple[int, int, int, int]) -> float:
+        x0, y0, x1, y1 = b
+        if count:
+            return float((x1 - x0) * (y1 - y0))
+        return float(integral[y1, x1] - integral[y0, x1] - integral[y1, x0] + integral[y0, x0])
+    return box(outer) - box(inner)
+
+
+def _group(comps: list[tuple[int, int, int, int, int]], rings: list[tuple[int, int, int, int]]
+           ) -> list[list[tuple[int, int, int, int, int]]]:
+    """Union components of similar height that nearly touch with their centres near
+    (``GROUP_REACH``), that enclose one another (``ENCLOSE_RATIO``), or that lie inside one
+    ring (boxes x0, y0, x1, y1: a joker's thin ring, no glyph itself)."""
+    parent = list(range(len(comps)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for a, (xa, ya, wa, ha, _) in enumerate(comps):
+        for b in range(a + 1, len(comps)):
+            xb, yb, wb, hb, _ = comps[b]
+            encloses = ((xa <= xb and ya <= yb and xa + wa >= xb + wb and ya + ha >= yb + hb) or
+                        (xb <= xa and yb <= ya and xb + wb >= xa + wa and yb + hb >= ya + ha)) \
+                and max(ha, hb, wa, wb) < ENCLOSE_RATIO * min(max(ha, wa), max(hb, wb))
+            if not encloses and not 0.55 < hb / ha < 1.8:
+                continue
+            gap = max(max(xa, xb) - min(xa + wa, xb + wb), max(ya, yb) - min(ya + ha, yb + hb), 0)
+            apart = np.hypot(xa + wa / 2 - xb - wb / 2, ya + ha / 2 - yb - hb / 2)
+            near = apart < GROUP_REACH * min(max(ha, wa), max(hb, wb))
+            if gap < GROUP_GAP * max(ha, hb) and (encloses or near):
+                parent[root(a)] = root(b)
+    for x0, y0, x1, y1 in rings:
+        inside = [i for i, (x, y, w, h, _) in enumerate(comps)
+                  if x0 < x and y0 < y and x + w < x1 and y + h < y1]
+        for i in inside[1:]:
+            parent[root(i)] = root(inside[0])
+    groups: dict[int, list[tuple[int, int, int, int, int]]] = {}
+    for i, c in enumerate(comps):
+        groups.setdefault(root(i), []).append(c)
+    return list(groups.values())
+
+
+def strengthen(ink: np.ndarray, face: InkFace) -> InkFace:
+    """A face of weak ink (its 90th percentile under ``WEAK_INK``: pale orange on cream) with
+    the broken parts of its strokes joined: the pixels near it above ``WEAK_SHARE`` of its
+    level that connect to its ink, read with the gain that makes its level 1.
+
+    Args:
+        ink: the photo's ink map (float32, H x W, 0..1) from :func:`find_glyphs`.
+        face: one of its faces; returned as it is when its ink is not weak.
+    """
+    xs, ys = face.points[:, 0].astype(int), face.points[:, 1].astype(int)
+    level = float(np.percentile(ink[ys, xs], 90))
+    if level >= WEAK_INK:
+        return face
+    h, w = ink.shape
+    x0, y0, x1, y1 = face.box
+    m = max(2, int(0.2 * max(x1 - x0, y1 - y0)))
+    ox, oy = max(0, x0 - m), max(0, y0 - m)
+    window = ink[oy:min(h, y1 + m), ox:min(w, x1 + m)]
+    _, labels = cv2.connectedComponents((window > WEAK_SHARE * level).astype(np.uint8))
+    seeds = np.unique(labels[ys - oy, xs - ox])
+    py, px = np.nonzero(np.isin(labels, seeds[seeds > 0]))
+    points = np.stack([px + ox, py + oy], axis=1).astype(np.float32)
+    box = (int(px.min()) + ox, int(py.min()) + oy, int(px.max()) + ox + 1, int(py.max()) + oy + 1)
+    return InkFace(points, box, face.region, face.body, 1.0 / level)
+
+
+def tile_outlines(faces: list[InkFace], regions: np.ndarray, scale: float) -> list[np.ndarray]:
+    """Each face's tile outline: the minimum-area rectangle of its share of its region (the
+    region's pixels nearer to it than to any other face of that region).
+
+    Args:
+        faces: faces from :func:`find_glyphs`.
+        regions: int32 region labels (h x w) at ``scale`` of the photo, from ``surface_mask``.
+        scale: the working scale (small pixels per photo pixel).
+
+    Returns:
+        one float32 (shape: [4, 2]) array of (x, y) corners in photo pixels per face.
+    """
+    centres = np.array([f.points.mean(axis=0) for f in faces], np.float32) * scale
+    sizes = np.array([max(f.box[2] - f.box[0], f.box[3] - f.box[1]) for f in faces], np.float32) * scale
+    outlines: list[np.ndarray] = [np.empty(0)] * len(faces)
+    for region in sorted({f.region for f in faces}):
+        same = np.array([j for j, f in enumerate(faces) if f.region == region])
+        ys, xs = np.nonzero(regions == region)
+        pix = np.stack([xs, ys], axis=1).astype(np.float32)
+        d = np.linalg.norm(pix[:, None, :] - centres[same][None, :, :], axis=2)
+        nearest = np.argmin(d, axis=1)
+        for k, i in enumerate(same):
+            mine = (nearest == k) & (d[:, k] < 2.6 * sizes[i])
+            pts = pix[mine] if mine.sum() >= 5 else faces[i].points * scale
+            outlines[i] = cv2.boxPoints(cv2.minAreaRect(pts)) / scale
+    return outlines
+
+
+def glyph_input(ink: np.ndarray, face: InkFace, outline: np.ndarray) -> GlyphInput:
+    """The tile reader's input for one face: its ink alone in a window around it.
+
+    Args:
+        ink: the photo's ink map (H x W float32).
+        face: a face from :func:`find_glyphs`.
+        outline: float32 (shape: [K, 2]) the tile's outline in photo pixels.
+    """
+    h, w = ink.shape
+    x0, y0, x1, y1 = face.box
+    m = max(x1 - x0, y1 - y0)
+    ox, oy = max(0, x0 - m), max(0, y0 - m)
+    local = np.zeros((min(h, y1 + m) - oy, min(w, x1 + m) - ox), np.float32)
+    xs, ys = face.points[:, 0].astype(int), face.points[:, 1].astype(int)
+    local[ys - oy, xs - ox] = np.minimum(ink[ys, xs] * face.gain, 1.0)
+    return GlyphInput(local, face.points - (ox, oy), (outline - (ox, oy)).astype(np.float32))

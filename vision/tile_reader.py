@@ -46,7 +46,7 @@ import numpy as np
 
 from calibration.tilesets import TileSet
 from vision.cell_glyphs import glyphs_in_crops
-from vision.glyphs import GlyphInput, TileReaderError, glyph_features, glyph_patch, glyphs_patches
+from vision.glyphs import GlyphInput, TileReaderError, glyph_features, glyphs_patches
 
 #: Every face the reader can report.
 FACES: tuple[str, ...] = tuple(str(v) for v in range(20)) + ("#", "marker", "joker")
@@ -405,43 +405,6 @@ class TileReader:
                 up = (float(ups[k][0][0]), float(ups[k][0][1]))
                 return FaceReading(text, 0.6, up, "tesseract")
         return FaceReading(NOT_A_FACE, 0.0, reader="tesseract")
-
-
-def learn_exemplars(glyphs: Sequence[GlyphInput], faces: Sequence[str], ups: Sequence[np.ndarray],
-                    path: Path) -> int:
-    """Save glyph exemplars of a user's own tile set (``tilescribe tileset learn``).
-
-    Each glyph is stored upright (its tile's ``up`` given) and turned by -6..6 degrees.
-
-    Args:
-        glyphs: one glyph per face, as seen on the board.
-        faces: the face of each glyph ("0".."19", "#", "marker", "joker").
-        ups: the up direction (x, y) of each tile in its image.
-        path: the .npz file to write.
-
-    Returns:
-        the number of exemplars written.
-
-    Raises:
-        TileReaderError: for unknown faces or lengths that differ.
-    """
-    if not len(glyphs) == len(faces) == len(ups):
-        raise TileReaderError(f"{len(glyphs)} glyphs, {len(faces)} faces and {len(ups)} up directions differ")
-    bad = [f for f in faces if f not in FACES]
-    if bad:
-        raise TileReaderError(f"unknown faces {bad}")
-    patches, aspects, names = [], [], []
-    for glyph, face, up in zip(glyphs, faces, ups, strict=True):
-        for degrees in (-6, -3, 0, 3, 6):
-            t = np.deg2rad(degrees)
-            turned = np.array([up[0] * np.cos(t) - up[1] * np.sin(t), up[0] * np.sin(t) + up[1] * np.cos(t)])
-            p, a = glyph_patch(glyph.ink, glyph.points, turned)
-            patches.append(p)
-            aspects.append(a)
-            names.append(face)
-    features = glyph_features(np.stack(patches), np.asarray(aspects))
-    np.savez_compressed(path, features=features, faces=np.asarray(names))
-    return len(names)
 
 
 def _load_exemplars(path: Path) -> tuple[np.ndarray, np.ndarray]:

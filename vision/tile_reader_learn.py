@@ -3,14 +3,15 @@
 The user lays one tile of each face upright on the printed board, on given cells (by default the
 first cells in address order: A0, B1, B2, ...), and takes one photo. ``learn_tileset`` locates
 the board (fiducial markers -> homography), cuts each cell's crop from the rectified board, finds
-the glyph on it (vision.tile_reader.glyph_in_crop), and stores the glyphs as exemplars next to a
-new tile-set profile. The reader then weighs the nearest exemplar of each face as much as its
-trained model (vision.tile_reader.reader_for_tileset), so a set printed in an unusual font is
-read as well as the built-in ones.
+the glyph on it (vision.cell_glyphs.glyph_in_crop), and stores the glyphs as exemplars
+(``learn_exemplars``) next to a new tile-set profile. The reader then weighs the nearest
+exemplar of each face as much as its trained model (vision.tile_reader.reader_for_tileset), so a
+set printed in an unusual font is read as well as the built-in ones.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -20,8 +21,9 @@ from calibration.geometry import BoardGeometry
 from calibration.tilesets import TileSet, TileSetError, format_tileset
 from vision.board_view import BoardView
 from vision.cell_glyphs import glyph_in_crop
+from vision.glyphs import GlyphInput, glyph_features, glyph_patch
 from vision.locate import BoardLocator
-from vision.tile_reader import CELL_CROP, learn_exemplars
+from vision.tile_reader import CELL_CROP, FACES, TileReaderError
 
 #: Smallest glyph accepted while learning, as a share of the cell crop's side.
 MIN_GLYPH = 0.15
@@ -84,3 +86,40 @@ def learn_tileset(image: np.ndarray, geometry: BoardGeometry, base: TileSet, nam
                       wild_faces=base.wild_faces & set(faces), exemplars=exemplars)
     (out_dir / f"{name}.toml").write_text(format_tileset(tileset), encoding="utf-8")
     return tileset
+
+
+def learn_exemplars(glyphs: Sequence[GlyphInput], faces: Sequence[str], ups: Sequence[np.ndarray],
+                    path: Path) -> int:
+    """Save glyph exemplars of a user's own tile set (``tilescribe tileset learn``).
+
+    Each glyph is stored upright (its tile's ``up`` given) and turned by -6..6 degrees.
+
+    Args:
+        glyphs: one glyph per face, as seen on the board.
+        faces: the face of each glyph ("0".."19", "#", "marker", "joker").
+        ups: the up direction (x, y) of each tile in its image.
+        path: the .npz file to write.
+
+    Returns:
+        the number of exemplars written.
+
+    Raises:
+        TileReaderError: for unknown faces or lengths that differ.
+    """
+    if not len(glyphs) == len(faces) == len(ups):
+        raise TileReaderError(f"{len(glyphs)} glyphs, {len(faces)} faces and {len(ups)} up directions differ")
+    bad = [f for f in faces if f not in FACES]
+    if bad:
+        raise TileReaderError(f"unknown faces {bad}")
+    patches, aspects, names = [], [], []
+    for glyph, face, up in zip(glyphs, faces, ups, strict=True):
+        for degrees in (-6, -3, 0, 3, 6):
+            t = np.deg2rad(degrees)
+            turned = np.array([up[0] * np.cos(t) - up[1] * np.sin(t), up[0] * np.sin(t) + up[1] * np.cos(t)])
+            p, a = glyph_patch(glyph.ink, glyph.points, turned)
+            patches.append(p)
+            aspects.append(a)
+            names.append(face)
+    features = glyph_features(np.stack(patches), np.asarray(aspects))
+    np.savez_compressed(path, features=features, faces=np.asarray(names))
+    return len(names)

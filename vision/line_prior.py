@@ -74,7 +74,19 @@ def decode_lines(cells: Mapping[Hex, Sequence[tuple[str, float]]], board: Board,
     if modulus < 1:
         raise ValueError(f"modulus must be >= 1, got {modulus}")
     grid = grid_of(board)
+    # each cell's first choice now; its other options only when a line puts it in doubt
+    offered_at: dict[int, list[tuple[str, float]]] = {}
     options: dict[int, list[_Option]] = {}
+
+    def _option(cell: Hex, face: str, p: float) -> _Option:
+        return _Option(face, math.log(max(p, 1e-12)), value_of(cell, face), is_wild(face))
+
+    def choices(i: int) -> list[_Option]:
+        """Every option of cell i (built on first need)."""
+        if len(options[i]) < len(offered_at[i]):
+            options[i] += [_option(grid.cells[i], f, p) for f, p in offered_at[i][1:]]
+        return options[i]
+
     outside: dict[Hex, tuple[str, float]] = {}
     for cell, offered in cells.items():
         if not offered:
@@ -84,8 +96,9 @@ def decode_lines(cells: Mapping[Hex, Sequence[tuple[str, float]]], board: Board,
             outside[cell] = ranked[0]
             continue
         kept = [(f, p) for f, p in ranked if p >= MIN_PROBABILITY] or ranked[:1]
-        options[grid.index[cell]] = [_Option(f, math.log(max(p, 1e-12)), value_of(cell, f), is_wild(f))
-                                     for f, p in kept]
+        i = grid.index[cell]
+        offered_at[i] = kept
+        options[i] = [_option(cell, *kept[0])]
     occupied = [EMPTY] * len(grid.cells)
     for i in options:
         occupied[i] = 0
@@ -119,7 +132,7 @@ def decode_lines(cells: Mapping[Hex, Sequence[tuple[str, float]]], board: Board,
                     if not _is_linear([options[j][0].value for j in line], steps, modulus)]
     suspects = {i for n in broken_lines for i in lines[n]}
     suspects |= {i for i in options if options[i][0].value is None and not options[i][0].wild}
-    gains = {i: best_change(i) for i in suspects if len(options[i]) > 1}
+    gains = {i: best_change(i) for i in suspects if len(choices(i)) > 1}
     for _ in range(max_rounds):
         if not gains:
             break
@@ -129,7 +142,7 @@ def decode_lines(cells: Mapping[Hex, Sequence[tuple[str, float]]], board: Board,
             break
         choice[i] = k
         for j in {i} | {j for n in through[i] for j in lines[n]}:
-            if len(options[j]) > 1:
+            if len(choices(j)) > 1:
                 gains[j] = best_change(j)
     out = dict(outside)
     for i, k in choice.items():

@@ -118,6 +118,7 @@ class _Model:
     temperature: float
     mean: np.ndarray
     scale: np.ndarray
+    names: np.ndarray  # the classes as an array, for fancy indexing
 
 
 def _candidate_ups(glyph: GlyphInput) -> list[tuple[np.ndarray, float]]:
@@ -135,13 +136,11 @@ def _candidate_ups(glyph: GlyphInput) -> list[tuple[np.ndarray, float]]:
     shaped = _shape_ups(glyph, outline)
     if glyph.outline_is_sure:
         return shaped
-    out = list(shaped)
-    agree = _GENERIC_UPS @ np.stack([up for up, _ in shaped]).T  # [12, shaped]
+    agree = np.einsum("gj,sj->gs", _GENERIC_UPS, np.stack([up for up, _ in shaped]))  # cosines
     nearest = agree.argmax(axis=1)
-    for g, up in enumerate(_GENERIC_UPS):
-        if agree[g, nearest[g]] < _TEN_DEGREES:
-            out.append((up, min(shaped[nearest[g]][1], 0.0) - 1.5 + 0.3 * float(-up[1])))
-    return out
+    apart = agree[np.arange(len(_GENERIC_UPS)), nearest] < _TEN_DEGREES
+    prior = np.minimum(np.array([p for _, p in shaped])[nearest], 0.0) - 1.5 + 0.3 * -_GENERIC_UPS[:, 1]
+    return shaped + list(zip(_GENERIC_UPS[apart], prior[apart].tolist(), strict=True))
 
 
 #: Every twelfth of a turn as an up vector (x, y), and the cosine of ten degrees.
@@ -157,7 +156,8 @@ def _shape_ups(glyph: GlyphInput, outline: np.ndarray) -> list[tuple[np.ndarray,
         v = (outline - centre).astype(np.float64)
         phase = np.angle(np.exp(5j * np.arctan2(v[:, 1], v[:, 0])).sum()) / 5
         turns = phase + np.arange(5) * 2 * np.pi / 5
-        return [(np.array([np.cos(t), np.sin(t)]), 0.3 * float(-np.sin(t))) for t in turns]
+        ups = np.stack([np.cos(turns), np.sin(turns)], axis=1)
+        return list(zip(ups, (0.3 * -ups[:, 1]).tolist(), strict=True))
     offset = glyph.points.mean(axis=0) - centre
     extent = max(float(np.ptp(glyph.points, axis=0).max()), 1.0)
     (_, _), (rw, rh), angle = cv2.minAreaRect(outline)
@@ -329,8 +329,9 @@ class TileReader:
         score = np.where(keep, score, -np.inf)
         p = np.exp(score - score.max())
         p /= p.sum()
-        order = [int(c) for c in np.argsort(-p) if p[c] >= MIN_ALTERNATIVE]
-        top = [(self._model.classes[c], float(p[c])) for c in order]
+        order = np.argsort(-p)
+        order = order[p[order] >= MIN_ALTERNATIVE]
+        top = list(zip(self._model.names[order].tolist(), p[order].tolist(), strict=True))
         first = [fp for fp in top if fp[0] == face] or [(face, float(p[self._model.classes.index(face)]))]
         return tuple(first + [fp for fp in top if fp[0] != face])
 
@@ -460,7 +461,7 @@ def _load_model(model_dir: str | None) -> _Model:
         raise TileReaderError(f"{weights}: {int(mlp.getLayerSizes()[-1, 0])} outputs but {meta_path} "
                               f"names {len(classes)} classes")
     mean, scale = np.asarray(meta["mean"], np.float32), np.asarray(meta["scale"], np.float32)
-    return _Model(mlp, classes, float(meta["temperature"]), mean, scale)
+    return _Model(mlp, classes, float(meta["temperature"]), mean, scale, np.array(classes))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -161,18 +162,16 @@ def _shape_ups(glyph: GlyphInput, outline: np.ndarray) -> list[tuple[np.ndarray,
     offset = glyph.points.mean(axis=0) - centre
     extent = max(float(np.ptp(glyph.points, axis=0).max()), 1.0)
     (_, _), (rw, rh), angle = cv2.minAreaRect(outline)
-    theta = np.deg2rad(angle)
-    axis = np.array([np.cos(theta), np.sin(theta)]) if rw >= rh else np.array([-np.sin(theta), np.cos(theta)])
-    across = np.array([-axis[1], axis[0]])
+    c, s = math.cos(math.radians(angle)), math.sin(math.radians(angle))
+    ax, ay = (c, s) if rw >= rh else (-s, c)
+    ups = np.array([[ax, ay], [-ax, -ay], [-ay, ax], [ay, -ax]])  # along the long side, then across
     elongation = max(rw, rh) / max(min(rw, rh), 1.0)
-    out = []
-    for up, long_side in ((axis, True), (-axis, True), (across, False), (-across, False)):
-        prior = 0.0 if long_side else -3.0 * min(max(elongation - 1.05, 0.0) / 0.2, 1.0)
-        # the face sits in the upper part of the tile: a glyph above the centre votes for this up
-        prior += float(np.clip(6.0 * float(offset @ up) / extent, -4.0, 4.0))
-        prior += 0.3 * float(-up[1])  # photos and boards are mostly seen roughly upright
-        out.append((up, prior))
-    return out
+    across = -3.0 * min(max(elongation - 1.05, 0.0) / 0.2, 1.0)
+    prior = np.array([0.0, 0.0, across, across])
+    # the face sits in the upper part of the tile: a glyph above the centre votes for this up
+    prior += np.clip(6.0 * np.einsum("uj,j->u", ups, offset.astype(np.float64)) / extent, -4.0, 4.0)
+    prior += 0.3 * -ups[:, 1]  # photos and boards are mostly seen roughly upright
+    return list(zip(ups, prior.tolist(), strict=True))
 
 
 class TileReader:

@@ -102,12 +102,37 @@ def test_alternatives_rank_the_faces_the_reader_hesitates_between(reader):
         assert probabilities[1:] == sorted(probabilities[1:], reverse=True)
 
 
+@pytest.mark.parametrize("angle", [0, 110, 230])
+def test_a_speck_beside_the_digits_is_no_part_of_the_face(reader, angle):
+    """A speck of ink above a "12" (noise, a crumb) is left out of the face (GROUP_MIN_SHARE):
+    joined to it, it stretched the glyph's box and the "12" read "2"."""
+    tile = render_tile("12", held_out_pentagon("none"), 96, np.random.default_rng(2))
+    clean = glyph_in_crop(on_table(tile, angle, table=(235, 235, 235)))
+    h, w = tile.shape[:2]
+    cv2.circle(tile, (w // 2, h // 4), 4, (40, 40, 40, 255), -1)
+    crop = on_table(tile, angle, table=(235, 235, 235))
+    glyph = glyph_in_crop(crop)
+    assert clean is not None and glyph is not None
+    assert len(glyph.points) == len(clean.points)
+    assert reader.read(crop).face == "12"
+
+
 def test_blank_tile_reads_as_wild_but_unsure(reader):
     """No ink found: a blank wild tile (§7-1), or a number the finder missed, so never a sure '#'."""
     blank = np.full((96, 72, 3), (222, 238, 244), np.uint8)
     reading = reader.read(on_table(blank, 30, table=(235, 235, 235)))
     assert reading.face == "#"
     assert reading.confidence <= 0.3
+
+
+def test_a_blank_tile_with_a_speck_of_shading_reads_as_blank(reader):
+    """A few pixels of shading on a blank wild tile are a speck (MIN_GLYPH_SHARE), not a face:
+    read as a glyph, they became whatever number the line prior wanted there."""
+    blank = np.full((96, 72, 3), (222, 238, 244), np.uint8)
+    cv2.circle(blank, (30, 40), 4, (170, 180, 185), -1)
+    crop = on_table(blank, 30, table=(235, 235, 235))
+    assert glyph_in_crop(crop) is None
+    assert reader.read(crop).face == "#"
 
 
 def test_prior_reranks(reader):

@@ -196,8 +196,10 @@ def _glyph_input(ink: np.ndarray, mask: np.ndarray, outline: np.ndarray,
 def _is_edge_line(labels: np.ndarray, i: int, stat: np.ndarray, side: int) -> bool:
     """A long thin component at any angle (a tile's edge or shadow, a line of the board), not a
     face: longer than a third of the crop and at least six times as long as it is wide."""
-    x, y, cw, ch = (int(v) for v in stat[:4])
-    if np.hypot(cw, ch) < 0.35 * side:
+    x, y, cw, ch, area = (int(v) for v in stat[:5])
+    # six times as long as wide covers less than a sixth of its length squared (at most its box's
+    # diagonal squared): a stouter component needs no moments
+    if cw * cw + ch * ch < (0.35 * side) ** 2 or 6 * area >= cw * cw + ch * ch:
         return False
     m = cv2.moments((labels[y:y + ch, x:x + cw] == i).astype(np.uint8), binaryImage=True)
     a, b, c = m["mu20"], m["mu11"], m["mu02"]

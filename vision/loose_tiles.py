@@ -12,7 +12,8 @@ Stages (one function each):
    ring; a component far bigger than a glyph, such as a rack, encloses nothing). Every face is
    one tile.
 3. ``tile_outlines`` (vision/loose_glyphs.py): each tile's outline is the part of its region
-   nearer to its face than to any other face.
+   nearer to its face than to any other face and of about the colour of the body beside it
+   (not the wall or marble behind a rack that the region spills onto).
 4. The tile reader (vision/tile_reader.py, the same reader the board uses) reads each face at
    every candidate rotation; a face of weak ink is read again with its broken strokes joined
    (kept when surer, WEAK_CONFIDENCE); a face read as "none" is read again at every twelfth of a
@@ -228,7 +229,8 @@ def _read_surface(image: np.ndarray, surface: Surface, scale: float, reader: Til
     fresh = [i for i, reading in enumerate(readings) if reading is None]
     if not fresh:
         return []
-    outlines = tile_outlines(faces, regions, scale)
+    small = cv2.resize(image, regions.shape[::-1], interpolation=cv2.INTER_AREA)
+    outlines = tile_outlines(faces, regions, scale, cv2.cvtColor(small, cv2.COLOR_BGR2Lab).astype(np.float32))
     glyphs = [glyph_input(ink, faces[i], outlines[i]) for i in fresh]
     first = _read_weak_again(reader, ink, [faces[i] for i in fresh], [outlines[i] for i in fresh],
                              reader.read_glyphs(glyphs, allowed), allowed)

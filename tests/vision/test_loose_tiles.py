@@ -57,6 +57,13 @@ def test_bare_backgrounds_give_no_tiles(photos_dir, loose_reader):
         assert find_tiles(cv2.imread(str(path)), loose_reader, RUMMIKUB) == [], path.name
 
 
+@pytest.mark.parametrize("prefix", ["rummy3-2_", "rummy3-5_", "rummy3-14_", "rummy3-17_"])
+def test_a_whole_rack_is_no_tile(train_photo, loose_reader, prefix):
+    # racks whose black frame, one ink component around every tile, was read as a "1" or an "8"
+    image, truth = train_photo(prefix)
+    match(truth, find_tiles(image, loose_reader, RUMMIKUB), prefix)
+
+
 def test_bad_photo_is_named(loose_reader):
     with pytest.raises(LooseTileError, match="expected a BGR uint8"):
         find_tiles(np.zeros((100, 100), np.uint8), loose_reader)

@@ -49,6 +49,17 @@ INK_JOIN = 0.35
 #: nose as a "1").
 RING_MIN = 12
 
+#: A tile's outline is drawn from its region's pixels nearer to its face than to any other face,
+#: within OUTLINE_REACH times the face's size of it, and of about the colour of the tile's body
+#: near the face (Lab distance, lightness counted at LIGHTNESS_WEIGHT, under BODY_NEAR: a rack's
+#: tiles' region spills onto the wall or the marble behind it, and a spilling outline puts the
+#: face in the lower part of its tile, upside down). The body near the face: its region's pixels
+#: within BODY_SAMPLE times its size.
+OUTLINE_REACH = 2.6
+BODY_NEAR = 12.0
+LIGHTNESS_WEIGHT = 0.5
+BODY_SAMPLE = 1.0
+
 
 @dataclass(frozen=True, slots=True)
 class InkFace:
@@ -233,14 +244,17 @@ def strengthen(ink: np.ndarray, face: InkFace) -> InkFace:
     return InkFace(points, box, face.region, face.body, 1.0 / level)
 
 
-def tile_outlines(faces: list[InkFace], regions: np.ndarray, scale: float) -> list[np.ndarray]:
+def tile_outlines(faces: list[InkFace], regions: np.ndarray, scale: float, lab: np.ndarray
+                  ) -> list[np.ndarray]:
     """Each face's tile outline: the minimum-area rectangle of its share of its region (the
-    region's pixels nearer to it than to any other face of that region).
+    region's pixels nearer to it than to any other face of that region, within
+    ``OUTLINE_REACH`` of it and of about its tile's body colour: ``BODY_NEAR``).
 
     Args:
         faces: faces from :func:`find_glyphs`.
         regions: int32 region labels (h x w) at ``scale`` of the photo, from ``surface_mask``.
         scale: the working scale (small pixels per photo pixel).
+        lab: float32 (h x w x 3) the photo at ``scale`` in OpenCV 8-bit Lab (L, a, b).
 
     Returns:
         one float32 (shape: [4, 2]) array of (x, y) corners in photo pixels per face.
@@ -252,11 +266,16 @@ def tile_outlines(faces: list[InkFace], regions: np.ndarray, scale: float) -> li
         same = np.array([j for j, f in enumerate(faces) if f.region == region])
         ys, xs = np.nonzero(regions == region)
         pix = np.stack([xs, ys], axis=1).astype(np.float32)
+        colour = lab[ys, xs] * (LIGHTNESS_WEIGHT, 1.0, 1.0)
         d = np.linalg.norm(pix[:, None, :] - centres[same][None, :, :], axis=2)
         nearest = np.argmin(d, axis=1)
         for k, i in enumerate(same):
-            mine = (nearest == k) & (d[:, k] < 2.6 * sizes[i])
-            pts = pix[mine] if mine.sum() >= 5 else faces[i].points * scale
+            mine = np.flatnonzero((nearest == k) & (d[:, k] < OUTLINE_REACH * sizes[i]))
+            near = mine[d[mine, k] < BODY_SAMPLE * sizes[i]]
+            if len(near):
+                body = np.median(colour[near], axis=0)
+                mine = mine[np.linalg.norm(colour[mine] - body, axis=1) < BODY_NEAR]
+            pts = pix[mine] if len(mine) >= 5 else faces[i].points * scale
             outlines[i] = cv2.boxPoints(cv2.minAreaRect(pts)) / scale
     return outlines
 

@@ -12,13 +12,15 @@ Stages (one function each):
    ring; a component far bigger than a glyph, such as a rack, encloses nothing). Every face is
    one tile.
 3. ``tile_outlines`` (vision/loose_glyphs.py): each tile's outline is the part of its region
-   nearer to its face than to any other face.
+   nearer to its face than to any other face and of about the colour of the body beside it
+   (not the wall or marble behind a rack that the region spills onto).
 4. The tile reader (vision/tile_reader.py, the same reader the board uses) reads each face at
    every candidate rotation; a face of weak ink is read again with its broken strokes joined
    (kept when surer, WEAK_CONFIDENCE); a face read as "none" is read again at every twelfth of a
    turn (its outline may be wrong), its broken strokes joined when its ink is weak, and dropped
    (a logo, a scratch) unless it is then read as a face with confidence >= RETRY_CONFIDENCE.
-   Specks beside a surely read face (SPECK_SHARE) are dropped too. The ink colour is the
+   Specks beside a surely read face (SPECK_SHARE) are dropped too, and so is ink far bigger than
+   the faces read surely (GIANT: a whole rack). The ink colour is the
    likeliest of the learned ink colours (black, blue, orange, red; vision/models/ink_colours.npz).
 5. The faces read with confidence >= SEED_CONFIDENCE teach the photo's own body colour
    (``photo_surface``: the cream of this set in this light, not the white table beside it); the
@@ -58,6 +60,10 @@ from vision.tile_reader import NOT_A_FACE, FaceReading, TileReader
 SPECK_SHARE = 0.5
 SPECK_REACH = 2.0
 SPECK_BESIDE = 0.8
+
+#: Ink more than GIANT times the median size of a surface's faces read at least SPECK_BESIDE
+#: sure is no face (a whole rack, its black frame enclosing every tile, read as a "1" or an "8").
+GIANT = 10.0
 
 #: A face the reader calls "none" at its tile's candidate rotations is read again at every
 #: twelfth of a turn (its outline may be wrong: touching tiles, a region spilling onto the
@@ -228,7 +234,8 @@ def _read_surface(image: np.ndarray, surface: Surface, scale: float, reader: Til
     fresh = [i for i, reading in enumerate(readings) if reading is None]
     if not fresh:
         return []
-    outlines = tile_outlines(faces, regions, scale)
+    small = cv2.resize(image, regions.shape[::-1], interpolation=cv2.INTER_AREA)
+    outlines = tile_outlines(faces, regions, scale, cv2.cvtColor(small, cv2.COLOR_BGR2Lab).astype(np.float32))
     glyphs = [glyph_input(ink, faces[i], outlines[i]) for i in fresh]
     first = _read_weak_again(reader, ink, [faces[i] for i in fresh], [outlines[i] for i in fresh],
                              reader.read_glyphs(glyphs, allowed), allowed)
@@ -236,6 +243,11 @@ def _read_surface(image: np.ndarray, surface: Surface, scale: float, reader: Til
     for i, face, reading in zip(fresh, again, read, strict=True):
         faces[i], readings[i] = face, reading
     every = [r for r in readings if r is not None]
+    sizes = np.array([_size(f) for f in faces])
+    sure = np.array([r.face != NOT_A_FACE and r.confidence >= SPECK_BESIDE for r in every])
+    if sure.any():  # ink far bigger than the faces read surely: a whole rack (GIANT)
+        giant = sizes > GIANT * float(np.median(sizes[sure]))
+        every = [FaceReading(NOT_A_FACE, 1.0) if big else r for r, big in zip(every, giant, strict=True)]
     specks = _specks(faces, every)
     return [FoundFace(faces[i].points, _size(faces[i]), every[i], outlines[i],
                       ink_colour(image, faces[i], ink))

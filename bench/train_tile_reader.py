@@ -8,10 +8,10 @@ Writes:
 
 Training data: the cell crops of simulated boards (vision.sim: every face in the TRAIN fonts and
 styles, at any rotation, through the camera model, located and rectified like the read pipeline
-does), and the real tiles of train/ as found by
-vision/loose_tiles.py (faces matched to the labelled polygons; ink found on no labelled tile is
-the "none" class). valid/ is never read here. The photos are CC BY 4.0 (Roboflow Universe,
-rummikub-nvypk-8cwem); vision/models/ATTRIBUTION.txt carries the attribution.
+does), and the real tiles of train/ as found by vision/loose_glyphs.py (faces matched to the
+labelled polygons; ink found on no labelled tile is the "none" class). valid/ is never read
+here. The photos are CC BY 4.0 (Roboflow Universe, rummikub-nvypk-8cwem);
+vision/models/ATTRIBUTION.txt carries the attribution.
 
 Usage: .venv/bin/python bench/train_tile_reader.py [--photos ../shared/data/rummikub-photos]
 """
@@ -30,7 +30,7 @@ import numpy as np
 from calibration.board_print import SheetSpec, print_board
 from vision.board_view import BoardView
 from vision.cell_glyphs import glyph_in_crop
-from vision.glyphs import glyph_features, glyph_patch
+from vision.glyphs import glyph_features, glyph_patch, turned
 from vision.locate import BoardLocator
 from vision.loose_glyphs import find_glyphs, glyph_input
 from vision.loose_tiles import ink_colour
@@ -103,8 +103,8 @@ def real_samples(train_dir: Path, names: list[str], lut: np.ndarray, rng: np.ran
                 glyph = glyph_input(ink, face, tile.polygon.astype(np.float32))
                 ups = _candidate_ups(glyph)
                 best = max(ups, key=lambda u: u[1])[0]
-                copies = [(_turn(best, rng.normal(0, 4)) if k else best, tile.face) for k in range(3)]
-                copies += [(_turn(best, w + rng.normal(0, 4)), NOT_A_FACE) for w in (90.0, 270.0)]
+                copies = [(turned(best, rng.normal(0, 4)) if k else best, tile.face) for k in range(3)]
+                copies += [(turned(best, w + rng.normal(0, 4)), NOT_A_FACE) for w in (90.0, 270.0)]
                 if tile.colour != "joker" and not path.name.startswith("rummy-2_"):
                     colour_lab.setdefault(tile.colour, []).append(ink_colour(image, face, ink))
             else:
@@ -116,11 +116,6 @@ def real_samples(train_dir: Path, names: list[str], lut: np.ndarray, rng: np.ran
                 labels.append(CLASSES.index(face_name))
     colours = {k: np.median(np.stack(v), axis=0).tolist() for k, v in sorted(colour_lab.items())}
     return patches, aspects, labels, colours
-
-
-def _turn(v: np.ndarray, degrees: float) -> np.ndarray:
-    t = np.deg2rad(degrees)
-    return np.array([v[0] * np.cos(t) - v[1] * np.sin(t), v[0] * np.sin(t) + v[1] * np.cos(t)])
 
 
 def board_samples(boards: int, seed: int, rng: np.random.Generator):
@@ -159,7 +154,7 @@ def board_samples(boards: int, seed: int, rng: np.random.Generator):
             turns = [(rng.normal(0, 3), str(tile["face"]))]
             turns += [(w + rng.normal(0, 3), NOT_A_FACE) for w in wrong]
             for turn, name in turns:
-                p, a = glyph_patch(glyph.ink, glyph.points, _turn(up, turn))
+                p, a = glyph_patch(glyph.ink, glyph.points, turned(up, turn))
                 patches.append(p)
                 aspects.append(a)
                 labels.append(CLASSES.index(name))

@@ -191,7 +191,9 @@ class BoardReader:
             if value is not None:
                 faces_by_value.setdefault(value, set()).add(face)
         self._faces_by_value = faces_by_value
+        # the tile set's faces (None: no set): on A0, and elsewhere without the modulus marker (§8)
         self._set_faces = frozenset(config.face_values) or None
+        self._set_faces_off_a0 = None if self._set_faces is None else self._set_faces - {MARKER_FACE}
 
     def read(self, image: np.ndarray, where: str = "frame",
              legal: Mapping[Hex, Collection[int]] | None = None, only: Collection[Hex] | None = None,
@@ -304,9 +306,7 @@ class BoardReader:
         modulus marker on A0 only (§8); with the engine's legal values, only faces of those
         values and wild faces. None: no prior (no tile set and no legal values)."""
         if legal is None or not legal.get(cell):  # a blocked cell: nothing is legal, no rule prior
-            if self._set_faces is None:
-                return None
-            return self._set_faces if cell == Hex(0, 0) else self._set_faces - {MARKER_FACE}
+            return self._set_faces if cell == Hex(0, 0) else self._set_faces_off_a0
         faces = set(WILD_FACES)
         for value in legal[cell]:
             faces |= self._faces_by_value.get(value, set())

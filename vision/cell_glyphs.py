@@ -94,8 +94,8 @@ def glyphs_in_crops(crops: Sequence[np.ndarray]) -> list[GlyphInput | None]:
         body_mask = (dist < np.minimum(np.minimum(30.0, 0.7 * level), np.maximum(6.0, 0.5 * apart))
                      .astype(np.float32)[:, None, None]).astype(np.uint8)
         ink = np.minimum(dist / (2.0 * level)[:, None, None], 1.0)  # 0..1, 0.5 the ink threshold
-        found = {i: _glyph(body_mask[k], ink[k], r, central_disk) for k, i in enumerate(members)}
-        parts = {i: f for i, f in found.items() if f is not None}
+        parts = {i: f for k, i in enumerate(members)
+                 if (f := _glyph(body_mask[k], ink[k], r, central_disk)) is not None}
         shaped = {i: (f.hull, f.rect) for i, f in parts.items() if f.hull is not None}
         outlines = dict(zip(shaped, _outlines(list(shaped.values())), strict=True))
         for i, f in parts.items():

@@ -93,6 +93,13 @@ def ink_map(region_bgr: np.ndarray, body_lab: np.ndarray) -> np.ndarray:
     return np.clip(np.maximum(chroma, lightness), 0.0, 1.0)
 
 
+def turned(up: np.ndarray, degrees: float) -> np.ndarray:
+    """An up direction (shape: [2], x right, y down) turned by ``degrees`` (clockwise as seen, the
+    y axis pointing down), float64 (shape: [2])."""
+    t = np.deg2rad(degrees)
+    return np.array([up[0] * np.cos(t) - up[1] * np.sin(t), up[0] * np.sin(t) + up[1] * np.cos(t)])
+
+
 def glyph_patch(ink: np.ndarray, points: np.ndarray, up: np.ndarray) -> tuple[np.ndarray, float]:
     """Cut one glyph out of an ink map, turned upright and scaled into a square patch.
 

@@ -15,8 +15,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.glyphs import ink_map
-from vision.tile_reader import GlyphInput
+from vision.glyphs import GlyphInput, ink_map
 
 #: Ink map level above which a pixel is ink.
 INK_LEVEL = 0.5
@@ -79,6 +78,12 @@ class InkFace:
     body: np.ndarray
     gain: float = 1.0
 
+    @property
+    def size(self) -> float:
+        """The long side of its ink's box, in pixels."""
+        x0, y0, x1, y1 = self.box
+        return float(max(x1 - x0, y1 - y0))
+
 
 def find_glyphs(image: np.ndarray, body: np.ndarray, regions: np.ndarray, body_lab: np.ndarray
                 ) -> tuple[np.ndarray, list[InkFace]]:
@@ -111,9 +116,9 @@ def find_glyphs(image: np.ndarray, body: np.ndarray, regions: np.ndarray, body_l
         """Whether the frame around a box is mostly tile: body, or the face's tinted disc."""
         r = max(2, int(0.3 * max(x1 - x0, y1 - y0)))
         outer = (max(0, x0 - r), max(0, y0 - r), min(w, x1 + r), min(h, y1 + r))
-        frame = _box_sum(np.ones((1, 1)), outer, (x0, y0, x1, y1), count=True)
-        return (_box_sum(body_sum, outer, (x0, y0, x1, y1)) >= 0.25 * frame
-                and _box_sum(region_sum, outer, (x0, y0, x1, y1)) >= 0.85 * frame)
+        frame = (outer[2] - outer[0]) * (outer[3] - outer[1]) - (x1 - x0) * (y1 - y0)
+        return (_frame_sum(body_sum, outer, (x0, y0, x1, y1)) >= 0.25 * frame
+                and _frame_sum(region_sum, outer, (x0, y0, x1, y1)) >= 0.85 * frame)
 
     pieces: dict[int, list[int]] = {}  # the glyph-like components of each weak-ink component
     for i in np.flatnonzero(_glyph_shaped(stats[:, 2], stats[:, 3], stats[:, 4])):
@@ -169,14 +174,11 @@ def _union_box(stats: np.ndarray, ids: list[int]) -> tuple[int, int, int, int]:
     return x0, y0, x1, y1
 
 
-def _box_sum(integral: np.ndarray, outer: tuple[int, int, int, int], inner: tuple[int, int, int, int],
-             count: bool = False) -> float:
-    """Sum of an integral image over ``outer`` less ``inner`` (boxes x0, y0, x1, y1); with
-    ``count``, the number of pixels in that frame."""
+def _frame_sum(integral: np.ndarray, outer: tuple[int, int, int, int], inner: tuple[int, int, int, int]
+               ) -> float:
+    """Sum of an integral image over ``outer`` less ``inner`` (boxes x0, y0, x1, y1)."""
     def box(b: tuple[int, int, int, int]) -> float:
         x0, y0, x1, y1 = b
-        if count:
-            return float((x1 - x0) * (y1 - y0))
         return float(integral[y1, x1] - integral[y0, x1] - integral[y1, x0] + integral[y0, x0])
     return box(outer) - box(inner)
 
@@ -260,7 +262,7 @@ def tile_outlines(faces: list[InkFace], regions: np.ndarray, scale: float, lab: 
         one float32 (shape: [4, 2]) array of (x, y) corners in photo pixels per face.
     """
     centres = np.array([f.points.mean(axis=0) for f in faces], np.float32) * scale
-    sizes = np.array([max(f.box[2] - f.box[0], f.box[3] - f.box[1]) for f in faces], np.float32) * scale
+    sizes = np.array([f.size for f in faces], np.float32) * scale
     outlines: list[np.ndarray] = [np.empty(0)] * len(faces)
     for region in sorted({f.region for f in faces}):
         same = np.array([j for j, f in enumerate(faces) if f.region == region])

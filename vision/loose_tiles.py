@@ -70,7 +70,6 @@ GIANT = 10.0
 #: table); the reading is kept when it is a face at least this sure.
 RETRY_CONFIDENCE = 0.7
 
-
 #: A face of weak ink read as a face is read again with its broken strokes joined; the new
 #: reading replaces the first when at least this sure (and surer than the first).
 WEAK_CONFIDENCE = 0.5
@@ -224,18 +223,18 @@ def _read_weak_again(reader: TileReader, ink: np.ndarray, faces: list[InkFace], 
     return faces, readings
 
 
-def _read_surface(image: np.ndarray, surface: Surface, scale: float, reader: TileReader,
+def _read_surface(image: np.ndarray, lab: np.ndarray, surface: Surface, scale: float, reader: TileReader,
                   allowed: frozenset[str] | None, known: list[FoundFace]) -> list[FoundFace]:
-    """The faces on one surface (at ``scale`` of the photo) read as tiles, less those at the
-    place of a ``known`` face (read on an earlier surface, whose reading they keep)."""
+    """The faces on one surface (at ``scale`` of the photo, whose OpenCV Lab there is ``lab``,
+    float32 h x w x 3) read as tiles, less those at the place of a ``known`` face (read on an
+    earlier surface, whose reading they keep)."""
     body, regions, body_lab = surface
     ink, faces = find_glyphs(image, body, regions, body_lab)
     readings = _known_readings(faces, known)
     fresh = [i for i, reading in enumerate(readings) if reading is None]
     if not fresh:
         return []
-    small = cv2.resize(image, regions.shape[::-1], interpolation=cv2.INTER_AREA)
-    outlines = tile_outlines(faces, regions, scale, cv2.cvtColor(small, cv2.COLOR_BGR2Lab).astype(np.float32))
+    outlines = tile_outlines(faces, regions, scale, lab)
     glyphs = [glyph_input(ink, faces[i], outlines[i]) for i in fresh]
     first = _read_weak_again(reader, ink, [faces[i] for i in fresh], [outlines[i] for i in fresh],
                              reader.read_glyphs(glyphs, allowed), allowed)
@@ -243,21 +242,15 @@ def _read_surface(image: np.ndarray, surface: Surface, scale: float, reader: Til
     for i, face, reading in zip(fresh, again, read, strict=True):
         faces[i], readings[i] = face, reading
     every = [r for r in readings if r is not None]
-    sizes = np.array([_size(f) for f in faces])
+    sizes = np.array([f.size for f in faces])
     sure = np.array([r.face != NOT_A_FACE and r.confidence >= SPECK_BESIDE for r in every])
     if sure.any():  # ink far bigger than the faces read surely: a whole rack (GIANT)
         giant = sizes > GIANT * float(np.median(sizes[sure]))
         every = [FaceReading(NOT_A_FACE, 1.0) if big else r for r, big in zip(every, giant, strict=True)]
     specks = _specks(faces, every)
-    return [FoundFace(faces[i].points, _size(faces[i]), every[i], outlines[i],
+    return [FoundFace(faces[i].points, faces[i].size, every[i], outlines[i],
                       ink_colour(image, faces[i], ink))
             for i in fresh if every[i].face != NOT_A_FACE and not specks[i]]
-
-
-def _size(face: InkFace) -> float:
-    """The long side of a face's box, in pixels."""
-    x0, y0, x1, y1 = face.box
-    return float(max(x1 - x0, y1 - y0))
 
 
 def _known_readings(faces: list[InkFace], known: list[FoundFace]) -> list[FaceReading | None]:
@@ -269,7 +262,7 @@ def _known_readings(faces: list[InkFace], known: list[FoundFace]) -> list[FaceRe
     for face in faces:
         apart = np.linalg.norm(centres - face.points.mean(axis=0), axis=1)
         nearest = int(np.argmin(apart))
-        readings.append(known[nearest].reading if apart[nearest] < SAME_PLACE * _size(face) else None)
+        readings.append(known[nearest].reading if apart[nearest] < SAME_PLACE * face.size else None)
     return readings
 
 
@@ -316,13 +309,14 @@ def read_faces(image: np.ndarray, reader: TileReader, allowed: frozenset[str] | 
     except SurfaceTableError as exc:
         raise LooseTileError(str(exc)) from None
     small, scale = working_image(image)
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2Lab).astype(np.float32)
     surface = surface_mask(small, lut)
-    first = _read_surface(image, surface, scale, reader, allowed, [])
+    first = _read_surface(image, lab, surface, scale, reader, allowed, [])
     refined = photo_surface(small, _body_samples(first, surface[0], scale))
     fresh = None if refined is None else new_regions(refined, surface)
     if fresh is None:
         return first
-    return first + _read_surface(image, fresh, scale, reader, allowed, first)
+    return first + _read_surface(image, lab, fresh, scale, reader, allowed, first)
 
 
 def find_tiles(image: np.ndarray, reader: TileReader, allowed: frozenset[str] | None = None,

@@ -249,6 +249,7 @@ class PresenceFeatures:
                    brightness, np.abs(brightness)]
         return np.stack(columns, axis=1).astype(np.float32)
 
+
 def _mean_weights(masks: list[np.ndarray]) -> np.ndarray:
     """float32 (shape: [roi * roi, len(masks)]): each mask weighted 1 / its pixel count."""
     return np.stack([m.ravel() / m.sum() for m in masks], axis=1).astype(np.float32)

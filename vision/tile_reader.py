@@ -119,7 +119,6 @@ class _Model:
     temperature: float
     mean: np.ndarray
     scale: np.ndarray
-    names: np.ndarray  # the classes as an array, for fancy indexing
 
 
 def _candidate_ups(glyph: GlyphInput) -> list[tuple[np.ndarray, float]]:
@@ -330,7 +329,8 @@ class TileReader:
         p /= p.sum()
         order = np.argsort(-p)
         order = order[p[order] >= MIN_ALTERNATIVE]
-        top = list(zip(self._model.names[order].tolist(), p[order].tolist(), strict=True))
+        classes = self._model.classes
+        top = [(classes[c], v) for c, v in zip(order.tolist(), p[order].tolist(), strict=True)]
         first = [fp for fp in top if fp[0] == face] or [(face, float(p[self._model.classes.index(face)]))]
         return tuple(first + [fp for fp in top if fp[0] != face])
 
@@ -453,14 +453,17 @@ def _load_model(model_dir: str | None) -> _Model:
     if not weights.is_file() or not meta_path.is_file():
         raise TileReaderError(f"tile reader model not found: {weights} and {meta_path} are needed "
                               "(train one with bench/train_tile_reader.py)")
-    mlp = cv2.ml.ANN_MLP_load(str(weights))  # type: ignore[attr-defined]
-    meta = json.loads(meta_path.read_text(encoding="utf-8"))
-    classes = tuple(meta["classes"])
-    if int(mlp.getLayerSizes()[-1, 0]) != len(classes):
-        raise TileReaderError(f"{weights}: {int(mlp.getLayerSizes()[-1, 0])} outputs but {meta_path} "
-                              f"names {len(classes)} classes")
-    mean, scale = np.asarray(meta["mean"], np.float32), np.asarray(meta["scale"], np.float32)
-    return _Model(mlp, classes, float(meta["temperature"]), mean, scale, np.array(classes))
+    try:
+        mlp = cv2.ml.ANN_MLP_load(str(weights))  # type: ignore[attr-defined]
+        meta = json.loads(meta_path.read_text(encoding="utf-8"))
+        classes, temperature = tuple(meta["classes"]), float(meta["temperature"])
+        mean, scale = np.asarray(meta["mean"], np.float32), np.asarray(meta["scale"], np.float32)
+        outputs = int(mlp.getLayerSizes()[-1, 0])
+    except (cv2.error, OSError, KeyError, TypeError, ValueError) as exc:
+        raise TileReaderError(f"{weights} or {meta_path}: not a tile reader model ({exc})") from exc
+    if outputs != len(classes):
+        raise TileReaderError(f"{weights}: {outputs} outputs but {meta_path} names {len(classes)} classes")
+    return _Model(mlp, classes, temperature, mean, scale)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -21,7 +21,7 @@ from calibration.geometry import BoardGeometry
 from calibration.tilesets import TileSet, TileSetError, format_tileset
 from vision.board_view import BoardView
 from vision.cell_glyphs import glyph_in_crop
-from vision.glyphs import GlyphInput, glyph_features, glyph_patch
+from vision.glyphs import GlyphInput, glyph_features, glyphs_patches, turned
 from vision.locate import BoardLocator
 from vision.tile_reader import CELL_CROP, FACES, TileReaderError
 
@@ -111,15 +111,9 @@ def learn_exemplars(glyphs: Sequence[GlyphInput], faces: Sequence[str], ups: Seq
     bad = [f for f in faces if f not in FACES]
     if bad:
         raise TileReaderError(f"unknown faces {bad}")
-    patches, aspects, names = [], [], []
-    for glyph, face, up in zip(glyphs, faces, ups, strict=True):
-        for degrees in (-6, -3, 0, 3, 6):
-            t = np.deg2rad(degrees)
-            turned = np.array([up[0] * np.cos(t) - up[1] * np.sin(t), up[0] * np.sin(t) + up[1] * np.cos(t)])
-            p, a = glyph_patch(glyph.ink, glyph.points, turned)
-            patches.append(p)
-            aspects.append(a)
-            names.append(face)
-    features = glyph_features(np.stack(patches), np.asarray(aspects))
-    np.savez_compressed(path, features=features, faces=np.asarray(names))
-    return len(names)
+    turns = (-6, -3, 0, 3, 6)
+    patches, aspects = glyphs_patches([g.ink for g in glyphs], [g.points for g in glyphs],
+                                      [np.stack([turned(up, d) for d in turns]) for up in ups])
+    features = glyph_features(patches, aspects)
+    np.savez_compressed(path, features=features, faces=np.repeat(np.asarray(faces), len(turns)))
+    return len(features)

@@ -32,7 +32,8 @@ def test_the_photos_own_body_colour_finds_cream_tiles_on_a_white_table(train_pho
     # hardly any of the table
     image, small, scale, tiles = small_photo(train_photo, prefix)
     lut_surface = surface_mask(small, surface_lut())
-    first = _read_surface(image, lut_surface, scale, loose_reader, RUMMIKUB, [])
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2Lab).astype(np.float32)
+    first = _read_surface(image, lab, lut_surface, scale, loose_reader, RUMMIKUB, [])
     own = photo_surface(small, _body_samples(first, lut_surface[0], scale))
     assert own is not None
     assert (lut_surface[1][tiles] > 0).mean() < 0.9

@@ -39,7 +39,8 @@ from vision.sim.recording import SimOptions, Simulation
 from vision.sim.tiles import Shape
 from vision.sim.timeline import Pacing, SimPlacement
 from vision.surface import surface_mask, working_image
-from vision.tile_reader import CELL_CROP, FACES, NOT_A_FACE, _candidate_ups
+from vision.tile_reader import CELL_CROP, FACES, NOT_A_FACE
+from vision.tile_ups import candidate_ups
 
 REPO = Path(__file__).resolve().parent.parent
 MODELS = REPO / "vision" / "models"
@@ -101,8 +102,7 @@ def real_samples(train_dir: Path, names: list[str], lut: np.ndarray, rng: np.ran
             elif faces_of_tile[owners[fi][0]] == 1:
                 tile = tiles[owners[fi][0]]
                 glyph = glyph_input(ink, face, tile.polygon.astype(np.float32))
-                ups = _candidate_ups(glyph)
-                best = max(ups, key=lambda u: u[1])[0]
+                best = candidate_ups([glyph])[0][0][0]  # the up of the best prior
                 copies = [(turned(best, rng.normal(0, 4)) if k else best, tile.face) for k in range(3)]
                 copies += [(turned(best, w + rng.normal(0, 4)), NOT_A_FACE) for w in (90.0, 270.0)]
                 if tile.colour != "joker" and not path.name.startswith("rummy-2_"):

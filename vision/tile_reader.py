@@ -10,13 +10,13 @@ How a face is read:
 1. The tile body and the ink on it are found (vision/cell_glyphs.py for a cell crop,
    vision/loose_tiles.py in a photo); the ink nearest the tile's
    centre, with the ink touching it, is the glyph.
-2. The glyph is turned upright for each candidate "up" of the tile: both ways along the tile's
-   long axis and both ways across it. Which way is up comes from the tile's shape and printed
-   features: the number sits in the upper part of a Rummikub-like tile, the photo is usually
-   roughly upright; the classifier scores each candidate, so a "7" lying upside down reads as
-   nothing good. A "6" upside down looks like a "9": there only the tile's features decide,
-   which is why the offset of the glyph from the tile centre weighs more than the classifier's
-   preference between the two.
+2. The glyph is turned upright for each candidate "up" of the tile (vision/tile_ups.py): a
+   pentagon's corners, both ways along a rectangle's long axis and both ways across it. Which way
+   is up comes from the tile's shape and printed features: the number sits in the upper part of a
+   Rummikub-like tile, the photo is usually roughly upright; the classifier scores each candidate,
+   so a "7" lying upside down reads as nothing good. A "6" upside down looks like a "9": there
+   only the tile's features decide, which is why the offset of the glyph from the tile centre
+   weighs more than the classifier's preference between the two.
 3. The fast default reader is a small multi-layer perceptron (cv2.ml.ANN_MLP) on HOG features of
    the upright glyph, trained by bench/train_tile_reader.py on glyphs rendered in the TRAIN fonts
    and styles of vision.sim.tiles and on real tiles from the Rummikub photos' train/ split
@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import functools
 import json
-import math
 import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -48,6 +47,7 @@ import numpy as np
 from calibration.tilesets import TileSet
 from vision.cell_glyphs import glyphs_in_crops
 from vision.glyphs import GlyphInput, TileReaderError, glyph_features, glyphs_patches
+from vision.tile_ups import candidate_ups
 
 #: Every face the reader can report.
 FACES: tuple[str, ...] = tuple(str(v) for v in range(20)) + ("#", "marker", "joker")
@@ -121,58 +121,6 @@ class _Model:
     scale: np.ndarray
 
 
-def _candidate_ups(glyph: GlyphInput) -> list[tuple[np.ndarray, float]]:
-    """Candidate up vectors with their log-prior from the tile's shape and the glyph's place.
-
-    A pentagon's up is one of its five corners seen from its centre (§1-3, apex up), so a "6"
-    and a "9" (half a turn apart) can never both fit. A rectangle's up is along its long side
-    (either way; across it only when the tile is nearly square), and the face sits in its upper
-    part. An outline found on a blurred crop may be wrong, so every twelfth of a turn is a
-    candidate too, with a lower prior unless it agrees with the shape.
-    """
-    outline = glyph.outline.astype(np.float32)
-    if not len(outline):
-        return [(up, 0.3 * float(-up[1])) for up in _GENERIC_UPS]
-    shaped = _shape_ups(glyph, outline)
-    if glyph.outline_is_sure:
-        return shaped
-    agree = np.einsum("gj,sj->gs", _GENERIC_UPS, np.stack([up for up, _ in shaped]))  # cosines
-    nearest = agree.argmax(axis=1)
-    apart = agree[np.arange(len(_GENERIC_UPS)), nearest] < _TEN_DEGREES
-    prior = np.minimum(np.array([p for _, p in shaped])[nearest], 0.0) - 1.5 + 0.3 * -_GENERIC_UPS[:, 1]
-    return shaped + list(zip(_GENERIC_UPS[apart], prior[apart].tolist(), strict=True))
-
-
-#: Every twelfth of a turn as an up vector (x, y), and the cosine of ten degrees.
-_GENERIC_UPS = np.stack([np.sin(np.arange(12) * np.pi / 6), -np.cos(np.arange(12) * np.pi / 6)], axis=1)
-_TEN_DEGREES = float(np.cos(np.deg2rad(10)))
-
-
-def _shape_ups(glyph: GlyphInput, outline: np.ndarray) -> list[tuple[np.ndarray, float]]:
-    """The ups that the tile's outline allows (see :func:`_candidate_ups`)."""
-    centre = outline.mean(axis=0)
-    if len(outline) == 5:
-        # a regular pentagon's corners lie 72 degrees apart: fit their common phase (angles x 5)
-        v = (outline - centre).astype(np.float64)
-        phase = np.angle(np.exp(5j * np.arctan2(v[:, 1], v[:, 0])).sum()) / 5
-        turns = phase + np.arange(5) * 2 * np.pi / 5
-        ups = np.stack([np.cos(turns), np.sin(turns)], axis=1)
-        return list(zip(ups, (0.3 * -ups[:, 1]).tolist(), strict=True))
-    offset = glyph.points.mean(axis=0) - centre
-    extent = max(float(np.ptp(glyph.points, axis=0).max()), 1.0)
-    (_, _), (rw, rh), angle = cv2.minAreaRect(outline)
-    c, s = math.cos(math.radians(angle)), math.sin(math.radians(angle))
-    ax, ay = (c, s) if rw >= rh else (-s, c)
-    ups = np.array([[ax, ay], [-ax, -ay], [-ay, ax], [ay, -ax]])  # along the long side, then across
-    elongation = max(rw, rh) / max(min(rw, rh), 1.0)
-    across = -3.0 * min(max(elongation - 1.05, 0.0) / 0.2, 1.0)
-    prior = np.array([0.0, 0.0, across, across])
-    # the face sits in the upper part of the tile: a glyph above the centre votes for this up
-    prior += np.clip(6.0 * np.einsum("uj,j->u", ups, offset.astype(np.float64)) / extent, -4.0, 4.0)
-    prior += 0.3 * -ups[:, 1]  # photos and boards are mostly seen roughly upright
-    return list(zip(ups, prior.tolist(), strict=True))
-
-
 class TileReader:
     """Reads tile faces: a trained classifier first, tesseract as the second reader.
 
@@ -197,6 +145,9 @@ class TileReader:
         self._model = _load_model(str(model_dir) if model_dir else None) if use_model else None
         self.colours: dict[str, np.ndarray] = self._load_colours(model_dir) if use_model else {}
         self._exemplars = _load_exemplars(exemplars) if exemplars is not None and use_model else None
+        #: bool [classes]: the classes that are faces (all but NOT_A_FACE)
+        classes = self._model.classes if self._model else ()
+        self._faces = np.array([c != NOT_A_FACE for c in classes], bool)
 
     @staticmethod
     def _load_colours(model_dir: Path | None) -> dict[str, np.ndarray]:
@@ -256,44 +207,55 @@ class TileReader:
         # candidates best prior first; on a tile, the likeliest few are classified first and the
         # others only where their prior could still beat the best score so far (a score is a
         # log-probability, at most 0, plus the prior): the same answer for less work
-        ranked = [sorted(_candidate_ups(g), key=lambda c: -c[1]) for g in glyphs]
+        ranked = candidate_ups(glyphs)
         first = FIRST_CANDIDATES if is_tile and self._model is not None else None
-        tried = [ups[:first] for ups in ranked]
-        patches, probs = self._classify(glyphs, tried, allowed)
+        tried = [(ups[:first], prior[:first]) for ups, prior in ranked]
+        patches, probs = self._classify(glyphs, [ups for ups, _ in tried], allowed)
         if self._model is None:
-            return [self._tesseract_best(patches[i], ups, allowed) for i, ups in enumerate(tried)]
-        faces = np.array([c != NOT_A_FACE for c in self._model.classes])
-        scores = [np.log(block[:, faces].max(axis=1) + 1e-6) + [prior for _, prior in ups]
-                  for block, ups in zip(probs, tried, strict=True)]
-        best_so_far = [float(score.max()) for score in scores]
-        more = [[c for c in ups[len(done):] if c[1] + 1e-5 > top]
-                for ups, done, top in zip(ranked, tried, best_so_far, strict=True)]
-        redo = [i for i, extra in enumerate(more) if extra]
+            starts = np.cumsum([0] + [len(ups) for ups, _ in tried])
+            return [self._tesseract_best(patches[starts[i]:starts[i + 1]], ups, allowed)
+                    for i, (ups, _) in enumerate(tried)]
+        # every classified candidate as one row: its glyph, up, prior and score
+        owner = np.repeat(np.arange(len(glyphs)), [len(ups) for ups, _ in tried])
+        ups = np.concatenate([ups for ups, _ in tried])
+        prior = np.concatenate([prior for _, prior in tried])
+        score = np.log(probs[:, self._faces].max(axis=1) + 1e-6) + prior
+        best_so_far = np.maximum.reduceat(score, np.flatnonzero(np.diff(owner, prepend=-1)))
+        more = [(u[len(done):], p[len(done):][p[len(done):] + 1e-5 > top])
+                for (u, p), (done, _), top in zip(ranked, tried, best_so_far.tolist(), strict=True)]
+        redo = [i for i, (_, p) in enumerate(more) if len(p)]
         if redo:
-            extra_patches, extra_probs = self._classify([glyphs[i] for i in redo], [more[i] for i in redo],
-                                                        allowed)
-            for j, i in enumerate(redo):
-                tried[i] = tried[i] + more[i]
-                patches[i] = np.concatenate([patches[i], extra_patches[j]])
-                probs[i] = np.concatenate([probs[i], extra_probs[j]])
-                scores[i] = np.concatenate([scores[i], np.log(extra_probs[j][:, faces].max(axis=1) + 1e-6)
-                                            + [prior for _, prior in more[i]]])
-        keep = faces if is_tile else np.ones(len(faces), bool)
-        out: list[FaceReading] = []
-        picked = []  # each reading's upright patch, for the second reader
-        for i, ups in enumerate(tried):
-            block = probs[i]
-            # a candidate turned the wrong way reads as "none" or as nothing clearly
-            k = int(np.argmax(scores[i]))
-            p = block[k] * keep
-            if not is_tile and block[:, ~faces].sum(axis=1).min() < self.none_above:
-                p = p * faces  # ink that reads as a face at some rotation is that face
-            best = int(np.argmax(p))
-            face, conf = self._model.classes[best], float(p[best] / max(p.sum(), 1e-9))
-            up_xy = (float(ups[k][0][0]), float(ups[k][0][1]))
-            out.append(FaceReading(face, min(conf, 1.0), up_xy,
-                                   alternatives=self._alternatives(block, ups, keep, face)))
-            picked.append(patches[i][k])
+            extra_ups = [more[i][0][:len(more[i][1])] for i in redo]
+            extra_patches, extra_probs = self._classify([glyphs[i] for i in redo], extra_ups, allowed)
+            extra_prior = np.concatenate([more[i][1] for i in redo])
+            owner = np.concatenate([owner, np.repeat(redo, [len(u) for u in extra_ups])])
+            ups = np.concatenate([ups, *extra_ups])
+            prior = np.concatenate([prior, extra_prior])
+            patches = np.concatenate([patches, extra_patches])
+            probs = np.concatenate([probs, extra_probs])
+            extra_score = np.log(extra_probs[:, self._faces].max(axis=1) + 1e-6) + extra_prior
+            score = np.concatenate([score, extra_score])
+            rows = np.argsort(owner, kind="stable")  # each glyph's rows together, in the order tried
+            owner, ups, prior, patches, probs, score = (a[rows]
+                                                        for a in (owner, ups, prior, patches, probs, score))
+        starts = np.flatnonzero(np.diff(owner, prepend=-1))
+        # a candidate turned the wrong way reads as "none" or as nothing clearly
+        top_score = np.maximum.reduceat(score, starts)
+        at_top = np.flatnonzero(score == top_score[owner])
+        chosen = at_top[np.unique(owner[at_top], return_index=True)[1]]  # each glyph's first best row
+        keep = self._faces if is_tile else np.ones(len(self._faces), bool)
+        p = probs[chosen] * keep
+        if not is_tile:
+            # ink that reads as a face at some rotation is that face
+            faced = np.minimum.reduceat(probs[:, ~self._faces].sum(axis=1), starts) < self.none_above
+            p[faced] *= self._faces
+        best = p.argmax(axis=1)
+        confidence = p[np.arange(len(glyphs)), best] / np.maximum(p.sum(axis=1), 1e-9)
+        alternatives = self._alternatives(probs, prior, starts, keep, best)
+        out = [FaceReading(self._model.classes[b], min(c, 1.0), (float(x), float(y)), alternatives=a)
+               for b, c, (x, y), a in zip(best.tolist(), confidence.tolist(), ups[chosen].tolist(),
+                                          alternatives, strict=True)]
+        picked = patches[chosen]  # each reading's upright patch, for the second reader
         self._read_cores(glyphs, out, allowed, is_tile)
         if second_opinion:
             out = [self._second_opinion(r, patch, allowed)
@@ -318,39 +280,41 @@ class TileReader:
             alternatives = tuple(sorted(mixed.items(), key=lambda fp: -fp[1]))
             readings[i] = FaceReading(*alternatives[0], core.up, core.reader, alternatives)
 
-    def _alternatives(self, probs: np.ndarray, ups: list[tuple[np.ndarray, float]], keep: np.ndarray,
-                      face: str) -> tuple[tuple[str, float], ...]:
-        """The likeliest faces of one glyph: each class scored at its best candidate up
-        (log-probability plus the up's prior), normalised over the classes kept; ``face`` first."""
+    def _alternatives(self, probs: np.ndarray, prior: np.ndarray, starts: np.ndarray, keep: np.ndarray,
+                      best: np.ndarray) -> list[tuple[tuple[str, float], ...]]:
+        """Each glyph's likeliest faces: each class scored at its best candidate up
+        (log-probability plus the up's prior), normalised over the classes kept (bool [C]); the
+        read face (class index ``best``) first. ``probs`` [N, C] and ``prior`` [N] hold every
+        candidate row, each glyph's rows together from ``starts``."""
         assert self._model is not None
-        score = (np.log(probs + 1e-6) + np.array([prior for _, prior in ups])[:, None]).max(axis=0)
+        score = np.maximum.reduceat(np.log(probs + 1e-6) + prior[:, None], starts, axis=0)
         score = np.where(keep, score, -np.inf)
-        p = np.exp(score - score.max())
-        p /= p.sum()
-        order = np.argsort(-p)
-        order = order[p[order] >= MIN_ALTERNATIVE]
+        p = np.exp(score - score.max(axis=1, keepdims=True))
+        p /= p.sum(axis=1, keepdims=True)
         classes = self._model.classes
-        top = [(classes[c], v) for c, v in zip(order.tolist(), p[order].tolist(), strict=True)]
-        first = [fp for fp in top if fp[0] == face] or [(face, float(p[self._model.classes.index(face)]))]
-        return tuple(first + [fp for fp in top if fp[0] != face])
+        out = []
+        for row, face in zip(p, best.tolist(), strict=True):
+            order = np.argsort(-row)
+            order = order[row[order] >= MIN_ALTERNATIVE].tolist()
+            values = row.tolist()
+            out.append(((classes[face], values[face]),
+                        *((classes[c], values[c]) for c in order if c != face)))
+        return out
 
-    def _classify(self, glyphs: Sequence[GlyphInput], candidates: list[list[tuple[np.ndarray, float]]],
-                  allowed: frozenset[str] | None) -> tuple[list[np.ndarray], list[np.ndarray]]:
-        """Upright patches (float32, [K_i, GLYPH_PX, GLYPH_PX]) of each glyph at its candidate ups
-        and, with a model, their class probabilities after the prior ([K_i, classes]; empty
-        without a model), in one classifier call."""
-        starts = np.cumsum([0] + [len(ups) for ups in candidates])
-        patch_arr, aspects = glyphs_patches([g.ink for g in glyphs], [g.points for g in glyphs],
-                                            [np.stack([up for up, _ in ups]) for ups in candidates])
-        patches = [patch_arr[starts[i]: starts[i + 1]] for i in range(len(glyphs))]
+    def _classify(self, glyphs: Sequence[GlyphInput], candidates: list[np.ndarray],
+                  allowed: frozenset[str] | None) -> tuple[np.ndarray, np.ndarray]:
+        """Upright patches (float32 [N, GLYPH_PX, GLYPH_PX]) of each glyph at its candidate ups
+        (float [K_i, 2] each; N = sum of K_i, glyph by glyph) and, with a model, their class
+        probabilities after the prior ([N, classes]; [0, 0] without a model), in one classifier
+        call."""
+        patches, aspects = glyphs_patches([g.ink for g in glyphs], [g.points for g in glyphs], candidates)
         if self._model is None:
-            return patches, [np.empty((0, 0)) for _ in glyphs]
-        features = glyph_features(patch_arr, aspects)
+            return patches, np.empty((0, 0))
+        features = glyph_features(patches, aspects)
         probs = self._probabilities(features)
         if self._exemplars is not None:
             probs = 0.5 * probs + 0.5 * self._exemplar_probabilities(features)
-        probs = self._apply_prior(probs, allowed)
-        return patches, [probs[starts[i]: starts[i + 1]] for i in range(len(glyphs))]
+        return patches, self._apply_prior(probs, allowed)
 
     # -- internals ----------------------------------------------------------------------------
 
@@ -396,14 +360,13 @@ class TileReader:
             return FaceReading(text, 0.5, reading.up, "model+tesseract", ((text, 0.5), *others))
         return reading
 
-    def _tesseract_best(self, patches: np.ndarray, ups: list[tuple[np.ndarray, float]],
+    def _tesseract_best(self, patches: np.ndarray, ups: np.ndarray,
                         allowed: frozenset[str] | None) -> FaceReading:
-        order = np.argsort([-prior for _, prior in ups])
-        for k in order[:2]:
-            text = _tesseract(patches[k])
+        """Tesseract's reading at the two likeliest ups (``ups`` [K, 2] best prior first)."""
+        for patch, (x, y) in zip(patches[:2], ups[:2].tolist(), strict=True):
+            text = _tesseract(patch)
             if text is not None and (allowed is None or text in allowed):
-                up = (float(ups[k][0][0]), float(ups[k][0][1]))
-                return FaceReading(text, 0.6, up, "tesseract")
+                return FaceReading(text, 0.6, (float(x), float(y)), "tesseract")
         return FaceReading(NOT_A_FACE, 0.0, reader="tesseract")
 
 

@@ -5,7 +5,7 @@ the tile roughly centred. The tile body is the commonest colour near the crop's 
 is the body-coloured region covering the centre, its outline the convex hull (five corners of a
 pentagon, §1-3, or the rotated bounding rectangle of a rectangle); the glyph is the ink on the
 tile near the centre. :func:`glyphs_in_crops` does the colour work of a whole batch of crops in
-array operations and the shape work crop by crop.
+array operations, the pixel work on one mosaic of the batch and the shape work crop by crop.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import numpy as np
 
 from vision.glyphs import GlyphInput, TileReaderError
 
-#: A tile body found smaller than this share of the crop is no outline (see ``_glyph``).
+#: A tile body found smaller than this share of the crop is no outline (see ``_glyphs``).
 MIN_TILE_SHARE = 0.3
 
 #: Depth from the tile's outline (share of the crop side) within which ink is on the tile's rim.
@@ -94,8 +94,8 @@ def glyphs_in_crops(crops: Sequence[np.ndarray]) -> list[GlyphInput | None]:
         body_mask = (dist < np.minimum(np.minimum(30.0, 0.7 * level), np.maximum(6.0, 0.5 * apart))
                      .astype(np.float32)[:, None, None]).astype(np.uint8)
         ink = np.minimum(dist / (2.0 * level)[:, None, None], 1.0)  # 0..1, 0.5 the ink threshold
-        parts = {i: f for k, i in enumerate(members)
-                 if (f := _glyph(body_mask[k], ink[k], r, central_disk)) is not None}
+        parts = {i: f for i, f in zip(members, _glyphs(body_mask, ink, r, central_disk), strict=True)
+                 if f is not None}
         shaped = {i: (f.hull, f.rect) for i, f in parts.items() if f.hull is not None}
         outlines = dict(zip(shaped, _outlines(list(shaped.values())), strict=True))
         for i, f in parts.items():
@@ -138,51 +138,86 @@ class _Found(NamedTuple):
     rect: tuple  # cv2.minAreaRect of the hull
 
 
-def _glyph(body_mask: np.ndarray, ink: np.ndarray, r: np.ndarray, central_disk: np.ndarray) -> _Found | None:
-    """The glyph of one crop from its body mask (uint8 H x W: pixels near the body colour) and its
-    ink strength (float32 H x W, 0..1)."""
-    h, w = body_mask.shape
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(body_mask)
-    if n <= 1:
-        return None
-    # the tile: the body-coloured component covering most of the central disk
-    counts = np.bincount(labels[central_disk].ravel(), minlength=n)
-    counts[0] = 0
-    tile = (labels == int(np.argmax(counts))).astype(np.uint8)
-    contours, _ = cv2.findContours(tile, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    hull = cv2.convexHull(max(contours, key=cv2.contourArea))
-    inside = np.zeros_like(tile)
-    cv2.fillConvexPoly(inside, hull, 1)
-    # a body that runs into the board (a pale tile on a pale sheet), or that is cut up (a body
-    # hardly apart from the sheet by colour, a modulus marker's ring), gives no outline: then the
-    # face is looked for near the centre and every rotation is tried
-    leaked = not MIN_TILE_SHARE * h * w <= cv2.contourArea(hull) <= 0.8 * h * w
-    if leaked:
-        inside = (r <= 0.36 * min(h, w)).astype(np.uint8)
+def _glyphs(body_mask: np.ndarray, ink: np.ndarray, r: np.ndarray,
+            central_disk: np.ndarray) -> list[_Found | None]:
+    """The glyph of each of n crops from its body mask (uint8 [n, H, W]: pixels near the body
+    colour) and its ink strength (float32 [n, H, W], 0..1).
+
+    The pixel work (connected components, the rim's erosion and depth) runs once on a mosaic of
+    the crops stacked top to bottom, each followed by rows deeper than the rim: rows of 0 keep the
+    components of neighbouring crops apart, rows of 1 in the tile masks act as the crop's edge
+    does alone (no erosion, no rim depth from it), so each crop gives what it gives alone.
+    """
+    n, h, w = body_mask.shape
     side = min(h, w)
+    rim = max(1, int(round(0.06 * side)))
+    rows = h + max(rim, int(np.ceil(RIM_ZONE * side))) + 1  # a crop and its separation
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(_mosaic(body_mask, rows, 0))
+    # the tile: the body-coloured component covering most of the central disk (label 0 of the
+    # crop, the background, when none covers any of it)
+    crop_of = stats[:, cv2.CC_STAT_TOP] // rows
+    counts = np.bincount(labels.reshape(n, rows, w)[:, :h][:, central_disk].ravel(), minlength=count)
+    counts[0] = 0
+    first = np.searchsorted(crop_of[1:], np.arange(n + 1)) + 1  # each crop's labels: first[k]..first[k + 1]
+    inside = np.ones((n * rows, w), np.uint8)
+    hulls: list[np.ndarray | None] = [None] * n
+    leaked = np.zeros(n, bool)
+    for k in np.flatnonzero(first[1:] > first[:-1]).tolist():
+        own = counts[first[k]:first[k + 1]]
+        tile_label = first[k] + int(np.argmax(own)) if own.max() > 0 else 0
+        at = slice(k * rows, k * rows + h)
+        tile = (labels[at] == tile_label).astype(np.uint8)
+        contours, _ = cv2.findContours(tile, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        hulls[k] = hull = cv2.convexHull(max(contours, key=cv2.contourArea))
+        inside[at] = 0
+        cv2.fillConvexPoly(inside[at], hull, 1)
+        # a body that runs into the board (a pale tile on a pale sheet), or that is cut up (a
+        # body hardly apart from the sheet by colour, a modulus marker's ring), gives no outline:
+        # then the face is looked for near the centre and every rotation is tried
+        leaked[k] = not MIN_TILE_SHARE * h * w <= cv2.contourArea(hull) <= 0.8 * h * w
+        if leaked[k]:
+            inside[at] = r <= 0.36 * side
     # how deep inside the tile each pixel lies: ink that keeps to the tile's rim is its edge or
     # corner (a bevel, a shadow), not its face
     depth = cv2.distanceTransform(inside, cv2.DIST_L2, 3)
-    ink = ink * cv2.erode(inside, _rim_disk(max(1, int(round(0.06 * side)))))
-    binary = (ink > 0.5).astype(np.uint8)
-    n, labels, stats, cents = cv2.connectedComponentsWithStats(binary)
-    on_rim = np.bincount(labels.ravel(), weights=(depth < RIM_ZONE * side).ravel(), minlength=n)
+    ink = _mosaic(ink, rows, 0.0) * cv2.erode(inside, _rim_disk(rim))
+    count, labels, stats, cents = cv2.connectedComponentsWithStats((ink > 0.5).astype(np.uint8))
+    crop_of = stats[:, cv2.CC_STAT_TOP] // rows
+    on_rim = np.bincount(labels[depth < RIM_ZONE * side], minlength=count)
+    inked = labels > 0
+    mass = np.bincount(labels[inked], weights=ink[inked], minlength=count)
     area = stats[:, cv2.CC_STAT_AREA]
-    sizable = (area >= max(3, 0.002 * h * w)) & (leaked | (on_rim < RIM_SHARE * area))
+    sizable = (area >= max(3, 0.002 * h * w)) & (leaked[crop_of] | (on_rim < RIM_SHARE * area))
     sizable[0] = False  # the background
-    keep = [i for i in np.flatnonzero(sizable).tolist() if not _is_edge_line(labels, i, stats[i], side)]
-    if not keep:
-        return None
-    rect = cv2.minAreaRect(hull)
-    centre_xy = ((w - 1) / 2, (h - 1) / 2) if leaked else (float(rect[0][0]), float(rect[0][1]))
-    mass = np.bincount(labels.ravel(), weights=ink.ravel(), minlength=n)
-    chosen = _glyph_components(keep, stats, cents, centre_xy, mass)
-    is_chosen = np.zeros(n, bool)
-    is_chosen[chosen] = True
-    if area[chosen].sum() < MIN_GLYPH_SHARE * h * w:
-        return None
-    return _Found(ink, is_chosen[labels], labels == chosen[0] if len(chosen) > 1 else None,
-                  None if leaked else hull, rect)
+    first = np.searchsorted(crop_of[1:], np.arange(n + 1)) + 1
+    out: list[_Found | None] = [None] * n
+    for k, hull in enumerate(hulls):
+        if hull is None:
+            continue
+        keep = [i for i in (first[k] + np.flatnonzero(sizable[first[k]:first[k + 1]])).tolist()
+                if not _is_edge_line(labels, i, stats[i], side)]
+        if not keep:
+            continue
+        rect = cv2.minAreaRect(hull)
+        centre_xy = ((w - 1) / 2, (h - 1) / 2) if leaked[k] else (float(rect[0][0]), float(rect[0][1]))
+        chosen = _glyph_components(keep, stats, cents, (centre_xy[0], centre_xy[1] + k * rows), mass)
+        if area[chosen].sum() < MIN_GLYPH_SHARE * h * w:
+            continue
+        at = slice(k * rows, k * rows + h)
+        is_chosen = np.zeros(count, bool)
+        is_chosen[chosen] = True
+        out[k] = _Found(ink[at], is_chosen[labels[at]], labels[at] == chosen[0] if len(chosen) > 1 else None,
+                        None if leaked[k] else hull, rect)
+    return out
+
+
+def _mosaic(crops: np.ndarray, rows: int, fill: float) -> np.ndarray:
+    """Crops [n, H, W] stacked top to bottom, each followed by ``rows - H`` rows of ``fill``:
+    [n * rows, W], the crops' dtype."""
+    n, h, w = crops.shape
+    out = np.full((n, rows, w), fill, crops.dtype)
+    out[:, :h] = crops
+    return out.reshape(n * rows, w)
 
 
 def _glyph_input(ink: np.ndarray, mask: np.ndarray, outline: np.ndarray,

@@ -6,6 +6,10 @@ centred on the cell and the masks of its central disk and of its inner hexagon. 
 gathers every cell's region of interest from a rectified image in one numpy indexing step, and
 ``warp_cells`` warps only some cells straight from the camera frame (a still frame where only a
 few cells changed need not be rectified whole).
+
+``rectify`` keeps the pixel maps from the frame that it made for the board's last location, and
+reuses them while the board stays within MAP_REUSE_PX frame pixels of it: with the camera fixed
+above the table, the markers' small frame-to-frame jitter does not cost a new perspective warp.
 """
 
 from __future__ import annotations
@@ -14,7 +18,13 @@ import cv2
 import numpy as np
 
 from calibration.geometry import BoardGeometry
-from vision.locate import BoardLocation, rectify
+from vision.locate import BoardLocation
+
+#: The last rectification maps are reused while the board's corners and centre lie within this
+#: many frame pixels of where they were when the maps were made. The located board jitters by
+#: 0.02-0.04 px (median) from one frame of a fixed camera to the next in bench_read's recordings;
+#: 0.1 px of shift is far below what the presence and glyph stages can tell.
+MAP_REUSE_PX = 0.1
 
 
 class BoardView:
@@ -57,10 +67,34 @@ class BoardView:
         ys = np.clip(self.origins[:, 1, None, None] + r[None, :, None], 0, self.size[1] - 1)
         xs = np.clip(self.origins[:, 0, None, None] + r[None, None, :], 0, self.size[0] - 1)
         self._flat = (ys * self.size[0] + xs).astype(np.intp)  # (N, roi, roi) into a rectified image
+        w, h = self.size
+        self._probes = np.array([[0, 0], [w, 0], [w, h], [0, h], [w / 2, h / 2]], np.float64) / self.scale
+        self._maps: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None  # homography, fixed-point maps
 
     def rectify(self, image: np.ndarray, location: BoardLocation) -> np.ndarray:
-        """The whole board top-down at this view's scale (BGR uint8, size[1] x size[0] x 3)."""
-        return rectify(image, location, self.scale, self.size)
+        """Warp a frame to the top-down board view: board.png pixel space times ``scale``.
+
+        Args:
+            image: the frame, BGR uint8, H x W x 3 (or grey uint8, H x W).
+            location: the board's location in ``image``.
+
+        Returns:
+            The rectified board, same dtype and channels as ``image``, size[1] x size[0]
+            (bilinear, the frame's edge pixels repeated outside it).
+        """
+        if self._maps is None or _moved(self._maps[0], location.homography, self._probes) > MAP_REUSE_PX:
+            self._maps = (location.homography, *self._frame_maps(location.homography))
+        _, fixed, fraction = self._maps
+        return cv2.remap(image, fixed, fraction, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+    def _frame_maps(self, homography: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Where each rectified pixel lies in the frame, as cv2.remap's fixed-point maps."""
+        w, h = self.size
+        grid = np.mgrid[0:h, 0:w][::-1].transpose(1, 2, 0).reshape(-1, 1, 2).astype(np.float32) / self.scale
+        where = cv2.perspectiveTransform(grid, homography).reshape(h, w, 2)
+        xs, ys = (np.ascontiguousarray(where[..., k]) for k in (0, 1))
+        fixed, fraction = cv2.convertMaps(xs, ys, cv2.CV_16SC2)
+        return np.asarray(fixed), np.asarray(fraction)
 
     def patches(self, rectified: np.ndarray, indices: np.ndarray | None = None) -> np.ndarray:
         """Every (or some) cell's region of interest from a rectified image.
@@ -133,6 +167,13 @@ class BoardView:
             return self.addresses.index(address)
         except ValueError:
             raise KeyError(f"board has no cell {address!r}") from None
+
+
+def _moved(before: np.ndarray, after: np.ndarray, points: np.ndarray) -> float:
+    """Largest distance in frame pixels between ``points`` (float [K, 2], board.png pixels) mapped
+    by two homographies (3 x 3, board.png -> frame)."""
+    ends = [cv2.perspectiveTransform(points[:, None], m)[:, 0] for m in (before, after)]
+    return float(np.abs(ends[0] - ends[1]).max())
 
 
 def _gather(image: np.ndarray, flat: np.ndarray) -> np.ndarray:

@@ -180,23 +180,6 @@ class BoardLocator:
         return BoardLocation(homography, tuple(kept), error)
 
 
-def rectify(image: np.ndarray, location: BoardLocation, scale: float, size: tuple[int, int]) -> np.ndarray:
-    """Warp a frame to the top-down board view: board.png pixel space times ``scale``.
-
-    Args:
-        image: the frame, BGR uint8, H x W x 3 (or grey uint8, H x W).
-        location: the board's location in ``image``.
-        scale: rectified pixels per board.png pixel.
-        size: (width, height) of the output, normally ``geometry.image_size * scale``.
-
-    Returns:
-        The rectified board, same dtype and channels as ``image``, size[1] x size[0].
-    """
-    to_frame = location.homography @ np.diag([1.0 / scale, 1.0 / scale, 1.0])
-    return cv2.warpPerspective(image, to_frame, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                               borderMode=cv2.BORDER_REPLICATE)
-
-
 def locate_file(board: str, image_path: str) -> tuple[BoardGeometry, np.ndarray, BoardLocation]:
     """Load board.json and an image file and locate the board in it (for the modules' mains).
 

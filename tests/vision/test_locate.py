@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 import pytest
@@ -119,3 +121,20 @@ def test_a_misplaced_marker_is_dropped_from_the_fit(board, tmp_path):
     location = locator.fit(MarkerSighting(seen), "frame 3")
     assert 5 not in location.marker_ids and len(location.marker_ids) == 9
     assert cell_error(geometry, location, homography) < 1.5
+
+
+def test_rectification_follows_a_bump_but_not_the_markers_jitter(board, tmp_path):
+    geometry, png, _ = board
+    frame_a, _ = camera_frame(png, POSE_A, tmp_path / "a.jpg")
+    frame_b, _ = camera_frame(png, POSE_B, tmp_path / "b.jpg")
+    locator = BoardLocator(geometry)
+    at_a, at_b = locator.locate(frame_a), locator.locate(frame_b)
+    view, fresh = BoardView(geometry, pitch_px=24), BoardView(geometry, pitch_px=24)
+    first = view.rectify(frame_a, at_a)
+    # a location 0.03 frame px off (less than MAP_REUSE_PX): the same maps, the same image
+    jitter = np.array([[1.0, 0, 0.03], [0, 1.0, 0], [0, 0, 1.0]]) @ at_a.homography
+    assert np.array_equal(view.rectify(frame_a, replace(at_a, homography=jitter)), first)
+    # the board bumped to another pose: new maps, as a view that never saw pose A makes them
+    assert np.array_equal(view.rectify(frame_b, at_b), fresh.rectify(frame_b, at_b))
+    # and back again: the maps of pose A are made again
+    assert np.array_equal(view.rectify(frame_a, at_a), first)

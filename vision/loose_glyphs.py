@@ -263,13 +263,24 @@ def tile_outlines(faces: list[InkFace], regions: np.ndarray, scale: float, lab: 
     """
     centres = np.array([f.points.mean(axis=0) for f in faces], np.float32) * scale
     sizes = np.array([f.size for f in faces], np.float32) * scale
+    reach = OUTLINE_REACH * sizes
+    h, w = regions.shape
     outlines: list[np.ndarray] = [np.empty(0)] * len(faces)
     for region in sorted({f.region for f in faces}):
         same = np.array([j for j, f in enumerate(faces) if f.region == region])
-        ys, xs = np.nonzero(regions == region)
-        pix = np.stack([xs, ys], axis=1).astype(np.float32)
-        colour = lab[ys, xs] * (LIGHTNESS_WEIGHT, 1.0, 1.0)
-        d = np.linalg.norm(pix[:, None, :] - centres[same][None, :, :], axis=2)
+        # only the region's pixels within reach of one of its faces can be a face's: a window
+        # around the faces, and a disc around each
+        x0, y0 = np.maximum(0, (centres[same] - reach[same, None]).min(axis=0).astype(int))
+        x1, y1 = np.minimum((w, h), (centres[same] + reach[same, None]).max(axis=0).astype(int) + 2)
+        discs = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        for i in same.tolist():
+            centre = (int(round(centres[i][0])) - x0, int(round(centres[i][1])) - y0)
+            cv2.circle(discs, centre, int(reach[i]) + 2, 1, -1)
+        ys, xs = np.nonzero((regions[y0:y1, x0:x1] == region) & (discs > 0))
+        pix = np.stack([xs + x0, ys + y0], axis=1).astype(np.float32)
+        colour = lab[ys + y0, xs + x0] * (LIGHTNESS_WEIGHT, 1.0, 1.0)
+        dx, dy = (pix[:, None, c] - centres[same][None, :, c] for c in (0, 1))
+        d = np.sqrt(dx * dx + dy * dy)  # [pixels, faces]
         nearest = np.argmin(d, axis=1)
         for k, i in enumerate(same):
             mine = np.flatnonzero((nearest == k) & (d[:, k] < OUTLINE_REACH * sizes[i]))

@@ -182,10 +182,14 @@ def glyphs_patches(inks: Sequence[np.ndarray], points: Sequence[np.ndarray],
     b = GLYPH_PX / 2 - scale[:, None] * (lo + hi) / 2 - np.einsum("ckj,cj->ck", a, mean[glyph_of])
     affine = np.concatenate([a, b[:, :, None]], axis=2).astype(np.float32)  # [C, 2, 3]
     out = np.empty((len(d), GLYPH_PX, GLYPH_PX), np.float32)
+    smoothed: dict[tuple[int, float], np.ndarray] = {}  # a glyph's ups mostly share one scale
     for c, g in enumerate(glyph_of.tolist()):
         src = inks[g]
         if scale[c] < 0.5:  # shrinking a lot: smooth first so thin strokes survive
-            src = cv2.GaussianBlur(src, (0, 0), 0.4 / scale[c])
+            sigma = float(0.4 / scale[c])
+            if (g, sigma) not in smoothed:
+                smoothed[g, sigma] = cv2.GaussianBlur(src, (0, 0), sigma)
+            src = smoothed[g, sigma]
         cv2.warpAffine(src, affine[c], (GLYPH_PX, GLYPH_PX), dst=out[c], flags=cv2.INTER_LINEAR,
                        borderValue=0)
     return out, size[:, 0] / size[:, 1]

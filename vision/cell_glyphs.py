@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 
 from vision.glyphs import GlyphInput, TileReaderError
+from vision.medians import channel_medians
 
 #: A tile body found smaller than this share of the crop is no outline (see ``_glyphs``).
 MIN_TILE_SHARE = 0.3
@@ -77,7 +78,7 @@ def glyphs_in_crops(crops: Sequence[np.ndarray]) -> list[GlyphInput | None]:
         lab = cv2.cvtColor(stacked.reshape(-1, w, 3), cv2.COLOR_BGR2Lab).reshape(stacked.shape)
         centre = lab[:, central_disk]  # [n, M, 3]
         # the body is the commonest colour near the centre (the ink covers less than half of it)
-        median = _medians(centre)
+        median = channel_medians(centre)
         centre = centre.astype(np.float32)
         close = np.linalg.norm(centre - median[:, None], axis=2) < 25
         count = close.sum(axis=1, keepdims=True)
@@ -86,7 +87,7 @@ def glyphs_in_crops(crops: Sequence[np.ndarray]) -> list[GlyphInput | None]:
         off = lab.astype(np.float32) - body[:, None, None]
         dist = np.sqrt(np.einsum("nhwc,nhwc->nhw", off, off))
         # the board around the tile: the commonest colour of the crop's outer ring
-        board = _medians(lab[:, outer_ring])
+        board = channel_medians(lab[:, outer_ring])
         apart = np.linalg.norm(board - body, axis=1)  # the tile body's colour distance from the board
         # ink is what stands apart from the body near the centre (Otsu on the distance to the body)
         near = np.clip(dist[:, central_disk], 0, 255).astype(np.uint8)
@@ -104,18 +105,6 @@ def glyphs_in_crops(crops: Sequence[np.ndarray]) -> list[GlyphInput | None]:
             core = _glyph_input(f.ink, f.core, outline) if f.core is not None else None
             out[i] = _glyph_input(f.ink, f.mask, outline, core)
     return out
-
-
-def _medians(values: np.ndarray) -> np.ndarray:
-    """Each crop's median of each channel (np.median over axis 1 of uint8 [n, M, C], float32
-    [n, C]), from one histogram of every crop and channel: for a few hundred byte values, far
-    cheaper than a sort."""
-    n, m, c = values.shape
-    keys = (np.arange(n * c).reshape(n, 1, c) * 256 + values).ravel()
-    below = np.cumsum(np.bincount(keys, minlength=n * c * 256).reshape(n * c, 256), axis=1)
-    # the value at sorted rank k is the number of byte values with at most k values below or at them
-    low, high = ((below <= k).sum(axis=1) for k in ((m - 1) // 2, m // 2))
-    return ((low + high) / 2).astype(np.float32).reshape(n, c)
 
 
 @functools.cache

@@ -308,8 +308,8 @@ def read_faces(image: np.ndarray, reader: TileReader, allowed: frozenset[str] | 
         lut = surface_lut(str(lut_path) if lut_path else None)
     except SurfaceTableError as exc:
         raise LooseTileError(str(exc)) from None
-    small, scale = working_image(image)
-    lab = cv2.cvtColor(small, cv2.COLOR_BGR2Lab).astype(np.float32)
+    small, scale = working_image(image)  # in Lab
+    lab = small.astype(np.float32)
     surface = surface_mask(small, lut)
     first = _read_surface(image, lab, surface, scale, reader, allowed, [])
     refined = photo_surface(small, _body_samples(first, surface[0], scale))

@@ -26,6 +26,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.medians import channel_medians
+
 #: The long side of the image the surfaces are computed on, in pixels.
 WORK_PX = 500
 
@@ -74,31 +76,33 @@ def surface_lut(path: str | None = None) -> np.ndarray:
 
 
 def working_image(image: np.ndarray) -> tuple[np.ndarray, float]:
-    """The photo at the working scale (long side WORK_PX, INTER_AREA) and that scale.
+    """The photo at the working scale (long side WORK_PX, INTER_AREA) in OpenCV 8-bit Lab, and
+    that scale: what the surfaces are computed on.
 
     Args:
         image: BGR uint8, H x W x 3.
 
     Returns:
-        (small BGR uint8 h x w x 3, scale = small pixels per photo pixel).
+        (small: uint8 h x w x 3, OpenCV 8-bit Lab (L, a, b); scale = small pixels per photo pixel).
     """
     h, w = image.shape[:2]
     scale = WORK_PX / max(h, w)
-    return cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA), scale
+    small = cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
+    return cv2.cvtColor(small, cv2.COLOR_BGR2Lab), scale
 
 
-def surface_probability(image: np.ndarray, lut: np.ndarray) -> np.ndarray:
+def surface_probability(lab: np.ndarray, lut: np.ndarray) -> np.ndarray:
     """Per-pixel probability of being tile body, from the Lab lookup table.
 
     Args:
-        image: BGR uint8, H x W x 3.
+        lab: uint8, H x W x 3, OpenCV 8-bit Lab.
         lut: float32 (shape: [B, B, B]) over OpenCV 8-bit Lab, B a power of two.
 
     Returns:
         float32 (shape: [H, W]) in 0..1, smoothed over 3 x 3 pixels.
     """
     shift = 8 - int(np.log2(lut.shape[0]))
-    q = np.right_shift(np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2Lab), np.uint8), shift)
+    q = np.right_shift(lab, shift)
     return cv2.blur(lut[q[..., 0], q[..., 1], q[..., 2]], (3, 3))
 
 
@@ -106,7 +110,7 @@ def surface_mask(small: np.ndarray, lut: np.ndarray, threshold: float = 0.1) -> 
     """Tile body pixels by the lookup table, the filled tile regions and each region's body colour.
 
     Args:
-        small: BGR uint8, h x w x 3 (the photo at the working scale).
+        small: uint8, h x w x 3 (the photo at the working scale in Lab, see :func:`working_image`).
         lut: the surface lookup table (see :func:`surface_probability`).
         threshold: surface probability above which a pixel is tile body.
 
@@ -123,20 +127,19 @@ def photo_surface(small: np.ndarray, samples: np.ndarray) -> Surface | None:
     sample pixels; a pixel is body within ``BODY_SIGMAS`` of it.
 
     Args:
-        small: BGR uint8, h x w x 3 (the photo at the working scale).
+        small: uint8, h x w x 3 (the photo at the working scale in Lab, see :func:`working_image`).
         samples: bool or uint8 (h x w), nonzero where a pixel surely is tile body (body pixels
             near faces read with confidence, their ink left out).
 
     Returns:
         (body, regions, body_lab), see ``Surface``; None for fewer than ``MIN_SAMPLES`` samples.
     """
-    lab = cv2.cvtColor(small, cv2.COLOR_BGR2Lab).astype(np.float32)
-    x = lab[samples > 0]
+    x = small[samples > 0]
     if len(x) < MIN_SAMPLES:
         return None
-    centre = np.median(x, axis=0)
+    centre = channel_medians(x[None])[0]
     inverse = np.linalg.inv(np.cov(x.T) + BODY_WIDEN * np.eye(3)).astype(np.float32)
-    d = lab - centre
+    d = small.astype(np.float32) - centre
     # d' S^-1 d per pixel; cv2.transform, not a numpy product (BLAS threads fight over one core)
     distance = (cv2.transform(d, inverse) * d).sum(axis=2)
     return body_regions(small, (distance < BODY_SIGMAS ** 2).astype(np.uint8))
@@ -171,7 +174,7 @@ def body_regions(small: np.ndarray, body: np.ndarray) -> Surface:
     """The regions of a body mask (opened over 3 x 3 pixels first) and their body colours.
 
     Args:
-        small: BGR uint8, h x w x 3.
+        small: uint8, h x w x 3, OpenCV 8-bit Lab (see :func:`working_image`).
         body: uint8 0/1 (h x w).
 
     Returns:
@@ -182,7 +185,6 @@ def body_regions(small: np.ndarray, body: np.ndarray) -> Surface:
     contours, _ = cv2.findContours(body, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     regions = np.zeros(body.shape, np.int32)
     body_lab = np.zeros(small.shape, np.float32)
-    lab = cv2.cvtColor(small, cv2.COLOR_BGR2Lab).astype(np.float32)
     index = 0
     for contour in contours:
         area = cv2.contourArea(contour)
@@ -198,7 +200,7 @@ def body_regions(small: np.ndarray, body: np.ndarray) -> Surface:
         box = (slice(y, y + ch), slice(x, x + cw))
         free = regions[box] == 0
         regions[box][inside & free] = index
-        body_lab[box][inside] = np.median(lab[box][inside & (body[box] > 0)], axis=0)
+        body_lab[box][inside] = channel_medians(small[box][inside & (body[box] > 0)][None])[0]
     return body, regions, body_lab
 
 

@@ -40,6 +40,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -119,6 +120,32 @@ class _Model:
     temperature: float
     mean: np.ndarray
     scale: np.ndarray
+
+
+class _Rows(NamedTuple):
+    """Every classified candidate of a batch as one row, each glyph's rows together in the order
+    tried: the glyph (int [N]), the up ([N, 2]), its log-prior ([N]), the upright patch ([N,
+    GLYPH_PX, GLYPH_PX]), the class probabilities ([N, classes]) and the score (the best face's
+    log-probability plus the prior, [N])."""
+
+    owner: np.ndarray
+    ups: np.ndarray
+    prior: np.ndarray
+    patches: np.ndarray
+    probs: np.ndarray
+    score: np.ndarray
+
+
+def _merged(rows: _Rows, more: _Rows) -> _Rows:
+    """Two sets of rows as one, each glyph's rows together (``rows``' first)."""
+    joined = [np.concatenate([a, b]) for a, b in zip(rows, more, strict=True)]
+    order = np.argsort(joined[0], kind="stable")
+    return _Rows(*(a[order] for a in joined))
+
+
+def _starts(owner: np.ndarray) -> np.ndarray:
+    """Where each glyph's rows begin (``owner`` sorted, every glyph present)."""
+    return np.flatnonzero(np.diff(owner, prepend=-1))
 
 
 class TileReader:
@@ -215,30 +242,21 @@ class TileReader:
             starts = np.cumsum([0] + [len(ups) for ups, _ in tried])
             return [self._tesseract_best(patches[starts[i]:starts[i + 1]], ups, allowed)
                     for i, (ups, _) in enumerate(tried)]
-        # every classified candidate as one row: its glyph, up, prior and score
-        owner = np.repeat(np.arange(len(glyphs)), [len(ups) for ups, _ in tried])
-        ups = np.concatenate([ups for ups, _ in tried])
-        prior = np.concatenate([prior for _, prior in tried])
-        score = np.log(probs[:, self._faces].max(axis=1) + 1e-6) + prior
-        best_so_far = np.maximum.reduceat(score, np.flatnonzero(np.diff(owner, prepend=-1)))
-        more = [(u[len(done):], p[len(done):][p[len(done):] + 1e-5 > top])
-                for (u, p), (done, _), top in zip(ranked, tried, best_so_far.tolist(), strict=True)]
-        redo = [i for i, (_, p) in enumerate(more) if len(p)]
-        if redo:
-            extra_ups = [more[i][0][:len(more[i][1])] for i in redo]
-            extra_patches, extra_probs = self._classify([glyphs[i] for i in redo], extra_ups, allowed)
-            extra_prior = np.concatenate([more[i][1] for i in redo])
-            owner = np.concatenate([owner, np.repeat(redo, [len(u) for u in extra_ups])])
-            ups = np.concatenate([ups, *extra_ups])
-            prior = np.concatenate([prior, extra_prior])
-            patches = np.concatenate([patches, extra_patches])
-            probs = np.concatenate([probs, extra_probs])
-            extra_score = np.log(extra_probs[:, self._faces].max(axis=1) + 1e-6) + extra_prior
-            score = np.concatenate([score, extra_score])
-            rows = np.argsort(owner, kind="stable")  # each glyph's rows together, in the order tried
-            owner, ups, prior, patches, probs, score = (a[rows]
-                                                        for a in (owner, ups, prior, patches, probs, score))
-        starts = np.flatnonzero(np.diff(owner, prepend=-1))
+        rows = self._rows(range(len(glyphs)), tried, patches, probs)
+        best_so_far = np.maximum.reduceat(rows.score, _starts(rows.owner)).tolist()
+        # on a tile, the candidates past the first few whose prior could still beat the best score
+        extra: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        for i, ((all_ups, all_prior), top) in enumerate(zip(ranked, best_so_far, strict=True)):
+            done = len(tried[i][0])
+            n = int((all_prior[done:] + 1e-5 > top).sum())  # a prefix: the candidates are ranked
+            if n:
+                extra[i] = (all_ups[done:done + n], all_prior[done:done + n])
+        if extra:
+            more = list(extra.values())
+            rows = _merged(rows, self._rows(extra, more, *self._classify([glyphs[i] for i in extra],
+                                                                         [u for u, _ in more], allowed)))
+        owner, ups, prior, patches, probs, score = rows
+        starts = _starts(owner)
         # a candidate turned the wrong way reads as "none" or as nothing clearly
         top_score = np.maximum.reduceat(score, starts)
         at_top = np.flatnonzero(score == top_score[owner])
@@ -262,6 +280,16 @@ class TileReader:
                    if r.confidence < self.second_opinion_below and r.face != NOT_A_FACE else r
                    for r, patch in zip(out, picked, strict=True)]
         return out
+
+    def _rows(self, owners: Iterable[int], candidates: list[tuple[np.ndarray, np.ndarray]],
+              patches: np.ndarray, probs: np.ndarray) -> _Rows:
+        """Classified candidates as rows: ``candidates`` (ups [K_i, 2], priors [K_i]) of the
+        glyphs ``owners``, with their patches and class probabilities from :meth:`_classify`."""
+        counts = [len(ups) for ups, _ in candidates]
+        prior = np.concatenate([prior for _, prior in candidates])
+        score = np.log(probs[:, self._faces].max(axis=1) + 1e-6) + prior
+        owner = np.repeat(np.fromiter(owners, np.int64), counts)
+        return _Rows(owner, np.concatenate([u for u, _ in candidates]), prior, patches, probs, score)
 
     def _read_cores(self, glyphs: Sequence[GlyphInput], readings: list[FaceReading],
                     allowed: frozenset[str] | None, is_tile: bool) -> None:

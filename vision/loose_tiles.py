@@ -7,10 +7,10 @@ Stages (one function each):
    (vision/models/tile_surface_lut.npz); tiles touching each other make one region, filled to
    its convex hull when it is compact.
 2. ``find_glyphs`` (vision/loose_glyphs.py): ink on those regions (vision/glyphs.py: far from
-   the region's body colour), cut into connected components, kept when mostly surrounded by tile
-   body, and grouped into faces (the two digits of "12", the parts of a joker's face inside its
-   ring; a component far bigger than a glyph, such as a rack, encloses nothing). Every face is
-   one tile.
+   the region's body colour; and pale coloured ink rising above its neighbourhood's chroma),
+   cut into connected components, kept when mostly surrounded by tile body, and grouped into
+   faces (the two digits of "12", the parts of a joker's face inside its ring; a component far
+   bigger than a glyph, such as a rack, encloses nothing). Every face is one tile.
 3. ``tile_outlines`` (vision/loose_glyphs.py): each tile's outline is the part of its region
    nearer to its face than to any other face and of about the colour of the body beside it
    (not the wall or marble behind a rack that the region spills onto).
@@ -18,7 +18,8 @@ Stages (one function each):
    every candidate rotation; a face of weak ink is read again with its broken strokes joined
    (kept when surer, WEAK_CONFIDENCE); a face read as "none" is read again at every twelfth of a
    turn (its outline may be wrong), its broken strokes joined when its ink is weak, and dropped
-   (a logo, a scratch) unless it is then read as a face with confidence >= RETRY_CONFIDENCE.
+   (a logo, a scratch) unless it is then read as a face with confidence >= RETRY_CONFIDENCE,
+   or it lies inside a joker's thin ring of ink (vision/loose_jokers.py).
    Specks beside a surely read face (SPECK_SHARE) are dropped too, and so is ink far bigger than
    the faces read surely (GIANT: a whole rack). The ink colour is the
    likeliest of the learned ink colours (black, blue, orange, red; vision/models/ink_colours.npz).
@@ -43,6 +44,7 @@ import cv2
 import numpy as np
 
 from vision.loose_glyphs import InkFace, find_glyphs, glyph_input, strengthen, tile_outlines
+from vision.loose_jokers import read_rings
 from vision.surface import (
     Surface,
     SurfaceTableError,
@@ -239,6 +241,7 @@ def _read_surface(image: np.ndarray, lab: np.ndarray, surface: Surface, scale: f
     first = _read_weak_again(reader, ink, [faces[i] for i in fresh], [outlines[i] for i in fresh],
                              reader.read_glyphs(glyphs, allowed), allowed)
     again, read = _retry_none(reader, ink, *first, allowed)
+    read = read_rings(ink, again, [outlines[i] for i in fresh], read, allowed)
     for i, face, reading in zip(fresh, again, read, strict=True):
         faces[i], readings[i] = face, reading
     every = [r for r in readings if r is not None]

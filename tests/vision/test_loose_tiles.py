@@ -188,3 +188,20 @@ def test_pale_orange_ink_under_the_ink_level_is_found(train_photo, loose_reader,
     tiles = find_tiles(image, loose_reader, RUMMIKUB)
     on = [(t.face, t.colour) for t in tiles if found_at(truth, [t], x, y)[1]]
     assert found_at(truth, tiles, x, y)[0] == name and on == [(name.split("_")[1], "orange")], on
+
+
+@pytest.mark.parametrize("prefix, x, y", [
+    ("rummy-16_", 705, 402), ("rummy-40_", 545, 420), ("rummy-45_", 344, 499), ("rummy-35_", 607, 325),
+])
+def test_a_joker_read_as_no_face_is_found_by_its_ring(train_photo, loose_reader, prefix, x, y):
+    # jokers whose thin-lined features the reader called "none" at every turn (missed): the
+    # thin ring of ink around them, with clean body outside it, makes them jokers
+    image, truth = train_photo(prefix)
+    assert found_at(truth, find_tiles(image, loose_reader, RUMMIKUB), x, y) == ("joker", ["joker"])
+
+
+def test_no_joker_ring_is_looked_for_without_jokers(train_photo, loose_reader):
+    # rummy-16: its joker is found by its ring alone, which a tile set without jokers never asks
+    image, truth = train_photo("rummy-16_")
+    digits = RUMMIKUB - {"joker"}
+    assert found_at(truth, find_tiles(image, loose_reader, digits), 705, 402) == ("joker", [])

@@ -205,3 +205,15 @@ def test_no_joker_ring_is_looked_for_without_jokers(train_photo, loose_reader):
     image, truth = train_photo("rummy-16_")
     digits = RUMMIKUB - {"joker"}
     assert found_at(truth, find_tiles(image, loose_reader, digits), 705, 402) == ("joker", [])
+
+
+@pytest.mark.parametrize("prefix, x, y, name", [
+    ("rummy2-32_", 379, 181, "blue_9"), ("rummy2-32_", 448, 341, "blue_10"),
+    ("rummy2-32_", 270, 413, "black_13"), ("rummy3-20_", 247, 281, "black_4"),
+])
+def test_faces_beside_a_giant_face_read_surely_are_no_specks(train_photo, loose_reader, prefix, x, y, name):
+    # rummy2-32: the digits of a blue 8 and an orange 7 on touching tiles grouped into one face
+    # read as a sure "8"; rummy3-20: a rack's divider read as a sure "1". Each, far bigger than
+    # the photo's other faces, made the whole faces near it specks beside it
+    image, truth = train_photo(prefix)
+    assert found_at(truth, find_tiles(image, loose_reader, RUMMIKUB), x, y) == (name, [name.split("_")[1]])

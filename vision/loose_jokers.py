@@ -13,10 +13,16 @@ Every constant was chosen on TRAIN (see ``JOKER_RING``).
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from vision.loose_glyphs import INK_LEVEL, InkFace
 from vision.tile_reader import NOT_A_FACE, FaceReading
+
+#: A tile is searched for a ring at most this many pixels across (a bigger one shrunk, its thin
+#: ring kept: any ink in a shrunk pixel is ink), RING_WIDTH and the ring's least radius counted
+#: in those pixels.
+RING_PX = 48.0
 
 #: Sectors of a turn in which the ring's ink is looked for.
 RING_SECTORS = 32
@@ -65,22 +71,30 @@ def ring_cover(ink: np.ndarray, centre: np.ndarray, size: float, outline: np.nda
         0..1: the best share of ``RING_SECTORS`` over centres and radii; 0 when no ring fits.
     """
     short = float(np.linalg.norm(outline - np.roll(outline, 1, axis=0), axis=1).min())
+    scale = min(1.0, RING_PX / max(short, 1.0))  # searched at most RING_PX across the tile
+    short, size = short * scale, size * scale
     low = max(RING_RADIUS[0] * short, 4 * RING_WIDTH, size / RING_FACE[1])
     high = min(RING_RADIUS[1] * short, size / RING_FACE[0])
     if high < low:
         return 0.0
     shift = RING_SHIFT * short
-    reach = int(np.ceil(high + shift + 3 * RING_WIDTH + RING_CLEAR * short))  # the clean band's outer edge
+    reach = int(np.ceil((high + shift + 3 * RING_WIDTH + RING_CLEAR * short) / scale))  # photo pixels
     h, w = ink.shape
     cx, cy = int(round(centre[0])), int(round(centre[1]))
     x0, y0, x1, y1 = max(0, cx - reach), max(0, cy - reach), min(w, cx + reach + 1), min(h, cy + reach + 1)
-    ys, xs = np.nonzero(ink[y0:y1, x0:x1] > INK_LEVEL)
-    if not RING_SECTORS <= len(xs) <= RING_DENSE * (x1 - x0) * (y1 - y0):
+    window = ink[y0:y1, x0:x1] > INK_LEVEL
+    if not RING_SECTORS <= np.count_nonzero(window) <= RING_DENSE * window.size:
         return 0.0
+    if scale < 1.0:  # any ink in a shrunk pixel is ink
+        window = cv2.resize(255 * window.astype(np.uint8), None, fx=scale, fy=scale,
+                            interpolation=cv2.INTER_AREA) > 0
+    ys, xs = np.nonzero(window)
+    centre = (np.asarray(centre, np.float32) - (x0, y0) + 0.5) * scale - 0.5  # in the window's pixels
+    reach = int(np.ceil(reach * scale))
     step = max(1.0, shift / RING_STEPS)
     offsets = np.arange(-shift, shift + 1e-3, step).astype(np.float32)
     centres = np.stack(np.meshgrid(offsets, offsets), axis=-1).reshape(-1, 2) + centre  # [K, 2]
-    d = np.stack([xs + x0, ys + y0], axis=1).astype(np.float32)[None] - centres[:, None]  # [K, N, 2]
+    d = np.stack([xs, ys], axis=1).astype(np.float32)[None] - centres[:, None]  # [K, N, 2]
     # each ink pixel counted per centre, sector and radius (in half pixels); cumulated over radius
     half = np.rint(2 * np.hypot(d[..., 0], d[..., 1])).astype(np.int64)
     sector = ((np.arctan2(d[..., 1], d[..., 0]) + np.pi) * (RING_SECTORS / (2 * np.pi))).astype(np.int64)

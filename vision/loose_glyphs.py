@@ -124,9 +124,10 @@ def find_glyphs(image: np.ndarray, body: np.ndarray, regions: np.ndarray, body_l
     at = np.flatnonzero(inside)
     pixels = image.reshape(-1, 3).take(at, axis=0)[:, None]
     bodies = lab_full.reshape(-1, 3).take(at, axis=0)[:, None]
-    ink.reshape(-1)[at] = ink_map(pixels, bodies)[:, 0]
+    levels = ink_map(pixels, bodies)[:, 0]
+    ink.reshape(-1)[at] = levels
     found = ink > INK_LEVEL
-    found[box] |= _faint_ink(pixels, bodies, inside[box], max(h, w))
+    found[box] |= _faint_ink(pixels, bodies, levels, inside[box], max(h, w))
     n, labels, stats, _ = cv2.connectedComponentsWithStats(found.astype(np.uint8))
     _, joined = cv2.connectedComponents((ink[box] > INK_JOIN).astype(np.uint8))
     bx, by = box[1].start, box[0].start
@@ -179,7 +180,8 @@ def find_glyphs(image: np.ndarray, body: np.ndarray, regions: np.ndarray, body_l
     return ink, faces
 
 
-def _faint_ink(pixels: np.ndarray, bodies: np.ndarray, inside: np.ndarray, long_side: int) -> np.ndarray:
+def _faint_ink(pixels: np.ndarray, bodies: np.ndarray, levels: np.ndarray, inside: np.ndarray,
+               long_side: int) -> np.ndarray:
     """Pale coloured ink under ``INK_LEVEL`` (bool, the shape of ``inside``): pixels whose a*b*
     distance from the body (/ 70, as in :func:`vision.glyphs.ink_map`) is above ``FAINT_CHROMA``
     and rises ``FAINT_RISE`` above its neighbourhood's (a morphological opening ``FAINT_REACH``
@@ -188,12 +190,19 @@ def _faint_ink(pixels: np.ndarray, bodies: np.ndarray, inside: np.ndarray, long_
     Args:
         pixels: BGR uint8 (shape: [N, 1, 3]) the pixels of ``inside``, in row-major order.
         bodies: float32 (shape: [N, 1, 3]) their body colours (OpenCV 8-bit Lab).
+        levels: float32 (shape: [N]) their ink levels (:func:`vision.glyphs.ink_map`), at least
+            their a*b* distance: that is measured where they are above ``FAINT_CHROMA`` alone,
+            and the level stands for it elsewhere (faster).
         inside: bool (H x W) the tile regions, N of them true.
         long_side: the photo's long side in pixels.
     """
-    diff = cv2.cvtColor(pixels, cv2.COLOR_BGR2Lab).astype(np.float32)[:, 0] - bodies[:, 0]
+    values = levels.copy()
+    near = np.flatnonzero(levels > FAINT_CHROMA)
+    if len(near):
+        diff = cv2.cvtColor(pixels[near], cv2.COLOR_BGR2Lab).astype(np.float32)[:, 0] - bodies[near, 0]
+        values[near] = np.hypot(diff[:, 1], diff[:, 2]) / 70.0
     chroma = np.zeros(inside.shape, np.float32)
-    chroma.reshape(-1)[np.flatnonzero(inside)] = np.hypot(diff[:, 1], diff[:, 2]) / 70.0
+    chroma.reshape(-1)[np.flatnonzero(inside)] = values
     reach = max(3, int(FAINT_REACH * long_side))
     square = cv2.getStructuringElement(cv2.MORPH_RECT, (reach, reach))
     ground = cv2.morphologyEx(chroma, cv2.MORPH_OPEN, square)

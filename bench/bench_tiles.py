@@ -28,7 +28,7 @@ import numpy as np
 from calibration.board_print import SheetSpec, print_board
 from vision.board_view import BoardView
 from vision.locate import BoardLocator
-from vision.loose_tiles import find_tiles
+from vision.loose_tiles import SECOND_OPINION_BELOW, find_tiles
 from vision.sim.crops import read_class_names, read_labels
 from vision.sim.recording import SimOptions, simulate
 from vision.sim.timeline import Pacing, SimPlacement
@@ -79,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     names = read_class_names(args.photos / "data.yaml")
-    reader = TileReader()
+    reader = TileReader(second_opinion_below=SECOND_OPINION_BELOW)
     allowed = frozenset([str(v) for v in range(1, 14)] + ["joker"])
     split = args.photos / args.split
     labelled = found = matched = face_ok = colour_n = colour_ok = 0

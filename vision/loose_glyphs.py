@@ -1,7 +1,8 @@
 """Loose tiles' faces as ink: the ink on a photo's tile regions grouped into faces, each face's tile
 outline, and the tile reader's input for a face (stages 2-3 of vision/loose_tiles.py).
 
-The ink (vision/glyphs.py: far from the region's body colour) is cut into connected components
+The ink (vision/glyphs.py: far from the region's body colour; and pale coloured ink whose a*b*
+distance from the body rises above its neighbourhood's, ``FAINT_RISE``) is cut into connected components
 (the pieces of a weakly printed stroke joined, ``INK_JOIN``), kept when mostly surrounded by tile
 body, and grouped into faces (the two digits of "12", the parts of a joker's face inside its ring;
 a component far bigger than a glyph, such as a rack, encloses nothing). A tile's outline is the
@@ -37,6 +38,19 @@ GROUP_GAP = 0.45
 #: strokes joined before it is read again: the ink near it above WEAK_SHARE of that level.
 WEAK_INK = 0.8
 WEAK_SHARE = 0.6
+
+#: Pale coloured ink (orange on cream, in dim light: far from the body in a*b* but under
+#: INK_LEVEL) is ink too where its a*b* distance from the body (/ 70) is above FAINT_CHROMA and
+#: FAINT_RISE above that of its neighbourhood (a morphological opening FAINT_REACH times the
+#: photo's long side across: wider than a stroke), so that a whole tile's shift of colour (warm
+#: light, a region's median body off) or woven fabric's dark threads add none. Chosen on TRAIN
+#: (REACH 0.011/0.015/0.021 at CHROMA/RISE 0.25/0.25 -> recall 1739/1744/1745, right faces 1713/1731/1731;
+#: at REACH 0.015, CHROMA/RISE 0.25/0.25, 0.3/0.25, 0.35/0.25, 0.3/0.2, 0.3/0.3, 0.35/0.3 ->
+#: recall 1744/1746/1747/1746/1745/1746, extras 26/27/31/29/27/27, right faces
+#: 1731/1732/1727/1730/1728/1727; the lightness-and-chroma ink map's rise instead: 111 extras).
+FAINT_CHROMA = 0.3
+FAINT_RISE = 0.25
+FAINT_REACH = 0.015
 
 #: Components of ink joined by ink above this level (a weakly printed stroke broken in two: the
 #: three pieces of a pale orange "3") are one component when together they look like a glyph.
@@ -101,12 +115,20 @@ def find_glyphs(image: np.ndarray, body: np.ndarray, regions: np.ndarray, body_l
     body_full = cv2.resize(body, (w, h), interpolation=cv2.INTER_NEAREST)
     lab_full = cv2.resize(body_lab, (w, h), interpolation=cv2.INTER_NEAREST)
     ink = np.zeros((h, w), np.float32)
-    x, y, bw, bh = cv2.boundingRect((regions_full > 0).astype(np.uint8))
+    inside = regions_full > 0
+    x, y, bw, bh = cv2.boundingRect(inside.astype(np.uint8))
     if bw == 0:
         return ink, []
-    box = (slice(y, y + bh), slice(x, x + bw))  # the ink map of the regions' box alone: faster
-    ink[box] = ink_map(image[box], lab_full[box]) * (regions_full[box] > 0)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats((ink > INK_LEVEL).astype(np.uint8))
+    box = (slice(y, y + bh), slice(x, x + bw))  # the regions' box: connected components there alone
+    # the regions' pixels alone (N x 1 x 3; tiles cover a small part of a photo): faster
+    at = np.flatnonzero(inside)
+    pixels = image.reshape(-1, 3).take(at, axis=0)[:, None]
+    bodies = lab_full.reshape(-1, 3).take(at, axis=0)[:, None]
+    levels = ink_map(pixels, bodies)[:, 0]
+    ink.reshape(-1)[at] = levels
+    found = ink > INK_LEVEL
+    found[box] |= _faint_ink(pixels, bodies, levels, inside[box], max(h, w))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(found.astype(np.uint8))
     _, joined = cv2.connectedComponents((ink[box] > INK_JOIN).astype(np.uint8))
     bx, by = box[1].start, box[0].start
     body_sum = cv2.integral(body_full)
@@ -156,6 +178,35 @@ def find_glyphs(image: np.ndarray, body: np.ndarray, regions: np.ndarray, body_l
         faces.append(InkFace(points, (x0, y0, x1, y1), int(regions_full[int(cy), int(cx)]),
                            lab_full[int(cy), int(cx)].copy()))
     return ink, faces
+
+
+def _faint_ink(pixels: np.ndarray, bodies: np.ndarray, levels: np.ndarray, inside: np.ndarray,
+               long_side: int) -> np.ndarray:
+    """Pale coloured ink under ``INK_LEVEL`` (bool, the shape of ``inside``): pixels whose a*b*
+    distance from the body (/ 70, as in :func:`vision.glyphs.ink_map`) is above ``FAINT_CHROMA``
+    and rises ``FAINT_RISE`` above its neighbourhood's (a morphological opening ``FAINT_REACH``
+    times the photo's long side across).
+
+    Args:
+        pixels: BGR uint8 (shape: [N, 1, 3]) the pixels of ``inside``, in row-major order.
+        bodies: float32 (shape: [N, 1, 3]) their body colours (OpenCV 8-bit Lab).
+        levels: float32 (shape: [N]) their ink levels (:func:`vision.glyphs.ink_map`), at least
+            their a*b* distance: that is measured where they are above ``FAINT_CHROMA`` alone,
+            and the level stands for it elsewhere (faster).
+        inside: bool (H x W) the tile regions, N of them true.
+        long_side: the photo's long side in pixels.
+    """
+    values = levels.copy()
+    near = np.flatnonzero(levels > FAINT_CHROMA)
+    if len(near):
+        diff = cv2.cvtColor(pixels[near], cv2.COLOR_BGR2Lab).astype(np.float32)[:, 0] - bodies[near, 0]
+        values[near] = np.hypot(diff[:, 1], diff[:, 2]) / 70.0
+    chroma = np.zeros(inside.shape, np.float32)
+    chroma.reshape(-1)[np.flatnonzero(inside)] = values
+    reach = max(3, int(FAINT_REACH * long_side))
+    square = cv2.getStructuringElement(cv2.MORPH_RECT, (reach, reach))
+    ground = cv2.morphologyEx(chroma, cv2.MORPH_OPEN, square)
+    return (chroma > FAINT_CHROMA) & (chroma - ground > FAINT_RISE)
 
 
 def _glyph_shaped(width: np.ndarray | int, height: np.ndarray | int, area: np.ndarray | int) -> np.ndarray:

@@ -7,10 +7,10 @@ Stages (one function each):
    (vision/models/tile_surface_lut.npz); tiles touching each other make one region, filled to
    its convex hull when it is compact.
 2. ``find_glyphs`` (vision/loose_glyphs.py): ink on those regions (vision/glyphs.py: far from
-   the region's body colour), cut into connected components, kept when mostly surrounded by tile
-   body, and grouped into faces (the two digits of "12", the parts of a joker's face inside its
-   ring; a component far bigger than a glyph, such as a rack, encloses nothing). Every face is
-   one tile.
+   the region's body colour; and pale coloured ink rising above its neighbourhood's chroma),
+   cut into connected components, kept when mostly surrounded by tile body, and grouped into
+   faces (the two digits of "12", the parts of a joker's face inside its ring; a component far
+   bigger than a glyph, such as a rack, encloses nothing). Every face is one tile.
 3. ``tile_outlines`` (vision/loose_glyphs.py): each tile's outline is the part of its region
    nearer to its face than to any other face and of about the colour of the body beside it
    (not the wall or marble behind a rack that the region spills onto).
@@ -18,7 +18,8 @@ Stages (one function each):
    every candidate rotation; a face of weak ink is read again with its broken strokes joined
    (kept when surer, WEAK_CONFIDENCE); a face read as "none" is read again at every twelfth of a
    turn (its outline may be wrong), its broken strokes joined when its ink is weak, and dropped
-   (a logo, a scratch) unless it is then read as a face with confidence >= RETRY_CONFIDENCE.
+   (a logo, a scratch) unless it is then read as a face with confidence >= RETRY_CONFIDENCE,
+   or it lies inside a joker's thin ring of ink (vision/loose_jokers.py).
    Specks beside a surely read face (SPECK_SHARE) are dropped too, and so is ink far bigger than
    the faces read surely (GIANT: a whole rack). The ink colour is the
    likeliest of the learned ink colours (black, blue, orange, red; vision/models/ink_colours.npz).
@@ -43,6 +44,7 @@ import cv2
 import numpy as np
 
 from vision.loose_glyphs import InkFace, find_glyphs, glyph_input, strengthen, tile_outlines
+from vision.loose_jokers import read_rings
 from vision.surface import (
     Surface,
     SurfaceTableError,
@@ -61,6 +63,13 @@ SPECK_SHARE = 0.5
 SPECK_REACH = 2.0
 SPECK_BESIDE = 0.8
 
+#: ... unless that face is more than SPECK_ANCHOR times the median size of the faces read at least
+#: SPECK_BESIDE sure on the surface: then it is no one tile's face (the digits of two touching
+#: tiles grouped, read as an "8"; a rack's divider read as a "1") and the faces beside it stay.
+#: Chosen on TRAIN: 1.5/2/3/5 -> recall 1759/1758/1758/1752, extras 43/29/29/27, right faces
+#: 1744/1744/1744/1738 (none: as 5).
+SPECK_ANCHOR = 3.0
+
 #: Ink more than GIANT times the median size of a surface's faces read at least SPECK_BESIDE
 #: sure is no face (a whole rack, its black frame enclosing every tile, read as a "1" or an "8").
 GIANT = 10.0
@@ -73,6 +82,14 @@ RETRY_CONFIDENCE = 0.7
 #: A face of weak ink read as a face is read again with its broken strokes joined; the new
 #: reading replaces the first when at least this sure (and surer than the first).
 WEAK_CONFIDENCE = 0.5
+
+#: The tile reader's tesseract second opinion is asked for a loose face read less sure than this
+#: (the reader's ``second_opinion_below``: callers build the reader with it). Chosen on TRAIN,
+#: where tesseract changed no tile at any threshold (0/0.3/0.6 and 0.1/0.2/0.3: the same tiles on
+#: every photo) and each call costs about 0.13 s: median 117/129/151 ms and 109/115/122 ms per
+#: photo (each photo read at all three in turn, one core); above 0, tesseract still reads the
+#: faces the classifier is least sure of.
+SECOND_OPINION_BELOW = 0.2
 
 #: A face read with at least this confidence teaches the photo's own body colour.
 SEED_CONFIDENCE = 0.9
@@ -139,6 +156,8 @@ def _specks(faces: list[InkFace], readings: list[FaceReading]) -> np.ndarray:
     centres = np.array([f.points.mean(axis=0) for f in faces], np.float32)
     regions = np.array([f.region for f in faces])
     real = np.array([r.face != NOT_A_FACE and r.confidence >= SPECK_BESIDE for r in readings])
+    if real.any():  # a face far bigger than the others read surely is no anchor (SPECK_ANCHOR)
+        real &= sizes <= SPECK_ANCHOR * float(np.median(sizes[real]))
     dist = np.linalg.norm(centres[:, None] - centres[None], axis=2)  # [i, j]
     return ((regions[:, None] == regions[None]) & (sizes[:, None] < SPECK_SHARE * sizes[None])
             & (dist < SPECK_REACH * sizes[None]) & real[None]).any(axis=1)
@@ -239,6 +258,7 @@ def _read_surface(image: np.ndarray, lab: np.ndarray, surface: Surface, scale: f
     first = _read_weak_again(reader, ink, [faces[i] for i in fresh], [outlines[i] for i in fresh],
                              reader.read_glyphs(glyphs, allowed), allowed)
     again, read = _retry_none(reader, ink, *first, allowed)
+    read = read_rings(ink, again, [outlines[i] for i in fresh], read, allowed)
     for i, face, reading in zip(fresh, again, read, strict=True):
         faces[i], readings[i] = face, reading
     every = [r for r in readings if r is not None]
@@ -340,7 +360,7 @@ def find_tiles(image: np.ndarray, reader: TileReader, allowed: frozenset[str] | 
 
 def main(argv: list[str] | None = None) -> int:
     """Print the tiles found in each photo given on the command line."""
-    reader = TileReader()
+    reader = TileReader(second_opinion_below=SECOND_OPINION_BELOW)
     for name in argv if argv is not None else sys.argv[1:]:
         image = cv2.imread(name)
         if image is None:

@@ -33,7 +33,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Read one photo; 0 on success, 2 for bad input."""
-    from vision.loose_tiles import LooseTileError, find_tiles
+    from vision.loose_tiles import SECOND_OPINION_BELOW, LooseTileError, find_tiles
     from vision.tile_reader import TileReaderError, reader_for_tileset
 
     image = cv2.imread(args.image)
@@ -42,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         tileset = load_tileset(args.tileset)
-        reader = reader_for_tileset(tileset)
+        reader = reader_for_tileset(tileset, second_opinion_below=SECOND_OPINION_BELOW)
         start = time.perf_counter()
         tiles = find_tiles(image, reader, frozenset(tileset.faces))
         ms = (time.perf_counter() - start) * 1000

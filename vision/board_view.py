@@ -7,9 +7,10 @@ gathers every cell's region of interest from a rectified image in one numpy inde
 ``warp_cells`` warps only some cells straight from the camera frame (a still frame where only a
 few cells changed need not be rectified whole).
 
-``rectify`` keeps the pixel maps from the frame that it made for the board's last location, and
-reuses them while the board stays within MAP_REUSE_PX frame pixels of it: with the camera fixed
-above the table, the markers' small frame-to-frame jitter does not cost a new perspective warp.
+``rectify`` warps a frame directly where the board has just moved; where it stays within
+MAP_REUSE_PX frame pixels of where it was, it makes the pixel maps of that place once and remaps
+with them (cheaper than a perspective warp): with the camera fixed above the table, the markers'
+small frame-to-frame jitter does not cost a new perspective warp.
 """
 
 from __future__ import annotations
@@ -20,10 +21,10 @@ import numpy as np
 from calibration.geometry import BoardGeometry
 from vision.locate import BoardLocation
 
-#: The last rectification maps are reused while the board's corners and centre lie within this
-#: many frame pixels of where they were when the maps were made. The located board jitters by
-#: 0.02-0.04 px (median) from one frame of a fixed camera to the next in bench_read's recordings;
-#: 0.1 px of shift is far below what the presence and glyph stages can tell.
+#: The board stays put while its corners and centre lie within this many frame pixels of where
+#: they were; the rectification maps of that place are then made once and reused. The located
+#: board jitters by 0.02-0.04 px (median) from one frame of a fixed camera to the next in
+#: bench_read's recordings; 0.1 px of shift is far below what the presence and glyph stages can tell.
 MAP_REUSE_PX = 0.1
 
 
@@ -69,7 +70,8 @@ class BoardView:
         self._flat = (ys * self.size[0] + xs).astype(np.intp)  # (N, roi, roi) into a rectified image
         w, h = self.size
         self._probes = np.array([[0, 0], [w, 0], [w, h], [0, h], [w / 2, h / 2]], np.float64) / self.scale
-        self._maps: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None  # homography, fixed-point maps
+        # the board's last place (homography) and, once it stays there, its fixed-point maps
+        self._place: tuple[np.ndarray, tuple[np.ndarray, np.ndarray] | None] | None = None
 
     def rectify(self, image: np.ndarray, location: BoardLocation) -> np.ndarray:
         """Warp a frame to the top-down board view: board.png pixel space times ``scale``.
@@ -82,10 +84,17 @@ class BoardView:
             The rectified board, same dtype and channels as ``image``, size[1] x size[0]
             (bilinear, the frame's edge pixels repeated outside it).
         """
-        if self._maps is None or _moved(self._maps[0], location.homography, self._probes) > MAP_REUSE_PX:
-            self._maps = (location.homography, *self._frame_maps(location.homography))
-        _, fixed, fraction = self._maps
-        return cv2.remap(image, fixed, fraction, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        homography = location.homography
+        if self._place is None or _moved(self._place[0], homography, self._probes) > MAP_REUSE_PX:
+            self._place = (homography, None)  # moved: warp directly
+            to_frame = homography @ np.diag([1.0 / self.scale, 1.0 / self.scale, 1.0])
+            return cv2.warpPerspective(image, to_frame, self.size, borderMode=cv2.BORDER_REPLICATE,
+                                       flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
+        place, maps = self._place
+        if maps is None:  # stayed put: the maps of this place, made once
+            maps = self._frame_maps(place)
+            self._place = (place, maps)
+        return cv2.remap(image, *maps, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
     def _frame_maps(self, homography: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Where each rectified pixel lies in the frame, as cv2.remap's fixed-point maps."""

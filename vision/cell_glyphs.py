@@ -154,44 +154,20 @@ def _glyphs(body_mask: np.ndarray, ink: np.ndarray, r: np.ndarray,
     side = min(h, w)
     rim = max(1, int(round(0.06 * side)))
     rows = h + max(rim, int(np.ceil(RIM_ZONE * side))) + 1  # a crop and its separation
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(_mosaic(body_mask, rows, 0))
-    # the tile: the body-coloured component covering most of the central disk (label 0 of the
-    # crop, the background, when none covers any of it)
-    crop_of = stats[:, cv2.CC_STAT_TOP] // rows
-    counts = np.bincount(labels.reshape(n, rows, w)[:, :h][:, central_disk].ravel(), minlength=count)
-    counts[0] = 0
-    first = np.searchsorted(crop_of[1:], np.arange(n + 1)) + 1  # each crop's labels: first[k]..first[k + 1]
-    inside = np.ones((n * rows, w), np.uint8)
-    hulls: list[np.ndarray | None] = [None] * n
-    leaked = np.zeros(n, bool)
-    for k in np.flatnonzero(first[1:] > first[:-1]).tolist():
-        own = counts[first[k]:first[k + 1]]
-        tile_label = first[k] + int(np.argmax(own)) if own.max() > 0 else 0
-        at = slice(k * rows, k * rows + h)
-        tile = (labels[at] == tile_label).astype(np.uint8)
-        contours, _ = cv2.findContours(tile, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        hulls[k] = hull = cv2.convexHull(max(contours, key=cv2.contourArea))
-        inside[at] = 0
-        cv2.fillConvexPoly(inside[at], hull, 1)
-        # a body that runs into the board (a pale tile on a pale sheet), or that is cut up (a
-        # body hardly apart from the sheet by colour, a modulus marker's ring), gives no outline:
-        # then the face is looked for near the centre and every rotation is tried
-        leaked[k] = not MIN_TILE_SHARE * h * w <= cv2.contourArea(hull) <= 0.8 * h * w
-        if leaked[k]:
-            inside[at] = r <= 0.36 * side
+    inside, hulls, leaked = _tiles(body_mask, rows, r, central_disk)
     # how deep inside the tile each pixel lies: ink that keeps to the tile's rim is its edge or
     # corner (a bevel, a shadow), not its face
     depth = cv2.distanceTransform(inside, cv2.DIST_L2, 3)
     ink = _mosaic(ink, rows, 0.0) * cv2.erode(inside, _rim_disk(rim))
     count, labels, stats, cents = cv2.connectedComponentsWithStats((ink > 0.5).astype(np.uint8))
-    crop_of = stats[:, cv2.CC_STAT_TOP] // rows
     on_rim = np.bincount(labels[depth < RIM_ZONE * side], minlength=count)
     inked = labels > 0
     mass = np.bincount(labels[inked], weights=ink[inked], minlength=count)
     area = stats[:, cv2.CC_STAT_AREA]
+    crop_of = stats[:, cv2.CC_STAT_TOP] // rows
     sizable = (area >= max(3, 0.002 * h * w)) & (leaked[crop_of] | (on_rim < RIM_SHARE * area))
     sizable[0] = False  # the background
-    first = np.searchsorted(crop_of[1:], np.arange(n + 1)) + 1
+    first = _first_labels(stats, rows, n)
     out: list[_Found | None] = [None] * n
     for k, hull in enumerate(hulls):
         if hull is None:
@@ -211,6 +187,50 @@ def _glyphs(body_mask: np.ndarray, ink: np.ndarray, r: np.ndarray,
         out[k] = _Found(ink[at], is_chosen[labels[at]], labels[at] == chosen[0] if len(chosen) > 1 else None,
                         None if leaked[k] else hull, rect)
     return out
+
+
+def _tiles(body_mask: np.ndarray, rows: int, r: np.ndarray, central_disk: np.ndarray
+           ) -> tuple[np.ndarray, list[np.ndarray | None], np.ndarray]:
+    """Each crop's tile: the body-coloured component covering most of the central disk.
+
+    Returns:
+        the tiles' insides as a mosaic (uint8 [n * rows, W], 1 inside a tile's convex hull, or
+        inside a disk round the centre where the body leaked, and in the separating rows), each
+        crop's hull (None without any body) and whether its body leaked (bool [n]).
+    """
+    n, h, w = body_mask.shape
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(_mosaic(body_mask, rows, 0))
+    counts = np.bincount(labels.reshape(n, rows, w)[:, :h][:, central_disk].ravel(), minlength=count)
+    counts[0] = 0
+    first = _first_labels(stats, rows, n)
+    inside = np.ones((n * rows, w), np.uint8)
+    hulls: list[np.ndarray | None] = [None] * n
+    leaked = np.zeros(n, bool)
+    for k in np.flatnonzero(first[1:] > first[:-1]).tolist():
+        own = counts[first[k]:first[k + 1]]
+        # label 0 of the crop (its background) when no body component covers any of the disk
+        tile_label = first[k] + int(np.argmax(own)) if own.max() > 0 else 0
+        at = slice(k * rows, k * rows + h)
+        tile = (labels[at] == tile_label).astype(np.uint8)
+        contours, _ = cv2.findContours(tile, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        hulls[k] = hull = cv2.convexHull(max(contours, key=cv2.contourArea))
+        inside[at] = 0
+        cv2.fillConvexPoly(inside[at], hull, 1)
+        # a body that runs into the board (a pale tile on a pale sheet), or that is cut up (a
+        # body hardly apart from the sheet by colour, a modulus marker's ring), gives no outline:
+        # then the face is looked for near the centre and every rotation is tried
+        leaked[k] = not MIN_TILE_SHARE * h * w <= cv2.contourArea(hull) <= 0.8 * h * w
+        if leaked[k]:
+            inside[at] = r <= 0.36 * min(h, w)
+    return inside, hulls, leaked
+
+
+def _first_labels(stats: np.ndarray, rows: int, n: int) -> np.ndarray:
+    """Where each crop's component labels begin in a mosaic's labelling (int [n + 1]: crop k has
+    labels first[k] .. first[k + 1] - 1): components are numbered in raster order, so a crop's
+    labels follow one another, and a component's top row tells its crop."""
+    crop_of = stats[1:, cv2.CC_STAT_TOP] // rows
+    return np.searchsorted(crop_of, np.arange(n + 1)) + 1
 
 
 def _mosaic(crops: np.ndarray, rows: int, fill: float) -> np.ndarray:

@@ -2,10 +2,12 @@
 outline, and the tile reader's input for a face (stages 2-3 of vision/loose_tiles.py).
 
 The ink (vision/glyphs.py: far from the region's body colour; and pale coloured ink whose a*b*
-distance from the body rises above its neighbourhood's, ``FAINT_RISE``) is cut into connected components
-(the pieces of a weakly printed stroke joined, ``INK_JOIN``), kept when mostly surrounded by tile
-body, and grouped into faces (the two digits of "12", the parts of a joker's face inside its ring;
-a component far bigger than a glyph, such as a rack, encloses nothing). A tile's outline is the
+distance from the body rises above its neighbourhood's, ``FAINT_RISE``) is cut into connected
+components (the pieces of a weakly printed stroke joined, ``INK_JOIN``), kept when mostly
+surrounded by tile body (a nearly square one whose frame reaches past its tile, a small joker's
+ring with its features, is a face of its own that only a joker may be: ``JOKER_FRAME``), and
+grouped into faces (the two digits of "12", the parts of a joker's face inside its ring; a
+component far bigger than a glyph, such as a rack, encloses nothing). A tile's outline is the
 part of its region nearer to its face than to any other face.
 """
 
@@ -62,6 +64,15 @@ INK_JOIN = 0.35
 #: nose as a "1").
 RING_MIN = 12
 
+#: A joker's face (its ring with the features inside, one component) fills more of its tile than
+#: a digit: the frame around it reaches past the tile, where a digit's lies on it. A nearly square
+#: glyph-shaped component (long side at most JOKER_SQUARE times its short side) whose frame is
+#: under the 0.85 share of tile region a glyph needs but at least JOKER_FRAME is a face of its
+#: own that only a joker may be (the tile reader or its ring must call it so). The 6 jokers of
+#: train/ missed so: frames 0.76..0.82 of tile region, sides 1.0..1.17 (set with that margin).
+JOKER_FRAME = 0.7
+JOKER_SQUARE = 1.3
+
 #: A tile's outline is drawn from its region's pixels nearer to its face than to any other face,
 #: within OUTLINE_REACH times the face's size of it, and of about the colour of the tile's body
 #: near the face (Lab distance, lightness counted at LIGHTNESS_WEIGHT, under BODY_NEAR: a rack's
@@ -84,6 +95,8 @@ class InkFace:
         region: the index of the surface region holding it.
         body: float32 (shape: [3]) the region's body colour (OpenCV 8-bit Lab).
         gain: its ink is read as ink x gain (weak ink made as strong as black).
+        joker_only: its ink reaches nearly to its tile's edge: only a joker's face may
+            (``JOKER_FRAME``).
     """
 
     points: np.ndarray
@@ -91,6 +104,7 @@ class InkFace:
     region: int
     body: np.ndarray
     gain: float = 1.0
+    joker_only: bool = False
 
     @property
     def size(self) -> float:
@@ -134,20 +148,25 @@ def find_glyphs(image: np.ndarray, body: np.ndarray, regions: np.ndarray, body_l
     body_sum = cv2.integral(body_full)
     region_sum = cv2.integral((regions_full > 0).astype(np.uint8))
 
-    def on_tile(x0: int, y0: int, x1: int, y1: int) -> bool:
-        """Whether the frame around a box is mostly tile: body, or the face's tinted disc."""
+    def on_tile(x0: int, y0: int, x1: int, y1: int, share: float = 0.85) -> bool:
+        """Whether the frame around a box is mostly tile (at least ``share`` of it in a tile
+        region): body, or the face's tinted disc."""
         r = max(2, int(0.3 * max(x1 - x0, y1 - y0)))
         outer = (max(0, x0 - r), max(0, y0 - r), min(w, x1 + r), min(h, y1 + r))
         frame = (outer[2] - outer[0]) * (outer[3] - outer[1]) - (x1 - x0) * (y1 - y0)
         return (_frame_sum(body_sum, outer, (x0, y0, x1, y1)) >= 0.25 * frame
-                and _frame_sum(region_sum, outer, (x0, y0, x1, y1)) >= 0.85 * frame)
+                and _frame_sum(region_sum, outer, (x0, y0, x1, y1)) >= share * frame)
 
     pieces: dict[int, list[int]] = {}  # the glyph-like components of each weak-ink component
+    edgy: list[int] = []  # the components that only a joker's face may be (JOKER_FRAME)
     for i in np.flatnonzero(_glyph_shaped(stats[:, 2], stats[:, 3], stats[:, 4])):
         x, y, cw, ch = (int(v) for v in stats[i, :4])
         if i > 0 and on_tile(x, y, x + cw, y + ch):
             top = x + int(np.argmax(labels[y, x:x + cw] == i))  # a pixel of its top row
             pieces.setdefault(int(joined[y - by, top - bx]), []).append(int(i))  # its weak-ink component
+        elif (i > 0 and max(cw, ch) <= JOKER_SQUARE * min(cw, ch)
+              and on_tile(x, y, x + cw, y + ch, JOKER_FRAME)):
+            edgy.append(int(i))
     long, short = stats[:, 2:4].max(axis=1), stats[:, 2:4].min(axis=1)
     thin = (long >= RING_MIN) & (long <= 1.5 * short) & (stats[:, 4] < 0.2 * stats[:, 2] * stats[:, 3])
     thin[0] = False
@@ -165,6 +184,11 @@ def find_glyphs(image: np.ndarray, body: np.ndarray, regions: np.ndarray, body_l
             comps.append((x0, y0, x1 - x0, y1 - y0, len(members_of)))
             members_of.append(part)
     groups = _group(comps, rings)
+    plain = len(comps)
+    for edge in edgy:  # each a face of its own
+        x, y, cw, ch = (int(v) for v in stats[edge, :4])
+        groups.append([(x, y, cw, ch, len(members_of))])
+        members_of.append([edge])
     faces = []
     for members in groups:
         x0 = min(c[0] for c in members)
@@ -176,7 +200,7 @@ def find_glyphs(image: np.ndarray, body: np.ndarray, regions: np.ndarray, body_l
         points = np.stack([xs + x0, ys + y0], axis=1).astype(np.float32)
         cx, cy = points.mean(axis=0)
         faces.append(InkFace(points, (x0, y0, x1, y1), int(regions_full[int(cy), int(cx)]),
-                           lab_full[int(cy), int(cx)].copy()))
+                           lab_full[int(cy), int(cx)].copy(), joker_only=any(c[4] >= plain for c in members)))
     return ink, faces
 
 
@@ -294,7 +318,7 @@ def strengthen(ink: np.ndarray, face: InkFace) -> InkFace:
     py, px = np.nonzero(np.isin(labels, seeds[seeds > 0]))
     points = np.stack([px + ox, py + oy], axis=1).astype(np.float32)
     box = (int(px.min()) + ox, int(py.min()) + oy, int(px.max()) + ox + 1, int(py.max()) + oy + 1)
-    return InkFace(points, box, face.region, face.body, 1.0 / level)
+    return InkFace(points, box, face.region, face.body, 1.0 / level, face.joker_only)
 
 
 def tile_outlines(faces: list[InkFace], regions: np.ndarray, scale: float, lab: np.ndarray

@@ -19,7 +19,9 @@ Stages (one function each):
    (kept when surer, WEAK_CONFIDENCE); a face read as "none" is read again at every twelfth of a
    turn (its outline may be wrong), its broken strokes joined when its ink is weak, and dropped
    (a logo, a scratch) unless it is then read as a face with confidence >= RETRY_CONFIDENCE,
-   or it lies inside a joker's thin ring of ink (vision/loose_jokers.py).
+   or it lies inside a joker's thin ring of ink (vision/loose_jokers.py). A face whose ink reaches
+   nearly to its tile's edge (``InkFace.joker_only``: a small joker's ring) is kept only when
+   read as a joker around no other face read as a face.
    Specks beside a surely read face (SPECK_SHARE) are dropped too, and so is ink far bigger than
    the faces read surely (GIANT: a whole rack). The ink colour is the
    likeliest of the learned ink colours (black, blue, orange, red; vision/models/ink_colours.npz).
@@ -242,6 +244,37 @@ def _read_weak_again(reader: TileReader, ink: np.ndarray, faces: list[InkFace], 
     return faces, readings
 
 
+def _outlines(faces: list[InkFace], regions: np.ndarray, scale: float, lab: np.ndarray) -> list[np.ndarray]:
+    """Each face's tile outline (:func:`vision.loose_glyphs.tile_outlines`, which takes the same
+    arguments), those of the faces that only a joker may be (``InkFace.joker_only``) drawn beside
+    every face, the others' beside the others alone (ink at a tile's edge, mostly no joker, does
+    not take a share of its neighbours' tiles)."""
+    every = tile_outlines(faces, regions, scale, lab)
+    plain = [f for f in faces if not f.joker_only]
+    if len(plain) in (0, len(faces)):
+        return every
+    theirs = iter(tile_outlines(plain, regions, scale, lab))
+    return [outline if f.joker_only else next(theirs) for f, outline in zip(faces, every, strict=True)]
+
+
+def _joker_only(faces: list[InkFace], readings: list[FaceReading]) -> list[FaceReading]:
+    """``readings`` with each face that only a joker may be (``InkFace.joker_only``: ink
+    reaching nearly to its tile's edge) called "none" unless read as a joker around no other
+    face read as a face (a joker's ring around its features read on their own)."""
+    out = list(readings)
+    centres = np.array([f.points.mean(axis=0) for f in faces], np.float32).reshape(-1, 2)
+    for i, (face, reading) in enumerate(zip(faces, readings, strict=True)):
+        if not face.joker_only:
+            continue
+        x0, y0, x1, y1 = face.box
+        inside = ((centres[:, 0] >= x0) & (centres[:, 0] < x1) & (centres[:, 1] >= y0)
+                  & (centres[:, 1] < y1))
+        inside[i] = False
+        if reading.face != "joker" or any(readings[j].face != NOT_A_FACE for j in np.flatnonzero(inside)):
+            out[i] = FaceReading(NOT_A_FACE, 1.0)
+    return out
+
+
 def _read_surface(image: np.ndarray, lab: np.ndarray, surface: Surface, scale: float, reader: TileReader,
                   allowed: frozenset[str] | None, known: list[FoundFace]) -> list[FoundFace]:
     """The faces on one surface (at ``scale`` of the photo, whose OpenCV Lab there is ``lab``,
@@ -253,12 +286,13 @@ def _read_surface(image: np.ndarray, lab: np.ndarray, surface: Surface, scale: f
     fresh = [i for i, reading in enumerate(readings) if reading is None]
     if not fresh:
         return []
-    outlines = tile_outlines(faces, regions, scale, lab)
+    outlines = _outlines(faces, regions, scale, lab)
     glyphs = [glyph_input(ink, faces[i], outlines[i]) for i in fresh]
     first = _read_weak_again(reader, ink, [faces[i] for i in fresh], [outlines[i] for i in fresh],
                              reader.read_glyphs(glyphs, allowed), allowed)
     again, read = _retry_none(reader, ink, *first, allowed)
     read = read_rings(ink, again, [outlines[i] for i in fresh], read, allowed)
+    read = _joker_only(again, read)
     for i, face, reading in zip(fresh, again, read, strict=True):
         faces[i], readings[i] = face, reading
     every = [r for r in readings if r is not None]

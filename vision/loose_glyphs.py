@@ -70,6 +70,7 @@ RING_MIN = 12
 #: under the 0.85 share of tile region a glyph needs but at least JOKER_FRAME is a face of its
 #: own that only a joker may be (the tile reader or its ring must call it so). The 6 jokers of
 #: train/ missed so: frames 0.76..0.82 of tile region, sides 1.0..1.17 (set with that margin).
+#: On TRAIN JOKER_FRAME 0.6/0.7/0.75 find the same tiles; JOKER_SQUARE 1.5 one extra more.
 JOKER_FRAME = 0.7
 JOKER_SQUARE = 1.3
 

@@ -112,6 +112,8 @@ def ring_cover(ink: np.ndarray, centre: np.ndarray, size: float, outline: np.nda
         return upto[:, :, np.clip(hi + 1, 0, bins)] > upto[:, :, np.clip(lo, 0, bins)]
 
     radii = np.arange(int(np.ceil(2 * low)), int(2 * high) + 1)  # half pixels
+    if not len(radii):  # low and high within one half pixel
+        return 0.0
     width, clear = int(round(2 * RING_WIDTH)), int(round(2 * RING_CLEAR * short))
     beyond = radii + int(2.5 * width) + 1
     ring = any_in(radii - width, radii + width) & ~any_in(beyond, beyond + clear - 1)

@@ -22,8 +22,9 @@ Stages (one function each):
    or it lies inside a joker's thin ring of ink (vision/loose_jokers.py). A face whose ink reaches
    nearly to its tile's edge (``InkFace.joker_only``: a small joker's ring) is kept only when
    read as a joker around no other face read as a face.
-   Specks beside a surely read face (SPECK_SHARE) are dropped too, and so is ink far bigger than
-   the faces read surely (GIANT: a whole rack). The ink colour is the
+   Specks beside a surely read face (SPECK_SHARE) are dropped too, ink far bigger than the faces
+   read surely (GIANT: a whole rack), and faces whose tile body is rough (fabric's fibres on its
+   threads, vision/loose_fabric.py). The ink colour is the
    likeliest of the learned ink colours (black, blue, orange, red; vision/models/ink_colours.npz).
 5. The faces read with confidence >= SEED_CONFIDENCE teach the photo's own body colour
    (``photo_surface``: the cream of this set in this light, not the white table beside it); the
@@ -45,6 +46,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.loose_fabric import on_fabric
 from vision.loose_glyphs import InkFace, find_glyphs, glyph_input, strengthen, tile_outlines
 from vision.loose_jokers import read_rings
 from vision.surface import (
@@ -304,7 +306,8 @@ def _read_surface(image: np.ndarray, lab: np.ndarray, surface: Surface, scale: f
     specks = _specks(faces, every)
     return [FoundFace(faces[i].points, faces[i].size, every[i], outlines[i],
                       ink_colour(image, faces[i], ink))
-            for i in fresh if every[i].face != NOT_A_FACE and not specks[i]]
+            for i in fresh if every[i].face != NOT_A_FACE and not specks[i]
+            and not on_fabric(image, faces[i].points, faces[i].size, outlines[i])]
 
 
 def _known_readings(faces: list[InkFace], known: list[FoundFace]) -> list[FaceReading | None]:

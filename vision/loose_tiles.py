@@ -23,9 +23,10 @@ Stages (one function each):
    nearly to its tile's edge (``InkFace.joker_only``: a small joker's ring) is kept only when
    read as a joker around no other face read as a face.
    Specks beside a surely read face (SPECK_SHARE) are dropped too, ink far bigger than the faces
-   read surely (GIANT: a whole rack), and faces whose tile body is rough (fabric's fibres on its
-   threads, vision/loose_fabric.py). The ink colour is the
-   likeliest of the learned ink colours (black, blue, orange, red; vision/models/ink_colours.npz).
+   read surely or than a face can be in the photo (GIANT, GIANT_SHARE: a whole rack), and faces
+   whose tile body is rough (fabric's fibres on its threads, vision/loose_fabric.py). The ink
+   colour is the likeliest of the learned ink colours (black, blue, orange, red;
+   vision/models/ink_colours.npz).
 5. The faces read with confidence >= SEED_CONFIDENCE teach the photo's own body colour
    (``photo_surface``: the cream of this set in this light, not the white table beside it); the
    regions of that surface the table's lacked are searched again (stages 2-4) and the faces
@@ -77,6 +78,11 @@ SPECK_ANCHOR = 3.0
 #: Ink more than GIANT times the median size of a surface's faces read at least SPECK_BESIDE
 #: sure is no face (a whole rack, its black frame enclosing every tile, read as a "1" or an "8").
 GIANT = 10.0
+
+#: ... and so is ink longer than GIANT_SHARE of the photo's short side, however few the faces
+#: beside it (a rack's frame read as a sure "1" beside one tile, the median of the two its own
+#: half). The faces of TRAIN's tiles are at most 0.21 of it (156 px of 750); its rack 1.23.
+GIANT_SHARE = 0.5
 
 #: A face the reader calls "none" at its tile's candidate rotations is read again at every
 #: twelfth of a turn (its outline may be wrong: touching tiles, a region spilling onto the
@@ -300,9 +306,10 @@ def _read_surface(image: np.ndarray, lab: np.ndarray, surface: Surface, scale: f
     every = [r for r in readings if r is not None]
     sizes = np.array([f.size for f in faces])
     sure = np.array([r.face != NOT_A_FACE and r.confidence >= SPECK_BESIDE for r in every])
-    if sure.any():  # ink far bigger than the faces read surely: a whole rack (GIANT)
-        giant = sizes > GIANT * float(np.median(sizes[sure]))
-        every = [FaceReading(NOT_A_FACE, 1.0) if big else r for r, big in zip(every, giant, strict=True)]
+    giant = sizes > GIANT_SHARE * min(image.shape[:2])  # a whole rack (GIANT, GIANT_SHARE)
+    if sure.any():  # ink far bigger than the faces read surely
+        giant |= sizes > GIANT * float(np.median(sizes[sure]))
+    every = [FaceReading(NOT_A_FACE, 1.0) if big else r for r, big in zip(every, giant, strict=True)]
     specks = _specks(faces, every)
     return [FoundFace(faces[i].points, faces[i].size, every[i], outlines[i],
                       ink_colour(image, faces[i], ink))

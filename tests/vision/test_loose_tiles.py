@@ -64,6 +64,15 @@ def test_a_whole_rack_is_no_tile(train_photo, loose_reader, prefix):
     match(truth, find_tiles(image, loose_reader, RUMMIKUB), prefix)
 
 
+def test_a_rack_beside_one_tile_is_no_tile_and_hides_none(train_photo, loose_reader):
+    # rummy3-4: a rack's frame read as a sure "1" beside a single red 6, the median of the two
+    # faces half its own size: it was a tile, and the 6 a speck beside it
+    image, truth = train_photo("rummy3-4_")
+    tiles = find_tiles(image, loose_reader, RUMMIKUB)
+    assert [t.face for t in tiles] == ["6"]
+    assert found_at(truth, tiles, 432, 293) == ("red_6", ["6"])
+
+
 def test_bad_photo_is_named(loose_reader):
     with pytest.raises(LooseTileError, match="expected a BGR uint8"):
         find_tiles(np.zeros((100, 100), np.uint8), loose_reader)

@@ -49,7 +49,7 @@ import numpy as np
 
 from vision.loose_fabric import on_fabric
 from vision.loose_glyphs import InkFace, find_glyphs, glyph_input, strengthen, tile_outlines
-from vision.loose_jokers import read_rings
+from vision.loose_jokers import join_features, joker_only, read_rings
 from vision.surface import (
     Surface,
     SurfaceTableError,
@@ -265,24 +265,6 @@ def _outlines(faces: list[InkFace], regions: np.ndarray, scale: float, lab: np.n
     return [outline if f.joker_only else next(theirs) for f, outline in zip(faces, every, strict=True)]
 
 
-def _joker_only(faces: list[InkFace], readings: list[FaceReading]) -> list[FaceReading]:
-    """``readings`` with each face that only a joker may be (``InkFace.joker_only``: ink
-    reaching nearly to its tile's edge) called "none" unless read as a joker around no other
-    face read as a face (a joker's ring around its features read on their own)."""
-    out = list(readings)
-    centres = np.array([f.points.mean(axis=0) for f in faces], np.float32).reshape(-1, 2)
-    for i, (face, reading) in enumerate(zip(faces, readings, strict=True)):
-        if not face.joker_only:
-            continue
-        x0, y0, x1, y1 = face.box
-        inside = ((centres[:, 0] >= x0) & (centres[:, 0] < x1) & (centres[:, 1] >= y0)
-                  & (centres[:, 1] < y1))
-        inside[i] = False
-        if reading.face != "joker" or any(readings[j].face != NOT_A_FACE for j in np.flatnonzero(inside)):
-            out[i] = FaceReading(NOT_A_FACE, 1.0)
-    return out
-
-
 def _read_surface(image: np.ndarray, lab: np.ndarray, surface: Surface, scale: float, reader: TileReader,
                   allowed: frozenset[str] | None, known: list[FoundFace]) -> list[FoundFace]:
     """The faces on one surface (at ``scale`` of the photo, whose OpenCV Lab there is ``lab``,
@@ -300,7 +282,8 @@ def _read_surface(image: np.ndarray, lab: np.ndarray, surface: Surface, scale: f
                              reader.read_glyphs(glyphs, allowed), allowed)
     again, read = _retry_none(reader, ink, *first, allowed)
     read = read_rings(ink, again, [outlines[i] for i in fresh], read, allowed)
-    read = _joker_only(again, read)
+    again, read = join_features(reader, ink, again, [outlines[i] for i in fresh], read, allowed)
+    read = joker_only(again, read)
     for i, face, reading in zip(fresh, again, read, strict=True):
         faces[i], readings[i] = face, reading
     every = [r for r in readings if r is not None]

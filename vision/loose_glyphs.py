@@ -5,10 +5,11 @@ The ink (vision/glyphs.py: far from the region's body colour; and pale coloured 
 distance from the body rises above its neighbourhood's, ``FAINT_RISE``) is cut into connected
 components (the pieces of a weakly printed stroke joined, ``INK_JOIN``), kept when mostly
 surrounded by tile body (a nearly square one whose frame reaches past its tile, a small joker's
-ring with its features, is a face of its own that only a joker may be: ``JOKER_FRAME``), and
-grouped into faces (the two digits of "12", the parts of a joker's face inside its ring; a
-component far bigger than a glyph, such as a rack, encloses nothing). A tile's outline is the
-part of its region nearer to its face than to any other face.
+ring with its features, and a thin ring around nothing glyph-shaped are faces of their own that
+only a joker may be: ``JOKER_FRAME``, ``RING_MIN``), and grouped into faces (the two digits of
+"12", the parts of a joker's face inside its ring; a component far bigger than a glyph, such as
+a rack, encloses nothing). A tile's outline is the part of its region nearer to its face than to
+any other face.
 """
 
 from __future__ import annotations
@@ -61,7 +62,8 @@ INK_JOIN = 0.35
 #: A thin ring (ink filling under a fifth of its box, nearly square, at least this many pixels
 #: across, mostly surrounded by tile: a joker's ring) groups every component inside it into one
 #: face, though it is no glyph itself (the eyes, nose and mouth of a joker: once read apart, the
-#: nose as a "1").
+#: nose as a "1"). A thin ring around nothing glyph-shaped (its features too faint or small) is a
+#: face that only a joker may be, with the specks inside it.
 RING_MIN = 12
 
 #: A joker's face (its ring with the features inside, one component) fills more of its tile than
@@ -96,8 +98,8 @@ class InkFace:
         region: the index of the surface region holding it.
         body: float32 (shape: [3]) the region's body colour (OpenCV 8-bit Lab).
         gain: its ink is read as ink x gain (weak ink made as strong as black).
-        joker_only: its ink reaches nearly to its tile's edge: only a joker's face may
-            (``JOKER_FRAME``).
+        joker_only: only a joker's face may be so: its ink reaches nearly to its tile's edge
+            (``JOKER_FRAME``), or it is a thin ring around nothing glyph-shaped (``RING_MIN``).
     """
 
     points: np.ndarray
@@ -159,7 +161,7 @@ def find_glyphs(image: np.ndarray, body: np.ndarray, regions: np.ndarray, body_l
                 and _frame_sum(region_sum, outer, (x0, y0, x1, y1)) >= share * frame)
 
     pieces: dict[int, list[int]] = {}  # the glyph-like components of each weak-ink component
-    edgy: list[int] = []  # the components that only a joker's face may be (JOKER_FRAME)
+    lone: list[list[int]] = []  # the faces, each one component or more, that only a joker's may be
     for i in np.flatnonzero(_glyph_shaped(stats[:, 2], stats[:, 3], stats[:, 4])):
         x, y, cw, ch = (int(v) for v in stats[i, :4])
         if i > 0 and on_tile(x, y, x + cw, y + ch):
@@ -167,12 +169,12 @@ def find_glyphs(image: np.ndarray, body: np.ndarray, regions: np.ndarray, body_l
             pieces.setdefault(int(joined[y - by, top - bx]), []).append(int(i))  # its weak-ink component
         elif (i > 0 and max(cw, ch) <= JOKER_SQUARE * min(cw, ch)
               and on_tile(x, y, x + cw, y + ch, JOKER_FRAME)):
-            edgy.append(int(i))
+            lone.append([int(i)])
     long, short = stats[:, 2:4].max(axis=1), stats[:, 2:4].min(axis=1)
     thin = (long >= RING_MIN) & (long <= 1.5 * short) & (stats[:, 4] < 0.2 * stats[:, 2] * stats[:, 3])
     thin[0] = False
-    rings = [(x, y, x + cw, y + ch) for x, y, cw, ch, _ in stats[thin].tolist()
-             if on_tile(x, y, x + cw, y + ch)]
+    ring_ids = [i for i in np.flatnonzero(thin).tolist() if on_tile(*_union_box(stats, [i]))]
+    rings = [_union_box(stats, [i]) for i in ring_ids]
     comps: list[tuple[int, int, int, int, int]] = []
     members_of: list[list[int]] = []  # the components of each entry of comps
     for ids in pieces.values():
@@ -186,10 +188,18 @@ def find_glyphs(image: np.ndarray, body: np.ndarray, regions: np.ndarray, body_l
             members_of.append(part)
     groups = _group(comps, rings)
     plain = len(comps)
-    for edge in edgy:  # each a face of its own
-        x, y, cw, ch = (int(v) for v in stats[edge, :4])
-        groups.append([(x, y, cw, ch, len(members_of))])
-        members_of.append([edge])
+    for ring, (x0, y0, x1, y1) in zip(ring_ids, rings, strict=True):
+        # a joker's ring around nothing glyph-shaped (features too faint or small): it and the
+        # specks inside it
+        if not any(x0 < x and y0 < y and x + cw < x1 and y + ch < y1 for x, y, cw, ch, _ in comps):
+            inside = ((stats[:, 0] > x0) & (stats[:, 1] > y0) & (stats[:, 0] + stats[:, 2] < x1)
+                      & (stats[:, 1] + stats[:, 3] < y1))
+            inside[0] = False
+            lone.append([ring, *(int(j) for j in np.flatnonzero(inside))])
+    for ids in lone:  # each a face of its own
+        x0, y0, x1, y1 = _union_box(stats, ids)
+        groups.append([(x0, y0, x1 - x0, y1 - y0, len(members_of))])
+        members_of.append(ids)
     faces = []
     for members in groups:
         x0 = min(c[0] for c in members)

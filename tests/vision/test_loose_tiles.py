@@ -202,7 +202,7 @@ def test_pale_orange_ink_under_the_ink_level_is_found(train_photo, loose_reader,
 @pytest.mark.parametrize("prefix, x, y", [
     ("rummy-16_", 705, 402), ("rummy-40_", 545, 420), ("rummy-45_", 344, 499), ("rummy-35_", 607, 325),
     ("rummy-3_", 353, 535), ("rummy-47_", 357, 475), ("rummy-6_", 517, 490), ("rummy4-16_", 575, 303),
-    ("rummy-19_", 908, 409),
+    ("rummy-19_", 908, 409), ("rummy-47_", 592, 429),
 ])
 def test_a_joker_read_as_no_face_is_found_by_its_ring(train_photo, loose_reader, prefix, x, y):
     # jokers whose thin-lined features the reader called "none" at every turn (missed): the
@@ -210,7 +210,8 @@ def test_a_joker_read_as_no_face_is_found_by_its_ring(train_photo, loose_reader,
     # small red jokers whose ring and features, one component, fill so much of the tile that the
     # frame around them reaches past it (0.76..0.82 of it on tile region, under a glyph's 0.85):
     # once no face at all. rummy-19: such a ring around features read apart ("none", its ring
-    # 27/32), read as a joker once joined with them
+    # 27/32), read as a joker once joined with them. rummy-47 (592, 429): a ring broken in two
+    # around features too small to be glyphs, once nothing at all
     image, truth = train_photo(prefix)
     assert found_at(truth, find_tiles(image, loose_reader, RUMMIKUB), x, y) == ("joker", ["joker"])
 

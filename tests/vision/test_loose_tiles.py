@@ -158,13 +158,20 @@ def test_a_jokers_features_inside_its_thin_ring_are_one_face(train_photo, loose_
     assert found_at(truth, tiles, x, y) == ("joker", ["joker"])
 
 
-def test_whole_faces_of_touching_tiles_are_not_one_face(train_photo, loose_reader):
+@pytest.mark.parametrize("prefix, where", [
     # rummy-27: a red 10 and a blue 10 on touching tiles, each "10" one ink component, once
     # grouped into one face through the gap between them (both tiles missed)
-    image, truth = train_photo("rummy-27_")
+    ("rummy-27_", [(795, 398, "red_10"), (865, 346, "blue_10")]),
+    # rummy4-16: a pale orange "12" and "13" on touching tiles, each one component, their boxes
+    # 10 px apart (0.42 of the taller's height), once one face
+    ("rummy4-16_", [(414, 129, "orange_12")]),
+])
+def test_whole_faces_of_touching_tiles_are_not_one_face(train_photo, loose_reader, prefix, where):
+    image, truth = train_photo(prefix)
     tiles = find_tiles(image, loose_reader, RUMMIKUB)
-    assert found_at(truth, tiles, 795, 398) == ("red_10", ["10"])
-    assert found_at(truth, tiles, 865, 346) == ("blue_10", ["10"])
+    for x, y, name in where:
+        assert found_at(truth, tiles, x, y) == (name, [name.split("_")[1]])
+
 
 
 @pytest.mark.parametrize("prefix, x, y, name", [

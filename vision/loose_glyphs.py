@@ -62,6 +62,13 @@ FAINT_REACH = 0.015
 #: three pieces of a pale orange "3") are one component when together they look like a glyph.
 INK_JOIN = 0.35
 
+#: ... unless one of them is already about as long as them all together (at least WHOLE_PIECE of
+#: the joined box's long side: the long shadow between two rows of big tiles, joined by weak ink
+#: to the "1" and "2" of a 12 beside it, made one face with them). Chosen on TRAIN: 0.8 and 0.95
+#: -> recall 1767 -> 1768 of 1790 (rummy2-6's black 12), extras 15 -> 16 (fibres on rummy4-85's
+#: rug read as a 13, once joined with more).
+WHOLE_PIECE = 0.8
+
 #: A thin ring (ink filling under a fifth of its box, nearly square, at least this many pixels
 #: across, mostly surrounded by tile: a joker's ring) groups every component inside it into one
 #: face, though it is no glyph itself (the eyes, nose and mouth of a joker: once read apart, the
@@ -184,6 +191,7 @@ def find_glyphs(image: np.ndarray, body: np.ndarray, regions: np.ndarray, body_l
         # the pieces of a stroke broken by weak ink are one component when they look like a glyph
         x0, y0, x1, y1 = _union_box(stats, ids)
         whole = (len(ids) > 1 and bool(_glyph_shaped(x1 - x0, y1 - y0, stats[ids, 4].sum()))
+                 and stats[ids, 2:4].max() < WHOLE_PIECE * max(x1 - x0, y1 - y0)
                  and on_tile(x0, y0, x1, y1))
         for part in [ids] if whole else [[i] for i in ids]:
             x0, y0, x1, y1 = _union_box(stats, part)

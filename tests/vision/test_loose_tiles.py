@@ -165,6 +165,9 @@ def test_a_jokers_features_inside_its_thin_ring_are_one_face(train_photo, loose_
     # rummy4-16: a pale orange "12" and "13" on touching tiles, each one component, their boxes
     # 10 px apart (0.42 of the taller's height), once one face
     ("rummy4-16_", [(414, 129, "orange_12")]),
+    # rummy2-6: the "1" and "2" of a big black 12 joined by weak ink to the long shadow between
+    # two rows of tiles, once one piece-joined face with it
+    ("rummy2-6_", [(409, 401, "black_12")]),
 ])
 def test_whole_faces_of_touching_tiles_are_not_one_face(train_photo, loose_reader, prefix, where):
     image, truth = train_photo(prefix)

@@ -168,6 +168,8 @@ def test_a_jokers_features_inside_its_thin_ring_are_one_face(train_photo, loose_
     # rummy2-6: the "1" and "2" of a big black 12 joined by weak ink to the long shadow between
     # two rows of tiles, once one piece-joined face with it
     ("rummy2-6_", [(409, 401, "black_12")]),
+    # rummy2-32: an orange 7 and a blue 8 on touching big tiles, once one face read as an "8"
+    ("rummy2-32_", [(243, 251, "orange_7")]),
 ])
 def test_whole_faces_of_touching_tiles_are_not_one_face(train_photo, loose_reader, prefix, where):
     image, truth = train_photo(prefix)

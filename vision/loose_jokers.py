@@ -8,6 +8,12 @@ just outside it: the share of the ``RING_SECTORS`` directions of a turn that hol
 ``RING_RADIUS`` share of the tile's short side (a digit's "0" is far smaller, a tile's edge
 bigger) and fits the face inside it (``RING_FACE``).
 
+A small joker's ring with its features, one ink component, reaches nearly to its tile's edge: a
+face that only a joker may be (``InkFace.joker_only``, vision/loose_glyphs.py). It is joined with
+the faces inside it read "none" (its features read on their own) and read again
+(``join_features``), and kept only when read as a joker around no face read as one
+(``joker_only``).
+
 ``JOKER_RING`` was chosen on TRAIN; the ranges of the ring's geometry hold the rings of the
 jokers of train/ (given beside each) with a margin; the widths, steps and sizes of the search
 were set by hand and not tuned.
@@ -18,8 +24,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.loose_glyphs import INK_LEVEL, InkFace
-from vision.tile_reader import NOT_A_FACE, FaceReading
+from vision.loose_glyphs import INK_LEVEL, InkFace, glyph_input
+from vision.tile_reader import NOT_A_FACE, FaceReading, TileReader
 
 #: A tile is searched for a ring at most this many pixels across (a bigger one shrunk, its thin
 #: ring kept: any ink in a shrunk pixel is ink), RING_WIDTH and the ring's least radius counted
@@ -58,6 +64,11 @@ RING_DENSE = 0.25
 #: Chosen on TRAIN: 0.80/0.86/0.95 -> recall 1754/1752/1751 of 1790, right faces 1739/1738/1737
 #: (at 0.80 a blue 9 is read as a joker; the best non-joker at 27/32, the jokers found at 28..32).
 JOKER_RING = 0.86
+
+#: A joker's ring joined with its features (``join_features``) is a joker when read so at least
+#: this sure. Chosen on TRAIN, where 3 faces were joined: a joker read as one 0.67 sure (rummy-19,
+#: missed before), the others "none" and "13"; 0.3 and 0.5 find the same tiles.
+JOIN_CONFIDENCE = 0.5
 
 
 def ring_cover(ink: np.ndarray, centre: np.ndarray, size: float, outline: np.ndarray) -> float:
@@ -112,6 +123,8 @@ def ring_cover(ink: np.ndarray, centre: np.ndarray, size: float, outline: np.nda
         return upto[:, :, np.clip(hi + 1, 0, bins)] > upto[:, :, np.clip(lo, 0, bins)]
 
     radii = np.arange(int(np.ceil(2 * low)), int(2 * high) + 1)  # half pixels
+    if not len(radii):  # low and high within one half pixel
+        return 0.0
     width, clear = int(round(2 * RING_WIDTH)), int(round(2 * RING_CLEAR * short))
     beyond = radii + int(2.5 * width) + 1
     ring = any_in(radii - width, radii + width) & ~any_in(beyond, beyond + clear - 1)
@@ -136,4 +149,66 @@ def read_rings(ink: np.ndarray, faces: list[InkFace], outlines: list[np.ndarray]
             cover = ring_cover(ink, face.points.mean(axis=0), face.size, outline)
             if cover >= JOKER_RING:
                 out[i] = FaceReading("joker", cover)
+    return out
+
+
+def _inside(faces: list[InkFace], i: int) -> list[int]:
+    """The indices of the faces other than ``faces[i]`` whose ink centre lies in its ink's box."""
+    x0, y0, x1, y1 = faces[i].box
+    centres = np.array([f.points.mean(axis=0) for f in faces], np.float32)
+    inside = (centres[:, 0] >= x0) & (centres[:, 0] < x1) & (centres[:, 1] >= y0) & (centres[:, 1] < y1)
+    return [int(j) for j in np.flatnonzero(inside) if j != i]
+
+
+def join_features(reader: TileReader, ink: np.ndarray, faces: list[InkFace], outlines: list[np.ndarray],
+                  readings: list[FaceReading], allowed: frozenset[str] | None
+                  ) -> tuple[list[InkFace], list[FaceReading]]:
+    """``faces`` and ``readings`` with each face that only a joker may be (``InkFace.joker_only``)
+    not read as a joker, around faces read "none" (its features, read on their own), joined with
+    them into one face and read again (at every twelfth of a turn, by the classifier alone); the
+    joined face is kept when read as a joker at least ``JOIN_CONFIDENCE`` sure or inside its ring
+    (``JOKER_RING``).
+
+    Args:
+        reader: the tile reader; ink: float32 (H x W) the photo's ink map; faces, outlines,
+            readings: the faces, their tiles' outlines (float32 [4, 2], photo pixels) and their
+            readings, in order; allowed: the faces of the tile set (without "joker" nothing
+            changes).
+    """
+    if (allowed is not None and "joker" not in allowed) or not reader.has_model:
+        return faces, readings
+    joined: list[tuple[int, InkFace]] = []
+    for i, (face, reading) in enumerate(zip(faces, readings, strict=True)):
+        if not face.joker_only or reading.face == "joker":
+            continue
+        inside = [faces[j] for j in _inside(faces, i)
+                  if readings[j].face == NOT_A_FACE and not faces[j].joker_only]
+        if inside:
+            boxes = np.array([face.box, *(f.box for f in inside)])
+            (x0, y0), (x1, y1) = boxes[:, :2].min(axis=0), boxes[:, 2:].max(axis=0)
+            box = (int(x0), int(y0), int(x1), int(y1))
+            points = np.concatenate([face.points, *(f.points for f in inside)])
+            joined.append((i, InkFace(points, box, face.region, face.body, face.gain, joker_only=True)))
+    if not joined:
+        return faces, readings
+    faces, readings = list(faces), list(readings)
+    loose = [glyph_input(ink, face, np.empty((0, 2), np.float32)) for _, face in joined]
+    read = reader.read_glyphs(loose, allowed, second_opinion=False)
+    for (i, face), reading in zip(joined, read, strict=True):
+        if reading.face == "joker" and reading.confidence >= JOIN_CONFIDENCE:
+            faces[i], readings[i] = face, reading
+        elif (cover := ring_cover(ink, face.points.mean(axis=0), face.size, outlines[i])) >= JOKER_RING:
+            faces[i], readings[i] = face, FaceReading("joker", cover)
+    return faces, readings
+
+
+def joker_only(faces: list[InkFace], readings: list[FaceReading]) -> list[FaceReading]:
+    """``readings`` with each face that only a joker may be (``InkFace.joker_only``: ink
+    reaching nearly to its tile's edge) called "none" unless read as a joker around no other
+    face read as a face (a joker's ring around its features read on their own)."""
+    out = list(readings)
+    for i, (face, reading) in enumerate(zip(faces, readings, strict=True)):
+        if face.joker_only and (reading.face != "joker"
+                                or any(readings[j].face != NOT_A_FACE for j in _inside(faces, i))):
+            out[i] = FaceReading(NOT_A_FACE, 1.0)
     return out

@@ -19,10 +19,14 @@ Stages (one function each):
    (kept when surer, WEAK_CONFIDENCE); a face read as "none" is read again at every twelfth of a
    turn (its outline may be wrong), its broken strokes joined when its ink is weak, and dropped
    (a logo, a scratch) unless it is then read as a face with confidence >= RETRY_CONFIDENCE,
-   or it lies inside a joker's thin ring of ink (vision/loose_jokers.py).
-   Specks beside a surely read face (SPECK_SHARE) are dropped too, and so is ink far bigger than
-   the faces read surely (GIANT: a whole rack). The ink colour is the
-   likeliest of the learned ink colours (black, blue, orange, red; vision/models/ink_colours.npz).
+   or it lies inside a joker's thin ring of ink (vision/loose_jokers.py). A face whose ink reaches
+   nearly to its tile's edge (``InkFace.joker_only``: a small joker's ring) is kept only when
+   read as a joker around no other face read as a face.
+   Specks beside a surely read face (SPECK_SHARE) are dropped too, ink far bigger than the faces
+   read surely or than a face can be in the photo (GIANT, GIANT_SHARE: a whole rack), and faces
+   whose tile body is rough (fabric's fibres on its threads, vision/loose_fabric.py). The ink
+   colour is the likeliest of the learned ink colours (black, blue, orange, red;
+   vision/models/ink_colours.npz).
 5. The faces read with confidence >= SEED_CONFIDENCE teach the photo's own body colour
    (``photo_surface``: the cream of this set in this light, not the white table beside it); the
    regions of that surface the table's lacked are searched again (stages 2-4) and the faces
@@ -43,8 +47,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.loose_fabric import on_fabric
 from vision.loose_glyphs import InkFace, find_glyphs, glyph_input, strengthen, tile_outlines
-from vision.loose_jokers import read_rings
+from vision.loose_jokers import join_features, joker_only, read_rings
 from vision.surface import (
     Surface,
     SurfaceTableError,
@@ -73,6 +78,11 @@ SPECK_ANCHOR = 3.0
 #: Ink more than GIANT times the median size of a surface's faces read at least SPECK_BESIDE
 #: sure is no face (a whole rack, its black frame enclosing every tile, read as a "1" or an "8").
 GIANT = 10.0
+
+#: ... and so is ink longer than GIANT_SHARE of the photo's short side, however few the faces
+#: beside it (a rack's frame read as a sure "1" beside one tile, the median of the two its own
+#: half). The faces of TRAIN's tiles are at most 0.21 of it (156 px of 750); its rack 1.23.
+GIANT_SHARE = 0.5
 
 #: A face the reader calls "none" at its tile's candidate rotations is read again at every
 #: twelfth of a turn (its outline may be wrong: touching tiles, a region spilling onto the
@@ -242,6 +252,19 @@ def _read_weak_again(reader: TileReader, ink: np.ndarray, faces: list[InkFace], 
     return faces, readings
 
 
+def _outlines(faces: list[InkFace], regions: np.ndarray, scale: float, lab: np.ndarray) -> list[np.ndarray]:
+    """Each face's tile outline (:func:`vision.loose_glyphs.tile_outlines`, which takes the same
+    arguments), those of the faces that only a joker may be (``InkFace.joker_only``) drawn beside
+    every face, the others' beside the others alone (ink at a tile's edge, mostly no joker, does
+    not take a share of its neighbours' tiles)."""
+    every = tile_outlines(faces, regions, scale, lab)
+    plain = [f for f in faces if not f.joker_only]
+    if len(plain) in (0, len(faces)):
+        return every
+    theirs = iter(tile_outlines(plain, regions, scale, lab))
+    return [outline if f.joker_only else next(theirs) for f, outline in zip(faces, every, strict=True)]
+
+
 def _read_surface(image: np.ndarray, lab: np.ndarray, surface: Surface, scale: float, reader: TileReader,
                   allowed: frozenset[str] | None, known: list[FoundFace]) -> list[FoundFace]:
     """The faces on one surface (at ``scale`` of the photo, whose OpenCV Lab there is ``lab``,
@@ -253,24 +276,28 @@ def _read_surface(image: np.ndarray, lab: np.ndarray, surface: Surface, scale: f
     fresh = [i for i, reading in enumerate(readings) if reading is None]
     if not fresh:
         return []
-    outlines = tile_outlines(faces, regions, scale, lab)
+    outlines = _outlines(faces, regions, scale, lab)
     glyphs = [glyph_input(ink, faces[i], outlines[i]) for i in fresh]
     first = _read_weak_again(reader, ink, [faces[i] for i in fresh], [outlines[i] for i in fresh],
                              reader.read_glyphs(glyphs, allowed), allowed)
     again, read = _retry_none(reader, ink, *first, allowed)
     read = read_rings(ink, again, [outlines[i] for i in fresh], read, allowed)
+    again, read = join_features(reader, ink, again, [outlines[i] for i in fresh], read, allowed)
+    read = joker_only(again, read)
     for i, face, reading in zip(fresh, again, read, strict=True):
         faces[i], readings[i] = face, reading
     every = [r for r in readings if r is not None]
     sizes = np.array([f.size for f in faces])
     sure = np.array([r.face != NOT_A_FACE and r.confidence >= SPECK_BESIDE for r in every])
-    if sure.any():  # ink far bigger than the faces read surely: a whole rack (GIANT)
-        giant = sizes > GIANT * float(np.median(sizes[sure]))
-        every = [FaceReading(NOT_A_FACE, 1.0) if big else r for r, big in zip(every, giant, strict=True)]
+    giant = sizes > GIANT_SHARE * min(image.shape[:2])  # a whole rack (GIANT, GIANT_SHARE)
+    if sure.any():  # ink far bigger than the faces read surely
+        giant |= sizes > GIANT * float(np.median(sizes[sure]))
+    every = [FaceReading(NOT_A_FACE, 1.0) if big else r for r, big in zip(every, giant, strict=True)]
     specks = _specks(faces, every)
     return [FoundFace(faces[i].points, faces[i].size, every[i], outlines[i],
                       ink_colour(image, faces[i], ink))
-            for i in fresh if every[i].face != NOT_A_FACE and not specks[i]]
+            for i in fresh if every[i].face != NOT_A_FACE and not specks[i]
+            and not on_fabric(image, faces[i].points, faces[i].size, outlines[i])]
 
 
 def _known_readings(faces: list[InkFace], known: list[FoundFace]) -> list[FaceReading | None]:

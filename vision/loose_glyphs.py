@@ -22,6 +22,7 @@ import cv2
 import numpy as np
 
 from vision.glyphs import GlyphInput, ink_map
+from vision.medians import channel_medians
 
 #: Ink map level above which a pixel is ink.
 INK_LEVEL = 0.5
@@ -391,19 +392,33 @@ def tile_outlines(faces: list[InkFace], regions: np.ndarray, scale: float, lab: 
             cv2.circle(discs, centre, int(reach[i]) + 2, 1, -1)
         ys, xs = np.nonzero((regions[y0:y1, x0:x1] == region) & (discs > 0))
         pix = np.stack([xs + x0, ys + y0], axis=1).astype(np.float32)
-        colour = lab[ys + y0, xs + x0] * (LIGHTNESS_WEIGHT, 1.0, 1.0)
+        raw = lab[ys + y0, xs + x0]
+        colour = raw * _COLOUR_WEIGHTS
         dx, dy = (pix[:, None, c] - centres[same][None, :, c] for c in (0, 1))
         d = np.sqrt(dx * dx + dy * dy)  # [pixels, faces]
         nearest = np.argmin(d, axis=1)
         for k, i in enumerate(same):
             mine = np.flatnonzero((nearest == k) & (d[:, k] < OUTLINE_REACH * sizes[i]))
             near = mine[d[mine, k] < BODY_SAMPLE * sizes[i]]
-            if len(near):
-                body = np.median(colour[near], axis=0)
-                mine = mine[np.linalg.norm(colour[mine] - body, axis=1) < BODY_NEAR]
-            pts = pix[mine] if len(mine) >= 5 else faces[i].points * scale
+            if len(near):  # the body's median colour (8-bit Lab values: from one histogram)
+                body = channel_medians(raw[near].astype(np.uint8)[None])[0] * _COLOUR_WEIGHTS
+                off = colour[mine] - body
+                mine = mine[np.sqrt((off * off).sum(axis=1)) < BODY_NEAR]
+            # the pixels' convex hull lies on each row's first and last pixel (rows in order)
+            pts = pix[mine[_row_ends(pix[mine, 1])]] if len(mine) >= 5 else faces[i].points * scale
             outlines[i] = cv2.boxPoints(cv2.minAreaRect(pts)) / scale
     return outlines
+
+
+#: Lab weights of the body colour distance in ``tile_outlines`` (lightness at LIGHTNESS_WEIGHT).
+_COLOUR_WEIGHTS = np.array([LIGHTNESS_WEIGHT, 1.0, 1.0])
+
+
+def _row_ends(ys: np.ndarray) -> np.ndarray:
+    """Indices of each row's first and last pixel, in order, for pixels in raster order (``ys``
+    int or float [N > 0], nondecreasing)."""
+    change = np.flatnonzero(np.diff(ys))
+    return np.unique(np.concatenate([[0], change, change + 1, [len(ys) - 1]]))
 
 
 def glyph_input(ink: np.ndarray, face: InkFace, outline: np.ndarray) -> GlyphInput:

@@ -206,6 +206,7 @@ def find_glyphs(image: np.ndarray, body: np.ndarray, regions: np.ndarray, body_l
             x0, y0, x1, y1 = _union_box(stats, part)
             comps.append((x0, y0, x1 - x0, y1 - y0, len(members_of)))
             members_of.append(part)
+
     @functools.cache
     def hue(k: int) -> np.ndarray:
         """The ink colour of entry k of comps: the mean a*b* of its pixels (OpenCV 8-bit Lab)."""
@@ -360,8 +361,8 @@ def strengthen(ink: np.ndarray, face: InkFace) -> InkFace:
     return InkFace(points, box, face.region, face.body, 1.0 / level, face.joker_only)
 
 
-def tile_outlines(faces: list[InkFace], regions: np.ndarray, scale: float, lab: np.ndarray
-                  ) -> list[np.ndarray]:
+def tile_outlines(faces: list[InkFace], regions: np.ndarray, scale: float, lab: np.ndarray,
+                  of: list[int] | None = None) -> list[np.ndarray]:
     """Each face's tile outline: the minimum-area rectangle of its share of its region (the
     region's pixels nearer to it than to any other face of that region, within
     ``OUTLINE_REACH`` of it and of about its tile's body colour: ``BODY_NEAR``).
@@ -371,16 +372,21 @@ def tile_outlines(faces: list[InkFace], regions: np.ndarray, scale: float, lab: 
         regions: int32 region labels (h x w) at ``scale`` of the photo, from ``surface_mask``.
         scale: the working scale (small pixels per photo pixel).
         lab: float32 (h x w x 3) the photo at ``scale`` in OpenCV 8-bit Lab (L, a, b).
+        of: the indices of the faces whose outlines are wanted (every face's when None); the
+            others still take their share of their regions.
 
     Returns:
-        one float32 (shape: [4, 2]) array of (x, y) corners in photo pixels per face.
+        one float32 (shape: [4, 2]) array of (x, y) corners in photo pixels per face wanted, in
+        the order of ``of``.
     """
     centres = np.array([f.points.mean(axis=0) for f in faces], np.float32) * scale
     sizes = np.array([f.size for f in faces], np.float32) * scale
     reach = OUTLINE_REACH * sizes
     h, w = regions.shape
-    outlines: list[np.ndarray] = [np.empty(0)] * len(faces)
-    for region in sorted({f.region for f in faces}):
+    wanted = list(range(len(faces))) if of is None else of
+    wanted_set = set(wanted)
+    outlines: dict[int, np.ndarray] = {}
+    for region in sorted({faces[i].region for i in wanted}):
         same = np.array([j for j, f in enumerate(faces) if f.region == region])
         # only the region's pixels within reach of one of its faces can be a face's: a window
         # around the faces, and a disc around each
@@ -397,7 +403,9 @@ def tile_outlines(faces: list[InkFace], regions: np.ndarray, scale: float, lab: 
         dx, dy = (pix[:, None, c] - centres[same][None, :, c] for c in (0, 1))
         d = np.sqrt(dx * dx + dy * dy)  # [pixels, faces]
         nearest = np.argmin(d, axis=1)
-        for k, i in enumerate(same):
+        for k, i in enumerate(same.tolist()):
+            if i not in wanted_set:
+                continue
             mine = np.flatnonzero((nearest == k) & (d[:, k] < OUTLINE_REACH * sizes[i]))
             near = mine[d[mine, k] < BODY_SAMPLE * sizes[i]]
             if len(near):  # the body's median colour (8-bit Lab values: from one histogram)
@@ -407,7 +415,7 @@ def tile_outlines(faces: list[InkFace], regions: np.ndarray, scale: float, lab: 
             # the pixels' convex hull lies on each row's first and last pixel (rows in order)
             pts = pix[mine[_row_ends(pix[mine, 1])]] if len(mine) >= 5 else faces[i].points * scale
             outlines[i] = cv2.boxPoints(cv2.minAreaRect(pts)) / scale
-    return outlines
+    return [outlines[i] for i in wanted]
 
 
 #: Lab weights of the body colour distance in ``tile_outlines`` (lightness at LIGHTNESS_WEIGHT).

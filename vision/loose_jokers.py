@@ -141,7 +141,7 @@ def read_rings(ink: np.ndarray, faces: list[InkFace], outlines: list[np.ndarray]
             outlines (float32 [4, 2], photo pixels); readings: their readings, in order.
         allowed: the faces of the tile set; without "joker" (None allows it) nothing changes.
     """
-    if allowed is not None and "joker" not in allowed:
+    if not _jokers_allowed(allowed):
         return readings
     out = list(readings)
     for i, (face, outline, reading) in enumerate(zip(faces, outlines, readings, strict=True)):
@@ -152,12 +152,22 @@ def read_rings(ink: np.ndarray, faces: list[InkFace], outlines: list[np.ndarray]
     return out
 
 
-def _inside(faces: list[InkFace], i: int) -> list[int]:
-    """The indices of the faces other than ``faces[i]`` whose ink centre lies in its ink's box."""
+def _inside(faces: list[InkFace], centres: np.ndarray, i: int) -> list[int]:
+    """The indices of the faces other than ``faces[i]`` whose ink centre (``centres``, float
+    [len(faces), 2]) lies in its ink's box."""
     x0, y0, x1, y1 = faces[i].box
-    centres = np.array([f.points.mean(axis=0) for f in faces], np.float32)
     inside = (centres[:, 0] >= x0) & (centres[:, 0] < x1) & (centres[:, 1] >= y0) & (centres[:, 1] < y1)
     return [int(j) for j in np.flatnonzero(inside) if j != i]
+
+
+def _centres(faces: list[InkFace]) -> np.ndarray:
+    """Each face's ink centre (float32 [len(faces), 2], photo pixels)."""
+    return np.array([f.points.mean(axis=0) for f in faces], np.float32).reshape(-1, 2)
+
+
+def _jokers_allowed(allowed: frozenset[str] | None) -> bool:
+    """Whether the tile set has jokers (None allows every face)."""
+    return allowed is None or "joker" in allowed
 
 
 def join_features(reader: TileReader, ink: np.ndarray, faces: list[InkFace], outlines: list[np.ndarray],
@@ -175,13 +185,14 @@ def join_features(reader: TileReader, ink: np.ndarray, faces: list[InkFace], out
             readings, in order; allowed: the faces of the tile set (without "joker" nothing
             changes).
     """
-    if (allowed is not None and "joker" not in allowed) or not reader.has_model:
+    if not _jokers_allowed(allowed) or not reader.has_model:
         return faces, readings
     joined: list[tuple[int, InkFace]] = []
+    centres = _centres(faces)
     for i, (face, reading) in enumerate(zip(faces, readings, strict=True)):
         if not face.joker_only or reading.face == "joker":
             continue
-        inside = [faces[j] for j in _inside(faces, i)
+        inside = [faces[j] for j in _inside(faces, centres, i)
                   if readings[j].face == NOT_A_FACE and not faces[j].joker_only]
         if inside:
             boxes = np.array([face.box, *(f.box for f in inside)])
@@ -207,8 +218,9 @@ def joker_only(faces: list[InkFace], readings: list[FaceReading]) -> list[FaceRe
     reaching nearly to its tile's edge) called "none" unless read as a joker around no other
     face read as a face (a joker's ring around its features read on their own)."""
     out = list(readings)
+    centres = _centres(faces)
     for i, (face, reading) in enumerate(zip(faces, readings, strict=True)):
         if face.joker_only and (reading.face != "joker"
-                                or any(readings[j].face != NOT_A_FACE for j in _inside(faces, i))):
+                                or any(readings[j].face != NOT_A_FACE for j in _inside(faces, centres, i))):
             out[i] = FaceReading(NOT_A_FACE, 1.0)
     return out

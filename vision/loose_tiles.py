@@ -257,12 +257,13 @@ def _outlines(faces: list[InkFace], regions: np.ndarray, scale: float, lab: np.n
     arguments), those of the faces that only a joker may be (``InkFace.joker_only``) drawn beside
     every face, the others' beside the others alone (ink at a tile's edge, mostly no joker, does
     not take a share of its neighbours' tiles)."""
-    every = tile_outlines(faces, regions, scale, lab)
-    plain = [f for f in faces if not f.joker_only]
+    plain = [i for i, f in enumerate(faces) if not f.joker_only]
     if len(plain) in (0, len(faces)):
-        return every
-    theirs = iter(tile_outlines(plain, regions, scale, lab))
-    return [outline if f.joker_only else next(theirs) for f, outline in zip(faces, every, strict=True)]
+        return tile_outlines(faces, regions, scale, lab)
+    jokers = [i for i, f in enumerate(faces) if f.joker_only]
+    outlines = dict(zip(jokers, tile_outlines(faces, regions, scale, lab, of=jokers), strict=True))
+    outlines.update(zip(plain, tile_outlines([faces[i] for i in plain], regions, scale, lab), strict=True))
+    return [outlines[i] for i in range(len(faces))]
 
 
 def _read_surface(image: np.ndarray, lab: np.ndarray, surface: Surface, scale: float, reader: TileReader,
@@ -277,12 +278,13 @@ def _read_surface(image: np.ndarray, lab: np.ndarray, surface: Surface, scale: f
     if not fresh:
         return []
     outlines = _outlines(faces, regions, scale, lab)
+    fresh_outlines = [outlines[i] for i in fresh]
     glyphs = [glyph_input(ink, faces[i], outlines[i]) for i in fresh]
-    first = _read_weak_again(reader, ink, [faces[i] for i in fresh], [outlines[i] for i in fresh],
+    first = _read_weak_again(reader, ink, [faces[i] for i in fresh], fresh_outlines,
                              reader.read_glyphs(glyphs, allowed), allowed)
     again, read = _retry_none(reader, ink, *first, allowed)
-    read = read_rings(ink, again, [outlines[i] for i in fresh], read, allowed)
-    again, read = join_features(reader, ink, again, [outlines[i] for i in fresh], read, allowed)
+    read = read_rings(ink, again, fresh_outlines, read, allowed)
+    again, read = join_features(reader, ink, again, fresh_outlines, read, allowed)
     read = joker_only(again, read)
     for i, face, reading in zip(fresh, again, read, strict=True):
         faces[i], readings[i] = face, reading

@@ -8,7 +8,8 @@ Two models of the body's colour, both over OpenCV 8-bit Lab:
   cream, in that light, it rarely saw.
 - ``photo_surface``: a Gaussian fitted to this photo's own body pixels around faces already read
   with confidence, which knows this set in this light (the body of every other tile of the
-  photo) and not the table beside it.
+  photo) and not the table beside it. ``shade_regions`` is the same with smooth pixels in shade
+  lit like the body first (a group of tiles in a shadow), and keeps only its new regions.
 
 Each gives the body pixels and the regions they make: tiles touching each other make one region,
 filled to its convex hull when it is compact.
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import functools
 import sys
+from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
 
@@ -47,6 +49,30 @@ NEW_SHARE = 0.05
 
 #: ... or when it lies mostly in a region of ``surface_mask`` this many times its size.
 SPLIT_RATIO = 1.5
+
+#: In shade (``shade_regions``), OpenCV 8-bit L plus this is taken as proportional
+#: to the light falling on a pixel (L* + 16 is about the cube root of luminance, 41 = 16 x 2.55).
+SHADE_OFFSET = 41.0
+
+#: In shade, a pixel is raised to the body's light only where its lightness is smooth: its
+#: standard deviation over SHADE_SMOOTH_PX x SHADE_SMOOTH_PX working pixels under SHADE_SMOOTH
+#: (8-bit L; a rug's threads and their gaps are not). Chosen on train/ (8, 10, 12, 14: +6 tiles
+#: with 0 extra at 10, +10 extras at 12).
+SHADE_SMOOTH = 10.0
+SHADE_SMOOTH_PX = 5
+
+#: A region of tiles in shade is smooth: the standard deviation of its lightness over
+#: SHADE_SMOOTH_PX x SHADE_SMOOTH_PX working pixels is at most this on average (8-bit L; a rug
+#: in warm light is 15-20). Chosen on train/ (8: 1 tile fewer; 10 and 12 alike).
+SHADE_ROUGH = 10.0
+
+#: ... and covers at most this share of the photo (not the table; the tiles found in shade on
+#: train/ covered up to 0.12, the table 0.4-0.85).
+SHADE_LARGEST = 0.25
+
+#: In shade, the body mask is closed over a disc this many working pixels across (the thin
+#: edge of a tile above its digits, lost in the blurred ink, closes the tile's outline).
+SHADE_CLOSE_PX = 5
 
 #: Fewest sample pixels ``photo_surface`` fits a body colour to.
 MIN_SAMPLES = 50
@@ -134,15 +160,73 @@ def photo_surface(small: np.ndarray, samples: np.ndarray) -> Surface | None:
     Returns:
         (body, regions, body_lab), see ``Surface``; None for fewer than ``MIN_SAMPLES`` samples.
     """
-    x = small[samples > 0]
-    if len(x) < MIN_SAMPLES:
+    if np.count_nonzero(samples) < MIN_SAMPLES:
         return None
-    centre = channel_medians(x[None])[0]
-    inverse = np.linalg.inv(np.cov(x.T) + BODY_WIDEN * np.eye(3)).astype(np.float32)
-    d = small.astype(np.float32) - centre
+    return body_regions(small, _near_body(small.astype(np.float32) - _centre(small, samples), samples))
+
+
+def _centre(small: np.ndarray, samples: np.ndarray) -> np.ndarray:
+    """The median colour (float32 [3], OpenCV 8-bit Lab) of the sample pixels."""
+    return channel_medians(small[samples > 0][None])[0].astype(np.float32)
+
+
+def _near_body(d: np.ndarray, samples: np.ndarray) -> np.ndarray:
+    """Where the photo lies within ``BODY_SIGMAS`` of the Gaussian of its sample pixels, given
+    its Lab less the body colour (``d``, float32 h x w x 3) (uint8 0/1, h x w)."""
+    inverse = np.linalg.inv(np.cov(d[samples > 0].T) + BODY_WIDEN * np.eye(3)).astype(np.float32)
     # d' S^-1 d per pixel; cv2.transform, not a numpy product (BLAS threads fight over one core)
-    distance = (cv2.transform(d, inverse) * d).sum(axis=2)
-    return body_regions(small, (distance < BODY_SIGMAS ** 2).astype(np.uint8))
+    # nor a numpy sum over the channels (slow over the last axis)
+    distance = cv2.transform(cv2.multiply(cv2.transform(d, inverse), d), np.ones((1, 3), np.float32))
+    return (distance < BODY_SIGMAS ** 2).astype(np.uint8)
+
+
+def shade_regions(small: np.ndarray, samples: np.ndarray, searched: np.ndarray, shade: float,
+                  share: float) -> Surface | None:
+    """Tiles in a shadow, away from the regions searched already: :func:`photo_surface` with
+    shade allowed, its regions of which at least ``share`` lies outside ``searched``, smooth and
+    not most of the photo (``SHADE_ROUGH``, ``SHADE_LARGEST``).
+
+    A smooth pixel (``SHADE_SMOOTH``) darker than the body colour by a factor down to ``shade``
+    in light (L + ``SHADE_OFFSET``) is first lit like the body: its light and its a*, b* (about
+    128) multiplied by the same factor. A tile in a hand's or a rack's shadow is then body, and
+    a grey table in the same shadow stays grey. The mask is closed over ``SHADE_CLOSE_PX``.
+
+    Args:
+        small: uint8, h x w x 3 (the photo at the working scale in Lab, see :func:`working_image`).
+        samples: as for :func:`photo_surface`.
+        searched: bool (h x w), the pixels of the regions searched already.
+        shade: the least light (0..1] of the body colour a pixel in shade may have.
+        share: the least share (0..1) of a region's pixels outside ``searched``.
+
+    Returns:
+        the surface with its other regions cleared (0 in regions), or None when none is left
+        (or for fewer than ``MIN_SAMPLES`` samples).
+    """
+    if np.count_nonzero(samples) < MIN_SAMPLES:
+        return None
+    centre = _centre(small, samples)
+    light = cv2.extractChannel(small, 0).astype(np.float32)
+    square = (SHADE_SMOOTH_PX, SHADE_SMOOTH_PX)
+    mean = cv2.blur(light, square)
+    spread = np.sqrt(np.maximum(cv2.blur(light * light, square) - mean * mean, 0.0))
+    factor = np.clip(float(centre[0] + SHADE_OFFSET) / (light + SHADE_OFFSET), 1.0, 1.0 / shade)
+    factor[spread > SHADE_SMOOTH] = 1.0
+    offset = np.array([SHADE_OFFSET, -128.0, -128.0], np.float32)
+    d = cv2.multiply(small.astype(np.float32) + offset, cv2.merge([factor, factor, factor]))
+    d -= offset + centre  # the lit Lab less the body colour
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (SHADE_CLOSE_PX, SHADE_CLOSE_PX))
+    body = cv2.morphologyEx(_near_body(d, samples), cv2.MORPH_CLOSE, disc)
+
+    def wanted(regions: np.ndarray) -> np.ndarray:
+        size = np.bincount(regions.ravel())
+        outside = np.bincount(regions[~searched], minlength=len(size))
+        rough = np.bincount(regions.ravel(), spread.ravel()) / np.maximum(size, 1)
+        keep = (outside >= share * size) & (rough <= SHADE_ROUGH) & (size <= SHADE_LARGEST * regions.size)
+        keep[0] = False
+        return keep
+
+    surface = body_regions(small, body, wanted)
+    return surface if surface[1].any() else None
 
 
 def new_regions(surface: Surface, before: Surface, share: float = NEW_SHARE) -> Surface | None:
@@ -170,12 +254,15 @@ def new_regions(surface: Surface, before: Surface, share: float = NEW_SHARE) -> 
     return body, np.where(keep[regions], regions, 0).astype(np.int32), body_lab
 
 
-def body_regions(small: np.ndarray, body: np.ndarray) -> Surface:
+def body_regions(small: np.ndarray, body: np.ndarray,
+                 wanted: Callable[[np.ndarray], np.ndarray] | None = None) -> Surface:
     """The regions of a body mask (opened over 3 x 3 pixels first) and their body colours.
 
     Args:
         small: uint8, h x w x 3, OpenCV 8-bit Lab (see :func:`working_image`).
         body: uint8 0/1 (h x w).
+        wanted: given the regions (int32 h x w), which to keep (bool, one per id and 0); the
+            others are cleared before their colours are measured. None keeps all.
 
     Returns:
         (body, regions, body_lab), see ``Surface``; body is the opened mask.
@@ -185,7 +272,7 @@ def body_regions(small: np.ndarray, body: np.ndarray) -> Surface:
     contours, _ = cv2.findContours(body, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     regions = np.zeros(body.shape, np.int32)
     body_lab = np.zeros(small.shape, np.float32)
-    index = 0
+    drawn: list[tuple[tuple[slice, slice], np.ndarray]] = []
     for contour in contours:
         area = cv2.contourArea(contour)
         if area < MIN_REGION_PX:
@@ -195,12 +282,16 @@ def body_regions(small: np.ndarray, body: np.ndarray) -> Surface:
         one = np.zeros((ch, cw), np.uint8)
         cv2.drawContours(one, [hull if area > 0.75 * cv2.contourArea(hull) else contour], -1, 1, -1,
                          offset=(-x, -y))
-        index += 1
         inside = one > 0
         box = (slice(y, y + ch), slice(x, x + cw))
-        free = regions[box] == 0
-        regions[box][inside & free] = index
-        body_lab[box][inside] = channel_medians(small[box][inside & (body[box] > 0)][None])[0]
+        regions[box][inside & (regions[box] == 0)] = len(drawn) + 1
+        drawn.append((box, inside))
+    keep = wanted(regions) if wanted is not None else np.ones(len(drawn) + 1, bool)
+    if not keep[1:].all():
+        regions = np.where(keep[regions], regions, 0).astype(np.int32)
+    for (box, inside), kept in zip(drawn, keep[1:], strict=True):
+        if kept:
+            body_lab[box][inside] = channel_medians(small[box][inside & (body[box] > 0)][None])[0]
     return body, regions, body_lab
 
 

@@ -265,3 +265,16 @@ def test_fibres_on_fabric_are_no_tiles(train_photo, loose_reader, prefix, x, y):
     near = [t.face for t in find_tiles(image, loose_reader, RUMMIKUB)
             if np.hypot(t.center[0] - x, t.center[1] - y) < 25]
     assert near == []
+
+
+@pytest.mark.parametrize("prefix, x, y, name", [
+    ("rummy4-5_", 798, 584, "orange_9"), ("rummy4-5_", 883, 562, "orange_11"),
+    ("rummy4-9_", 874, 597, "black_5"), ("rummy4-2_", 583, 607, "black_8"),
+])
+def test_tiles_in_a_shadow_are_found(train_photo, loose_reader, prefix, x, y, name):
+    # a group of tiles in a shadow on a grey table: their body is darker than the lookup table's
+    # cream and more than three deviations from the photo's own body colour, so no surface held
+    # them; lit like the body, their colour is the body's and the table's stays grey
+    image, truth = train_photo(prefix)
+    tiles = find_tiles(image, loose_reader, RUMMIKUB)
+    assert found_at(truth, tiles, x, y) == (name, [name.split("_")[1]])

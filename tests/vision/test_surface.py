@@ -7,8 +7,8 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.loose_tiles import _body_samples, _read_surface
-from vision.surface import new_regions, photo_surface, surface_lut, surface_mask, working_image
+from vision.loose_tiles import SHADE, SHADE_NEW, _body_samples, _read_surface
+from vision.surface import new_regions, photo_surface, shade_regions, surface_lut, surface_mask, working_image
 
 RUMMIKUB = frozenset([str(v) for v in range(1, 14)] + ["joker"])
 
@@ -32,7 +32,7 @@ def test_the_photos_own_body_colour_finds_cream_tiles_on_a_white_table(train_pho
     # hardly any of the table
     image, small, scale, tiles = small_photo(train_photo, prefix)
     lut_surface = surface_mask(small, surface_lut())
-    lab = cv2.cvtColor(small, cv2.COLOR_BGR2Lab).astype(np.float32)
+    lab = small.astype(np.float32)
     first = _read_surface(image, lab, lut_surface, scale, loose_reader, RUMMIKUB, [])
     own = photo_surface(small, _body_samples(first, lut_surface[0], scale))
     assert own is not None
@@ -55,3 +55,24 @@ def test_a_surface_has_no_regions_new_to_itself(train_photo):
     surface = surface_mask(small, surface_lut())
     assert surface[1].max() > 0
     assert new_regions(surface, surface) is None
+
+
+@pytest.mark.parametrize("prefix, found", [("rummy4-9_", True), ("rummy4-30_", False)])
+def test_shade_finds_a_shadowed_group_and_no_rug(train_photo, loose_reader, prefix, found):
+    # rummy4-9: two tiles in a shadow, away from both earlier surfaces, make a new smooth region;
+    # rummy4-30: a rug in warm light, lit like the body, takes in a third of the photo, rough
+    # with threads: no region of it is searched
+    image, small, scale, tiles = small_photo(train_photo, prefix)
+    lut_surface = surface_mask(small, surface_lut())
+    lab = small.astype(np.float32)
+    first = _read_surface(image, lab, lut_surface, scale, loose_reader, RUMMIKUB, [])
+    samples = _body_samples(first, lut_surface[0], scale)
+    own = photo_surface(small, samples)
+    assert own is not None
+    searched = (lut_surface[1] > 0) | (own[1] > 0)
+    dark = shade_regions(small, samples, searched, SHADE, SHADE_NEW)
+    assert (dark is not None) == found
+    if dark is not None:  # the black 5 in it, and mostly tile where it is new
+        assert dark[1][round(597 * scale), round(874 * scale)] > 0
+        new = (dark[1] > 0) & ~searched
+        assert (new & tiles).sum() > 0.7 * new.sum()

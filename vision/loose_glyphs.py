@@ -164,9 +164,13 @@ def find_glyphs(image: np.ndarray, body: np.ndarray, regions: np.ndarray, body_l
     ink.reshape(-1)[at] = levels
     found = ink > INK_LEVEL
     found[box] |= _faint_ink(pixels, bodies, levels, inside[box], max(h, w))
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(found.astype(np.uint8))
-    _, joined = cv2.connectedComponents((ink[box] > INK_JOIN).astype(np.uint8))
+    # components within the regions' box alone (found nowhere else): numbered as in the photo
+    n, boxed, stats, _ = cv2.connectedComponentsWithStats(found[box].astype(np.uint8))
     bx, by = box[1].start, box[0].start
+    stats[:, :2] += (bx, by)
+    labels = np.zeros((h, w), np.int32)
+    labels[box] = boxed
+    _, joined = cv2.connectedComponents((ink[box] > INK_JOIN).astype(np.uint8))
     body_sum = cv2.integral(body_full)
     region_sum = cv2.integral((regions_full > 0).astype(np.uint8))
 

@@ -167,13 +167,15 @@ def photo_surface(small: np.ndarray, samples: np.ndarray) -> Surface | None:
 
 def _centre(small: np.ndarray, samples: np.ndarray) -> np.ndarray:
     """The median colour (float32 [3], OpenCV 8-bit Lab) of the sample pixels."""
-    return channel_medians(small[samples > 0][None])[0].astype(np.float32)
+    pixels = small.reshape(-1, 3).take(np.flatnonzero(samples), axis=0)
+    return channel_medians(pixels[None])[0].astype(np.float32)
 
 
 def _near_body(d: np.ndarray, samples: np.ndarray) -> np.ndarray:
     """Where the photo lies within ``BODY_SIGMAS`` of the Gaussian of its sample pixels, given
     its Lab less the body colour (``d``, float32 h x w x 3) (uint8 0/1, h x w)."""
-    inverse = np.linalg.inv(np.cov(d[samples > 0].T) + BODY_WIDEN * np.eye(3)).astype(np.float32)
+    x = d.reshape(-1, 3).take(np.flatnonzero(samples), axis=0)
+    inverse = np.linalg.inv(np.cov(x.T) + BODY_WIDEN * np.eye(3)).astype(np.float32)
     # d' S^-1 d per pixel; cv2.transform, not a numpy product (BLAS threads fight over one core)
     # nor a numpy sum over the channels (slow over the last axis)
     distance = cv2.transform(cv2.multiply(cv2.transform(d, inverse), d), np.ones((1, 3), np.float32))
@@ -212,7 +214,9 @@ def shade_regions(small: np.ndarray, samples: np.ndarray, searched: np.ndarray, 
     factor = np.clip(float(centre[0] + SHADE_OFFSET) / (light + SHADE_OFFSET), 1.0, 1.0 / shade)
     factor[spread > SHADE_SMOOTH] = 1.0
     offset = np.array([SHADE_OFFSET, -128.0, -128.0], np.float32)
-    d = cv2.multiply(small.astype(np.float32) + offset, cv2.merge([factor, factor, factor]))
+    d = small.astype(np.float32)
+    d += offset
+    cv2.multiply(d, cv2.merge([factor, factor, factor]), dst=d)
     d -= offset + centre  # the lit Lab less the body colour
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (SHADE_CLOSE_PX, SHADE_CLOSE_PX))
     body = cv2.morphologyEx(_near_body(d, samples), cv2.MORPH_CLOSE, disc)

@@ -22,11 +22,11 @@ Stages (one function each):
    or it lies inside a joker's thin ring of ink (vision/loose_jokers.py). A face whose ink reaches
    nearly to its tile's edge (``InkFace.joker_only``: a small joker's ring) is kept only when
    read as a joker around no other face read as a face.
-   Specks beside a surely read face (SPECK_SHARE) are dropped too, ink far bigger than the faces
-   read surely or than a face can be in the photo (GIANT, GIANT_SHARE: a whole rack), and faces
-   whose tile body is rough (fabric's fibres on its threads, vision/loose_fabric.py). The ink
-   colour is the likeliest of the learned ink colours (black, blue, orange, red;
-   vision/models/ink_colours.npz).
+   Specks beside a surely read face or inside any face's ink (SPECK_SHARE) are dropped too, ink
+   far bigger than the faces read surely or than a face can be in the photo (GIANT, GIANT_SHARE:
+   a whole rack), and faces whose tile body is rough (fabric's fibres on its threads,
+   vision/loose_fabric.py). The ink colour is the likeliest of the learned ink colours (black,
+   blue, orange, red; vision/models/ink_colours.npz).
 5. The faces read with confidence >= SEED_CONFIDENCE teach the photo's own body colour
    (``photo_surface``: the cream of this set in this light, not the white table beside it); the
    regions of that surface the table's lacked are searched again (stages 2-4) and the faces
@@ -63,7 +63,8 @@ from vision.tile_reader import NOT_A_FACE, FaceReading, TileReader
 
 #: Ink smaller than SPECK_SHARE times a face near it (within SPECK_REACH times that face's size,
 #: in the same region) that reads as a face at least SPECK_BESIDE sure is a speck beside that
-#: face (a letter of the maker's logo, a chip of the tile's edge), not a tile of its own.
+#: face (a letter of the maker's logo, a chip of the tile's edge), not a tile of its own; so is
+#: such ink inside the box of a face's ink read as a face however sure (a joker's eye).
 SPECK_SHARE = 0.5
 SPECK_REACH = 2.0
 SPECK_BESIDE = 0.8
@@ -163,17 +164,24 @@ class FoundFace:
 
 
 def _specks(faces: list[InkFace], readings: list[FaceReading]) -> np.ndarray:
-    """Which faces (bool, shape: [len(faces)]) are specks beside a surely read face (sizes are
-    the long sides of the ink's rotated boxes; see ``SPECK_SHARE``)."""
+    """Which faces (bool, shape: [len(faces)]) are specks beside a surely read face, or inside
+    the ink's box of a face read as a face however sure (a joker's eyes read on their own: no
+    tile lies on another's face); sizes are the long sides of the ink's rotated boxes; see
+    ``SPECK_SHARE``."""
     sizes = np.array([max(cv2.minAreaRect(f.points)[1]) for f in faces], np.float32)
     centres = np.array([f.points.mean(axis=0) for f in faces], np.float32)
     regions = np.array([f.region for f in faces])
-    real = np.array([r.face != NOT_A_FACE and r.confidence >= SPECK_BESIDE for r in readings])
+    faced = np.array([r.face != NOT_A_FACE for r in readings])
+    real = faced & np.array([r.confidence >= SPECK_BESIDE for r in readings])
     if real.any():  # a face far bigger than the others read surely is no anchor (SPECK_ANCHOR)
-        real &= sizes <= SPECK_ANCHOR * float(np.median(sizes[real]))
+        anchor = sizes <= SPECK_ANCHOR * float(np.median(sizes[real]))
+        real &= anchor
+        faced &= anchor
     dist = np.linalg.norm(centres[:, None] - centres[None], axis=2)  # [i, j]
+    boxes = np.array([f.box for f in faces], np.float32).reshape(-1, 4)
+    inside = ((centres[:, None] >= boxes[None, :, :2]) & (centres[:, None] < boxes[None, :, 2:])).all(axis=2)
     return ((regions[:, None] == regions[None]) & (sizes[:, None] < SPECK_SHARE * sizes[None])
-            & (dist < SPECK_REACH * sizes[None]) & real[None]).any(axis=1)
+            & (((dist < SPECK_REACH * sizes[None]) & real[None]) | (inside & faced[None]))).any(axis=1)
 
 
 def ink_colour(image: np.ndarray, face: InkFace, ink: np.ndarray) -> np.ndarray:

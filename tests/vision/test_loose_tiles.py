@@ -250,6 +250,15 @@ def test_faces_beside_a_giant_face_read_surely_are_no_specks(train_photo, loose_
     assert found_at(truth, find_tiles(image, loose_reader, RUMMIKUB), x, y) == (name, [name.split("_")[1]])
 
 
+def test_specks_inside_a_face_read_unsure_are_no_tiles(train_photo, loose_reader):
+    # rummy4-71: one big black joker on a rug, read as one only 0.61 sure; two 7-pixel specks
+    # inside its face's box (its eyes) were tiles of their own, read "6" and "8"
+    image, truth = train_photo("rummy4-71_")
+    tiles = find_tiles(image, loose_reader, RUMMIKUB)
+    assert [t.face for t in tiles] == ["joker"]
+    assert found_at(truth, tiles, 382, 438) == ("joker", ["joker"])
+
+
 def test_ink_at_a_tiles_edge_read_as_no_joker_takes_nothing_from_its_neighbours(train_photo, loose_reader):
     # rummy2-32: the shadow along a big blue 3's tile, nearly square and enclosing the "3", may
     # only be a joker's face: it neither swallows the "3" nor is a tile

@@ -16,12 +16,14 @@ Stages (one function each):
    (not the wall or marble behind a rack that the region spills onto).
 4. The tile reader (vision/tile_reader.py, the same reader the board uses) reads each face at
    every candidate rotation; a face of weak ink is read again with its broken strokes joined
-   (kept when surer, WEAK_CONFIDENCE); a face read as "none" is read again at every twelfth of a
-   turn (its outline may be wrong), its broken strokes joined when its ink is weak, and dropped
-   (a logo, a scratch) unless it is then read as a face with confidence >= RETRY_CONFIDENCE,
-   or it lies inside a joker's thin ring of ink (vision/loose_jokers.py). A face whose ink reaches
-   nearly to its tile's edge (``InkFace.joker_only``: a small joker's ring) is kept only when
-   read as a joker around no other face read as a face.
+   (kept when surer, WEAK_CONFIDENCE), and one amid high ink against the body colour beside it
+   (vision/loose_body.py: its region's body colour is not its tile's; kept when surer); a face
+   read as "none" is read again at every twelfth of a turn (its outline may be wrong), its
+   broken strokes joined when its ink is weak, and dropped (a logo, a scratch) unless it is then
+   read as a face with confidence >= RETRY_CONFIDENCE, or it lies inside a joker's thin ring of
+   ink (vision/loose_jokers.py). A face whose ink reaches nearly to its tile's edge
+   (``InkFace.joker_only``: a small joker's ring) is kept only when read as a joker around no
+   other face read as a face.
    Specks beside a surely read face or inside any face's ink (SPECK_SHARE) are dropped too, ink
    far bigger than the faces read surely or than a face can be in the photo (GIANT, GIANT_SHARE:
    a whole rack), and faces whose tile body is rough (fabric's fibres on its threads,
@@ -47,6 +49,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.loose_body import read_on_local_body
 from vision.loose_fabric import on_fabric
 from vision.loose_glyphs import InkFace, find_glyphs, glyph_input, strengthen, tile_outlines
 from vision.loose_jokers import join_features, joker_only, read_rings
@@ -291,9 +294,10 @@ def _read_surface(image: np.ndarray, lab: np.ndarray, surface: Surface, scale: f
     outlines = _outlines(faces, regions, scale, lab)
     fresh_outlines = [outlines[i] for i in fresh]
     glyphs = [glyph_input(ink, faces[i], outlines[i]) for i in fresh]
-    first = _read_weak_again(reader, ink, [faces[i] for i in fresh], fresh_outlines,
-                             reader.read_glyphs(glyphs, allowed), allowed)
-    again, read = _retry_none(reader, ink, *first, allowed)
+    again, read = _read_weak_again(reader, ink, [faces[i] for i in fresh], fresh_outlines,
+                                   reader.read_glyphs(glyphs, allowed), allowed)
+    read = read_on_local_body(reader, image, ink, again, fresh_outlines, read, allowed)
+    again, read = _retry_none(reader, ink, again, read, allowed)
     read = read_rings(ink, again, fresh_outlines, read, allowed)
     again, read = join_features(reader, ink, again, fresh_outlines, read, allowed)
     read = joker_only(again, read)

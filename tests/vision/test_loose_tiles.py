@@ -187,6 +187,9 @@ def test_whole_faces_of_touching_tiles_are_not_one_face(train_photo, loose_reade
     # blurred pale orange 10s whose "1" and "0" run together, read unsure as "13" (0.25 and 0.20)
     # and as "10" a little surer (0.48 and 0.49) once their strokes are joined
     ("rummy-6_", 447, 273, "orange_10"), ("rummy-46_", 252, 212, "orange_10"),
+    # a blurred blue 8 on a tile whose body is 0.45 ink against its region's colour: the holes
+    # of the 8, 0.55..0.65, were ink too and it read "6" (0.38); read against the body beside it
+    ("rummy-45_", 65, 402, "blue_8"),
     # racks in front of a grey wall or white marble: the tiles' region spills onto the wall
     # above, and an outline taking that in put the face in its tile's lower part, upside down
     # (a 9 read as a 6); the outline keeps to the colour of the body beside the face

@@ -6,7 +6,9 @@ tiles in uneven light, or a tile lit apart from the others, can be of another co
 tile the ink map (vision/glyphs.py) is high everywhere, the body around the face as well as the
 holes of its digits, blurred shut: a blue 8 whose holes are 0.55..0.65 ink on a body at 0.45
 reads as a "6". Where the ink around a face (``SURROUND``) is that high, its ink is found again
-against the median colour of a window around it (``WINDOW``), and the face is read again.
+against the median colour of a window around it (``WINDOW``), its broken strokes joined when
+that ink is weak (:func:`vision.loose_glyphs.strengthen`: an orange 5 on a tan tile, whose body
+around it was ink too and made a blob over it read as "13"), and the face is read again.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import cv2
 import numpy as np
 
 from vision.glyphs import GlyphInput, ink_map
-from vision.loose_glyphs import INK_LEVEL, InkFace, glyph_input
+from vision.loose_glyphs import INK_LEVEL, InkFace, glyph_input, strengthen
 from vision.medians import channel_medians
 from vision.tile_reader import NOT_A_FACE, FaceReading, TileReader
 
@@ -24,9 +26,9 @@ from vision.tile_reader import NOT_A_FACE, FaceReading, TileReader
 WINDOW = 0.5
 
 #: A face is read again against its window's body when the median ink of the window beside its
-#: own ink is at least this (0..1). Chosen on TRAIN: 0.1/0.2/0.3/0.4/0.5 -> right faces
-#: 1759/1759/1759/1759/1758 of 1769 matched, the same tiles found (rummy-45's blue 8, its body
-#: 0.44 ink, read as an 8 up to 0.4); 0.3, the middle, reads the fewest again.
+#: own ink is at least this (0..1). Chosen on TRAIN: 0.1/0.2/0.25/0.3/0.35/0.4/0.45 -> right
+#: faces 1760/1760/1760/1760/1760/1760/1758 of 1769 matched, the same tiles found (rummy-45's
+#: blue 8 and rummy3-20's orange 5, 0.44 and 0.40 ink around them, read right up to 0.4).
 SURROUND = 0.3
 
 
@@ -52,7 +54,8 @@ def surround(ink: np.ndarray, face: InkFace) -> float:
 
 def local_glyph(image: np.ndarray, face: InkFace, outline: np.ndarray) -> GlyphInput | None:
     """A face's glyph against its window's body: the ink (``ink_map`` from the window's median
-    colour, above ``INK_LEVEL``) connected to the face's own ink pixels.
+    colour, above ``INK_LEVEL``) connected to the face's own ink pixels, its broken strokes
+    joined when it is weak (:func:`vision.loose_glyphs.strengthen`).
 
     Args:
         image: the photo, BGR uint8, H x W x 3.
@@ -74,7 +77,7 @@ def local_glyph(image: np.ndarray, face: InkFace, outline: np.ndarray) -> GlyphI
     points = np.stack([xs, ys], axis=1).astype(np.float32)
     box = (int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1)
     shift = np.array([x0, y0], np.float32)
-    return glyph_input(local, InkFace(points, box, face.region, body), outline - shift)
+    return glyph_input(local, strengthen(local, InkFace(points, box, face.region, body)), outline - shift)
 
 
 def read_on_local_body(reader: TileReader, image: np.ndarray, ink: np.ndarray, faces: list[InkFace],

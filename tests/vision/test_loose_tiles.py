@@ -190,6 +190,9 @@ def test_whole_faces_of_touching_tiles_are_not_one_face(train_photo, loose_reade
     # a blurred blue 8 on a tile whose body is 0.45 ink against its region's colour: the holes
     # of the 8, 0.55..0.65, were ink too and it read "6" (0.38); read against the body beside it
     ("rummy-45_", 65, 402, "blue_8"),
+    # an orange 5 on a tan tile of a rack, 0.40 ink around it: a blob of that body joined to it
+    # read as "13" (0.92); against the body beside it the 5 is weak ink, its strokes joined
+    ("rummy3-20_", 745, 296, "orange_5"),
     # racks in front of a grey wall or white marble: the tiles' region spills onto the wall
     # above, and an outline taking that in put the face in its tile's lower part, upside down
     # (a 9 read as a 6); the outline keeps to the colour of the body beside the face

@@ -8,7 +8,8 @@ holes of its digits, blurred shut: a blue 8 whose holes are 0.55..0.65 ink on a 
 reads as a "6". Where the ink around a face (``SURROUND``) is that high, its ink is found again
 against the median colour of a window around it (``WINDOW``), its broken strokes joined when
 that ink is weak (:func:`vision.loose_glyphs.strengthen`: an orange 5 on a tan tile, whose body
-around it was ink too and made a blob over it read as "13"), and the face is read again.
+around it was ink too and made a blob over it read as "13"), and the face is read again
+(vision/loose_tiles.py).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import numpy as np
 from vision.glyphs import GlyphInput, ink_map
 from vision.loose_glyphs import INK_LEVEL, InkFace, glyph_input, strengthen
 from vision.medians import channel_medians
-from vision.tile_reader import NOT_A_FACE, FaceReading, TileReader
+from vision.tile_reader import NOT_A_FACE, FaceReading
 
 #: A face's window: its ink's box and this many times its size beyond it on each side; the
 #: face's ink covers a small share of it, so that its median colour is its tile's body.
@@ -80,27 +81,16 @@ def local_glyph(image: np.ndarray, face: InkFace, outline: np.ndarray) -> GlyphI
     return glyph_input(local, strengthen(local, InkFace(points, box, face.region, body)), outline - shift)
 
 
-def read_on_local_body(reader: TileReader, image: np.ndarray, ink: np.ndarray, faces: list[InkFace],
-                       outlines: list[np.ndarray], readings: list[FaceReading],
-                       allowed: frozenset[str] | None) -> list[FaceReading]:
-    """``readings`` with each face read as a face whose window's ink is high (``SURROUND``) read
-    again against its window's body (:func:`local_glyph`) by the classifier alone; the new
-    reading is kept when it is a face surer than the first.
+def local_glyphs(image: np.ndarray, ink: np.ndarray, faces: list[InkFace], outlines: list[np.ndarray],
+                 readings: list[FaceReading]) -> dict[int, GlyphInput]:
+    """The glyphs against their windows' body (:func:`local_glyph`) of the faces read as a face
+    whose window's ink is high (``SURROUND``), by the faces' indices.
 
     Args:
-        reader: the tile reader; image: the photo (BGR uint8, H x W x 3); ink: float32 (H x W)
-            its ink map; faces, outlines, readings: the faces, their tiles' outlines (float32
-            [4, 2], photo pixels) and their readings, in order; allowed: the faces of the tile
-            set (None allows all).
+        image: the photo (BGR uint8, H x W x 3); ink: float32 (H x W) its ink map; faces,
+            outlines, readings: the faces, their tiles' outlines (float32 [4, 2], photo pixels)
+            and their readings, in order.
     """
-    redo = [(i, glyph) for i, (face, reading) in enumerate(zip(faces, readings, strict=True))
+    return {i: glyph for i, (face, reading) in enumerate(zip(faces, readings, strict=True))
             if reading.face != NOT_A_FACE and surround(ink, face) >= SURROUND
-            and (glyph := local_glyph(image, face, outlines[i])) is not None]
-    if not redo:
-        return readings
-    out = list(readings)
-    read = reader.read_glyphs([glyph for _, glyph in redo], allowed, second_opinion=False)
-    for (i, _), reading in zip(redo, read, strict=True):
-        if reading.face != NOT_A_FACE and reading.confidence > readings[i].confidence:
-            out[i] = reading
-    return out
+            and (glyph := local_glyph(image, face, outlines[i])) is not None}

@@ -16,13 +16,13 @@ Stages (one function each):
    (not the wall or marble behind a rack that the region spills onto).
 4. The tile reader (vision/tile_reader.py, the same reader the board uses) reads each face at
    every candidate rotation; a face of weak ink is read again with its broken strokes joined
-   (kept when surer, WEAK_CONFIDENCE), and one amid high ink against the body colour beside it
-   (vision/loose_body.py: its region's body colour is not its tile's; kept when surer), and one
-   whose ink lies partly outside its outline with no outline (OUTSIDE; kept when surer); a face
-   read as "none" is read again at every twelfth of a turn (its outline may be wrong), its
-   broken strokes joined when its ink is weak, and dropped (a logo, a scratch) unless it is then
-   read as a face with confidence >= RETRY_CONFIDENCE, or it lies inside a joker's thin ring of
-   ink (vision/loose_jokers.py). A face whose ink reaches nearly to its tile's edge
+   (kept when surer, vision/loose_rereads.py WEAK_CONFIDENCE), and one amid high ink against the
+   body colour beside it (vision/loose_body.py: its region's body colour is not its tile's; kept
+   when surer), and one whose ink lies partly outside its outline with no outline (OUTSIDE; kept
+   when surer); a face read as "none" is read again at every twelfth of a turn (its outline may
+   be wrong), its broken strokes joined when its ink is weak, and dropped (a logo, a scratch)
+   unless it is then read as a face with confidence >= RETRY_CONFIDENCE, or it lies inside a
+   joker's thin ring of ink (vision/loose_jokers.py). A face whose ink reaches nearly to its tile's edge
    (``InkFace.joker_only``: a small joker's ring) is kept only when read as a joker around no
    other face read as a face.
    Specks beside a surely read face or inside any face's ink (SPECK_SHARE) are dropped too, ink
@@ -53,11 +53,11 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.glyphs import GlyphInput
 from vision.loose_body import local_glyphs
 from vision.loose_fabric import on_fabric
-from vision.loose_glyphs import InkFace, find_glyphs, glyph_input, strengthen, tile_outlines
+from vision.loose_glyphs import InkFace, find_glyphs, glyph_input, tile_outlines
 from vision.loose_jokers import join_features, joker_only, read_rings
+from vision.loose_rereads import read_again, read_weak_again, retry_none, unheld_glyphs
 from vision.surface import (
     Surface,
     SurfaceTableError,
@@ -94,18 +94,6 @@ GIANT = 10.0
 #: half). The faces of TRAIN's tiles are at most 0.21 of it (156 px of 750); its rack 1.23.
 GIANT_SHARE = 0.5
 
-#: A face the reader calls "none" at its tile's candidate rotations is read again at every
-#: twelfth of a turn (its outline may be wrong: touching tiles, a region spilling onto the
-#: table); the reading is kept when it is a face at least this sure.
-RETRY_CONFIDENCE = 0.7
-
-#: A face of weak ink read as a face is read again with its broken strokes joined; the new
-#: reading replaces the first when at least this sure (and surer than the first). Chosen on
-#: TRAIN: 0.3/0.35/0.4/0.45/0.5 -> right faces 1757/1757/1757/1757/1755 of 1769 matched, extras
-#: 17/16/16/16/16 (at 0.5 two blurred pale orange 10s whose joined strokes read "10" 0.48 and
-#: 0.49 sure stayed the "13" of their first reading, 0.25 and 0.20 sure).
-WEAK_CONFIDENCE = 0.4
-
 #: The tile reader's tesseract second opinion is asked for a loose face read less sure than this
 #: (the reader's ``second_opinion_below``: callers build the reader with it). Chosen on TRAIN,
 #: where tesseract changed no tile at any threshold (0/0.3/0.6 and 0.1/0.2/0.3: the same tiles on
@@ -113,13 +101,6 @@ WEAK_CONFIDENCE = 0.4
 #: photo (each photo read at all three in turn, one core); above 0, tesseract still reads the
 #: faces the classifier is least sure of.
 SECOND_OPINION_BELOW = 0.2
-
-#: A face whose ink lies more than this share outside its tile's outline has a wrong outline (its
-#: region cut in two by the light, or spilling over the tile beside it), whose lean votes for the
-#: wrong up (rummy4-16: a black 9 at the lower edge of a slab along the tiles' tops read as a "6",
-#: 0.52): it is read again with no outline. Chosen on TRAIN: 0/0.05/0.1/0.15/0.2/0.3 -> right faces
-#: 1761/1761/1761/1761/1760/1760 of 1769 matched, detections 1782 at each (before: 1760, 1783).
-OUTSIDE = 0.05
 
 #: A face read with at least this confidence teaches the photo's own body colour.
 SEED_CONFIDENCE = 0.9
@@ -246,82 +227,6 @@ def colour_name(relative_lab: np.ndarray, colours: dict[str, np.ndarray],
     return min(colours, key=lambda name: float(np.linalg.norm(colours[name] - relative_lab)))
 
 
-def _retry_none(reader: TileReader, ink: np.ndarray, faces: list[InkFace], readings: list[FaceReading],
-                allowed: frozenset[str] | None) -> tuple[list[InkFace], list[FaceReading]]:
-    """``faces`` and ``readings`` with each "none" read again, its weak ink strengthened
-    (:func:`vision.loose_glyphs.strengthen`), at every twelfth of a turn (no outline), by the
-    classifier alone (no tesseract: a retry must be sure on its own); kept when at least
-    ``RETRY_CONFIDENCE`` sure."""
-    redo = [i for i, r in enumerate(readings) if r.face == NOT_A_FACE]
-    if not redo or not reader.has_model:  # tesseract alone is never that sure
-        return faces, readings
-    again = [strengthen(ink, faces[i]) for i in redo]
-    loose = [glyph_input(ink, face, np.empty((0, 2), np.float32)) for face in again]
-    faces, readings = list(faces), list(readings)
-    for i, face, reading in zip(redo, again, reader.read_glyphs(loose, allowed, second_opinion=False),
-                                strict=True):
-        lone_stroke = face.gain != 1.0 and reading.face == "1"  # as likely a scratch or an edge
-        if reading.face != NOT_A_FACE and reading.confidence >= RETRY_CONFIDENCE and not lone_stroke:
-            faces[i], readings[i] = face, reading
-    return faces, readings
-
-
-def _read_weak_again(reader: TileReader, ink: np.ndarray, faces: list[InkFace], outlines: list[np.ndarray],
-                     readings: list[FaceReading], allowed: frozenset[str] | None
-                     ) -> tuple[list[InkFace], list[FaceReading]]:
-    """``faces`` and ``readings`` with each face of weak ink read as a face read again, its broken
-    strokes joined (:func:`vision.loose_glyphs.strengthen`: the rest of a pale orange "10" of
-    which only pieces were ink), by the classifier alone; the new reading is kept when it is a
-    face at least ``WEAK_CONFIDENCE`` sure and surer than the first."""
-    redo = [(i, again) for i, (face, reading) in enumerate(zip(faces, readings, strict=True))
-            if reading.face != NOT_A_FACE and (again := strengthen(ink, face)).gain != 1.0]
-    if not redo:
-        return faces, readings
-    faces, readings = list(faces), list(readings)
-    loose = [glyph_input(ink, again, outlines[i]) for i, again in redo]
-    read = reader.read_glyphs(loose, allowed, second_opinion=False)
-    for (i, again), reading in zip(redo, read, strict=True):
-        if (reading.face != NOT_A_FACE and reading.confidence >= WEAK_CONFIDENCE
-                and reading.confidence > readings[i].confidence):
-            faces[i], readings[i] = again, reading
-    return faces, readings
-
-
-def _outside_share(face: InkFace, outline: np.ndarray) -> float:
-    """The share (0..1) of a face's ink pixels outside its tile's outline (float32 [4, 2] corners
-    in order, photo pixels: a convex polygon)."""
-    edges = np.roll(outline, -1, axis=0) - outline  # [4, 2]
-    rel = face.points[:, None] - outline[None]  # [N, 4, 2]
-    cross = edges[None, :, 0] * rel[..., 1] - edges[None, :, 1] * rel[..., 0]  # [N, 4]
-    inside = (cross >= 0).all(axis=1) | (cross <= 0).all(axis=1)
-    return 1.0 - float(inside.mean())
-
-
-def _unheld_glyphs(ink: np.ndarray, faces: list[InkFace], outlines: list[np.ndarray],
-                   readings: list[FaceReading]) -> dict[int, GlyphInput]:
-    """The glyphs with no outline (every twelfth of a turn, the photo's upright preferred) of the
-    faces read as a face whose ink lies partly outside their tiles' outlines (``OUTSIDE``), by
-    the faces' indices."""
-    return {i: glyph_input(ink, face, np.empty((0, 2), np.float32))
-            for i, (face, reading) in enumerate(zip(faces, readings, strict=True))
-            if reading.face != NOT_A_FACE and _outside_share(face, outlines[i]) > OUTSIDE}
-
-
-def _read_again(reader: TileReader, glyphs: dict[int, GlyphInput], readings: list[FaceReading],
-                allowed: frozenset[str] | None) -> list[FaceReading]:
-    """``readings`` with the faces of ``glyphs`` (a face's index -> its glyph seen another way)
-    read again by the classifier alone; a new reading is kept when it is a face surer than the
-    first."""
-    if not glyphs:
-        return readings
-    out = list(readings)
-    read = reader.read_glyphs(list(glyphs.values()), allowed, second_opinion=False)
-    for i, reading in zip(glyphs, read, strict=True):
-        if reading.face != NOT_A_FACE and reading.confidence > readings[i].confidence:
-            out[i] = reading
-    return out
-
-
 def _outlines(faces: list[InkFace], regions: np.ndarray, scale: float, lab: np.ndarray) -> list[np.ndarray]:
     """Each face's tile outline (:func:`vision.loose_glyphs.tile_outlines`, which takes the same
     arguments), those of the faces that only a joker may be (``InkFace.joker_only``) drawn beside
@@ -350,11 +255,11 @@ def _read_surface(image: np.ndarray, lab: np.ndarray, surface: Surface, scale: f
     outlines = _outlines(faces, regions, scale, lab)
     fresh_outlines = [outlines[i] for i in fresh]
     glyphs = [glyph_input(ink, faces[i], outlines[i]) for i in fresh]
-    again, read = _read_weak_again(reader, ink, [faces[i] for i in fresh], fresh_outlines,
+    again, read = read_weak_again(reader, ink, [faces[i] for i in fresh], fresh_outlines,
                                    reader.read_glyphs(glyphs, allowed), allowed)
-    read = _read_again(reader, local_glyphs(image, ink, again, fresh_outlines, read), read, allowed)
-    read = _read_again(reader, _unheld_glyphs(ink, again, fresh_outlines, read), read, allowed)
-    again, read = _retry_none(reader, ink, again, read, allowed)
+    read = read_again(reader, local_glyphs(image, ink, again, fresh_outlines, read), read, allowed)
+    read = read_again(reader, unheld_glyphs(ink, again, fresh_outlines, read), read, allowed)
+    again, read = retry_none(reader, ink, again, read, allowed)
     read = read_rings(ink, again, fresh_outlines, read, allowed)
     again, read = join_features(reader, ink, again, fresh_outlines, read, allowed)
     read = joker_only(again, read)

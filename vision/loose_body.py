@@ -18,7 +18,8 @@ import cv2
 import numpy as np
 
 from vision.glyphs import GlyphInput, ink_map
-from vision.loose_glyphs import INK_LEVEL, InkFace, glyph_input, strengthen
+from vision.loose_glyphs import InkFace, glyph_input, strengthen
+from vision.loose_ink import INK_LEVEL
 from vision.medians import channel_medians
 from vision.tile_reader import NOT_A_FACE, FaceReading
 

@@ -1,9 +1,9 @@
 """Loose tiles' faces as ink: the ink on a photo's tile regions grouped into faces, each face's tile
 outline, and the tile reader's input for a face (stages 2-3 of vision/loose_tiles.py).
 
-The ink (vision/glyphs.py: far from the region's body colour; and pale coloured ink whose a*b*
-distance from the body rises above its neighbourhood's, ``FAINT_RISE``) is cut into connected
-components (the pieces of a weakly printed stroke joined, ``INK_JOIN``), kept when mostly
+The ink's connected components (vision/loose_ink.py: ink far from the region's body colour, or
+pale coloured ink rising above its neighbourhood's; the pieces of a weakly printed stroke
+joined by weaker ink when together they look like a glyph, ``WHOLE_PIECE``) are kept when mostly
 surrounded by tile body (a nearly square one whose frame reaches past its tile, a small joker's
 ring with its features, and a thin ring around nothing glyph-shaped are faces of their own that
 only a joker may be: ``JOKER_FRAME``, ``RING_MIN``), and grouped into faces (the two digits of
@@ -21,11 +21,9 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.glyphs import GlyphInput, ink_map
+from vision.glyphs import GlyphInput
+from vision.loose_ink import RegionInk, region_ink, union_box
 from vision.medians import channel_medians
-
-#: Ink map level above which a pixel is ink.
-INK_LEVEL = 0.5
 
 #: A component encloses another (a joker's ring its face, a "0" a stain) only when it is at most
 #: this many times its size; a bigger one (a rack, a table's edge) groups nothing.
@@ -53,23 +51,6 @@ HUE_APART = 20.0
 #: strokes joined before it is read again: the ink near it above WEAK_SHARE of that level.
 WEAK_INK = 0.8
 WEAK_SHARE = 0.6
-
-#: Pale coloured ink (orange on cream, in dim light: far from the body in a*b* but under
-#: INK_LEVEL) is ink too where its a*b* distance from the body (/ 70) is above FAINT_CHROMA and
-#: FAINT_RISE above that of its neighbourhood (a morphological opening FAINT_REACH times the
-#: photo's long side across: wider than a stroke), so that a whole tile's shift of colour (warm
-#: light, a region's median body off) or woven fabric's dark threads add none. Chosen on TRAIN
-#: (REACH 0.011/0.015/0.021 at CHROMA/RISE 0.25/0.25 -> recall 1739/1744/1745, right faces 1713/1731/1731;
-#: at REACH 0.015, CHROMA/RISE 0.25/0.25, 0.3/0.25, 0.35/0.25, 0.3/0.2, 0.3/0.3, 0.35/0.3 ->
-#: recall 1744/1746/1747/1746/1745/1746, extras 26/27/31/29/27/27, right faces
-#: 1731/1732/1727/1730/1728/1727; the lightness-and-chroma ink map's rise instead: 111 extras).
-FAINT_CHROMA = 0.3
-FAINT_RISE = 0.25
-FAINT_REACH = 0.015
-
-#: Components of ink joined by ink above this level (a weakly printed stroke broken in two: the
-#: three pieces of a pale orange "3") are one component when together they look like a glyph.
-INK_JOIN = 0.35
 
 #: ... unless one of them is already about as long as them all together (at least WHOLE_PIECE of
 #: the joined box's long side: the long shadow between two rows of big tiles, joined by weak ink
@@ -146,135 +127,100 @@ def find_glyphs(image: np.ndarray, body: np.ndarray, regions: np.ndarray, body_l
     Returns:
         (ink, faces): the float32 ink map (H x W, 0 outside the regions) and the faces found.
     """
-    h, w = image.shape[:2]
-    regions_full = cv2.resize(regions, (w, h), interpolation=cv2.INTER_NEAREST)
-    body_full = cv2.resize(body, (w, h), interpolation=cv2.INTER_NEAREST)
-    lab_full = cv2.resize(body_lab, (w, h), interpolation=cv2.INTER_NEAREST)
-    ink = np.zeros((h, w), np.float32)
-    inside = regions_full > 0
-    x, y, bw, bh = cv2.boundingRect(inside.astype(np.uint8))
-    if bw == 0:
-        return ink, []
-    box = (slice(y, y + bh), slice(x, x + bw))  # the regions' box: connected components there alone
-    # the regions' pixels alone (N x 1 x 3; tiles cover a small part of a photo): faster
-    at = np.flatnonzero(inside)
-    pixels = image.reshape(-1, 3).take(at, axis=0)[:, None]
-    bodies = lab_full.reshape(-1, 3).take(at, axis=0)[:, None]
-    levels = ink_map(pixels, bodies)[:, 0]
-    ink.reshape(-1)[at] = levels
-    found = ink > INK_LEVEL
-    found[box] |= _faint_ink(pixels, bodies, levels, inside[box], max(h, w))
-    # components within the regions' box alone (found nowhere else): numbered as in the photo
-    n, boxed, stats, _ = cv2.connectedComponentsWithStats(found[box].astype(np.uint8))
-    bx, by = box[1].start, box[0].start
-    stats[:, :2] += (bx, by)
-    labels = np.zeros((h, w), np.int32)
-    labels[box] = boxed
-    _, joined = cv2.connectedComponents((ink[box] > INK_JOIN).astype(np.uint8))
-    body_sum = cv2.integral(body_full)
-    region_sum = cv2.integral((regions_full > 0).astype(np.uint8))
+    ink = region_ink(image, body, regions, body_lab)
+    if ink is None:
+        return np.zeros(image.shape[:2], np.float32), []
+    pieces, lone = _pieces(ink)
+    rings = _rings(ink)
+    comps, members_of = _candidates(ink, pieces)
+    hue = functools.cache(lambda k: ink.hue(members_of[k]))  # by index into comps
 
-    def on_tile(x0: int, y0: int, x1: int, y1: int, share: float = 0.85) -> bool:
-        """Whether the frame around a box is mostly tile (at least ``share`` of it in a tile
-        region): body, or the face's tinted disc."""
-        r = max(2, int(0.3 * max(x1 - x0, y1 - y0)))
-        outer = (max(0, x0 - r), max(0, y0 - r), min(w, x1 + r), min(h, y1 + r))
-        frame = (outer[2] - outer[0]) * (outer[3] - outer[1]) - (x1 - x0) * (y1 - y0)
-        return (_frame_sum(body_sum, outer, (x0, y0, x1, y1)) >= 0.25 * frame
-                and _frame_sum(region_sum, outer, (x0, y0, x1, y1)) >= share * frame)
+    def alike(a: int, b: int) -> bool:
+        return float(np.linalg.norm(hue(a) - hue(b))) < HUE_APART
 
-    pieces: dict[int, list[int]] = {}  # the glyph-like components of each weak-ink component
-    lone: list[list[int]] = []  # the faces, each one component or more, that only a joker's may be
+    groups = _group(comps, list(rings.values()), alike)
+    plain = len(comps)
+    for ids in lone + _empty_rings(ink.stats, comps, rings):  # each a face of its own
+        x0, y0, x1, y1 = union_box(ink.stats, ids)
+        groups.append([(x0, y0, x1 - x0, y1 - y0, len(members_of))])
+        members_of.append(ids)
+    return ink.ink, [_face(ink, members, members_of, plain) for members in groups]
+
+
+def _pieces(ink: RegionInk) -> tuple[dict[int, list[int]], list[list[int]]]:
+    """The glyph-shaped components mostly surrounded by tile, by the weak-ink component holding
+    them; and those that only a joker may be (nearly square, ``JOKER_SQUARE``, their frame
+    reaching past their tile but at least ``JOKER_FRAME`` on it), each a list of one."""
+    stats = ink.stats
+    pieces: dict[int, list[int]] = {}
+    lone: list[list[int]] = []
     for i in np.flatnonzero(_glyph_shaped(stats[:, 2], stats[:, 3], stats[:, 4])):
         x, y, cw, ch = (int(v) for v in stats[i, :4])
-        if i > 0 and on_tile(x, y, x + cw, y + ch):
-            top = x + int(np.argmax(labels[y, x:x + cw] == i))  # a pixel of its top row
-            pieces.setdefault(int(joined[y - by, top - bx]), []).append(int(i))  # its weak-ink component
+        if i > 0 and ink.on_tile(x, y, x + cw, y + ch):
+            pieces.setdefault(ink.joined_at(int(i)), []).append(int(i))
         elif (i > 0 and max(cw, ch) <= JOKER_SQUARE * min(cw, ch)
-              and on_tile(x, y, x + cw, y + ch, JOKER_FRAME)):
+              and ink.on_tile(x, y, x + cw, y + ch, JOKER_FRAME)):
             lone.append([int(i)])
+    return pieces, lone
+
+
+def _rings(ink: RegionInk) -> dict[int, tuple[int, int, int, int]]:
+    """The thin rings (``RING_MIN``) mostly surrounded by tile: their boxes (x0, y0, x1, y1) by
+    component."""
+    stats = ink.stats
     long, short = stats[:, 2:4].max(axis=1), stats[:, 2:4].min(axis=1)
     thin = (long >= RING_MIN) & (long <= 1.5 * short) & (stats[:, 4] < 0.2 * stats[:, 2] * stats[:, 3])
     thin[0] = False
-    ring_ids = [i for i in np.flatnonzero(thin).tolist() if on_tile(*_union_box(stats, [i]))]
-    rings = [_union_box(stats, [i]) for i in ring_ids]
+    boxes = {i: union_box(stats, [i]) for i in np.flatnonzero(thin).tolist()}
+    return {i: b for i, b in boxes.items() if ink.on_tile(*b)}
+
+
+def _candidates(ink: RegionInk, pieces: dict[int, list[int]]
+                ) -> tuple[list[tuple[int, int, int, int, int]], list[list[int]]]:
+    """The glyph candidates (x, y, w, h, k: box and index into the second list) and the
+    components of each: the pieces of one weak-ink component are one candidate when together
+    they look like a glyph (a stroke broken by weak ink) and none is already nearly as long
+    (``WHOLE_PIECE``), otherwise one each."""
+    stats = ink.stats
     comps: list[tuple[int, int, int, int, int]] = []
-    members_of: list[list[int]] = []  # the components of each entry of comps
+    members_of: list[list[int]] = []
     for ids in pieces.values():
-        # the pieces of a stroke broken by weak ink are one component when they look like a glyph
-        x0, y0, x1, y1 = _union_box(stats, ids)
+        x0, y0, x1, y1 = union_box(stats, ids)
         whole = (len(ids) > 1 and bool(_glyph_shaped(x1 - x0, y1 - y0, stats[ids, 4].sum()))
                  and stats[ids, 2:4].max() < WHOLE_PIECE * max(x1 - x0, y1 - y0)
-                 and on_tile(x0, y0, x1, y1))
+                 and ink.on_tile(x0, y0, x1, y1))
         for part in [ids] if whole else [[i] for i in ids]:
-            x0, y0, x1, y1 = _union_box(stats, part)
+            x0, y0, x1, y1 = union_box(stats, part)
             comps.append((x0, y0, x1 - x0, y1 - y0, len(members_of)))
             members_of.append(part)
+    return comps, members_of
 
-    @functools.cache
-    def hue(k: int) -> np.ndarray:
-        """The ink colour of entry k of comps: the mean a*b* of its pixels (OpenCV 8-bit Lab)."""
-        x0, y0, x1, y1 = _union_box(stats, members_of[k])
-        mine = np.isin(labels[y0:y1, x0:x1], members_of[k])
-        lab = cv2.cvtColor(image[y0:y1, x0:x1][mine][None], cv2.COLOR_BGR2Lab)[0].astype(np.float32)
-        return lab[:, 1:].mean(axis=0)
 
-    groups = _group(comps, rings, lambda a, b: float(np.linalg.norm(hue(a) - hue(b))) < HUE_APART)
-    plain = len(comps)
-    for ring, (x0, y0, x1, y1) in zip(ring_ids, rings, strict=True):
-        # a joker's ring around nothing glyph-shaped (features too faint or small): it and the
-        # specks inside it
+def _empty_rings(stats: np.ndarray, comps: list[tuple[int, int, int, int, int]],
+                 rings: dict[int, tuple[int, int, int, int]]) -> list[list[int]]:
+    """Each joker's ring around no candidate (its features too faint or small) with the specks
+    inside it."""
+    empty = []
+    for ring, (x0, y0, x1, y1) in rings.items():
         if not any(x0 < x and y0 < y and x + cw < x1 and y + ch < y1 for x, y, cw, ch, _ in comps):
             inside = ((stats[:, 0] > x0) & (stats[:, 1] > y0) & (stats[:, 0] + stats[:, 2] < x1)
                       & (stats[:, 1] + stats[:, 3] < y1))
             inside[0] = False
-            lone.append([ring, *(int(j) for j in np.flatnonzero(inside))])
-    for ids in lone:  # each a face of its own
-        x0, y0, x1, y1 = _union_box(stats, ids)
-        groups.append([(x0, y0, x1 - x0, y1 - y0, len(members_of))])
-        members_of.append(ids)
-    faces = []
-    for members in groups:
-        x0 = min(c[0] for c in members)
-        y0 = min(c[1] for c in members)
-        x1 = max(c[0] + c[2] for c in members)
-        y1 = max(c[1] + c[3] for c in members)
-        ids = [i for c in members for i in members_of[c[4]]]
-        ys, xs = np.nonzero(np.isin(labels[y0:y1, x0:x1], ids))
-        points = np.stack([xs + x0, ys + y0], axis=1).astype(np.float32)
-        cx, cy = points.mean(axis=0)
-        faces.append(InkFace(points, (x0, y0, x1, y1), int(regions_full[int(cy), int(cx)]),
-                           lab_full[int(cy), int(cx)].copy(), joker_only=any(c[4] >= plain for c in members)))
-    return ink, faces
+            empty.append([ring, *(int(j) for j in np.flatnonzero(inside))])
+    return empty
 
 
-def _faint_ink(pixels: np.ndarray, bodies: np.ndarray, levels: np.ndarray, inside: np.ndarray,
-               long_side: int) -> np.ndarray:
-    """Pale coloured ink under ``INK_LEVEL`` (bool, the shape of ``inside``): pixels whose a*b*
-    distance from the body (/ 70, as in :func:`vision.glyphs.ink_map`) is above ``FAINT_CHROMA``
-    and rises ``FAINT_RISE`` above its neighbourhood's (a morphological opening ``FAINT_REACH``
-    times the photo's long side across).
-
-    Args:
-        pixels: BGR uint8 (shape: [N, 1, 3]) the pixels of ``inside``, in row-major order.
-        bodies: float32 (shape: [N, 1, 3]) their body colours (OpenCV 8-bit Lab).
-        levels: float32 (shape: [N]) their ink levels (:func:`vision.glyphs.ink_map`), at least
-            their a*b* distance: that is measured where they are above ``FAINT_CHROMA`` alone,
-            and the level stands for it elsewhere (faster).
-        inside: bool (H x W) the tile regions, N of them true.
-        long_side: the photo's long side in pixels.
-    """
-    values = levels.copy()
-    near = np.flatnonzero(levels > FAINT_CHROMA)
-    if len(near):
-        diff = cv2.cvtColor(pixels[near], cv2.COLOR_BGR2Lab).astype(np.float32)[:, 0] - bodies[near, 0]
-        values[near] = np.hypot(diff[:, 1], diff[:, 2]) / 70.0
-    chroma = np.zeros(inside.shape, np.float32)
-    chroma.reshape(-1)[np.flatnonzero(inside)] = values
-    reach = max(3, int(FAINT_REACH * long_side))
-    square = cv2.getStructuringElement(cv2.MORPH_RECT, (reach, reach))
-    ground = cv2.morphologyEx(chroma, cv2.MORPH_OPEN, square)
-    return (chroma > FAINT_CHROMA) & (chroma - ground > FAINT_RISE)
+def _face(ink: RegionInk, members: list[tuple[int, int, int, int, int]], members_of: list[list[int]],
+          plain: int) -> InkFace:
+    """The face of one group of candidates (those from ``plain`` on only a joker may be)."""
+    x0 = min(c[0] for c in members)
+    y0 = min(c[1] for c in members)
+    x1 = max(c[0] + c[2] for c in members)
+    y1 = max(c[1] + c[3] for c in members)
+    points = ink.points((x0, y0, x1, y1), [i for c in members for i in members_of[c[4]]])
+    cx, cy = points.mean(axis=0)
+    return InkFace(points, (x0, y0, x1, y1), int(ink.regions[int(cy), int(cx)]),
+                   ink.body_lab[int(cy), int(cx)].copy(), joker_only=any(c[4] >= plain for c in members))
 
 
 def _glyph_shaped(width: np.ndarray | int, height: np.ndarray | int, area: np.ndarray | int) -> np.ndarray:
@@ -283,23 +229,6 @@ def _glyph_shaped(width: np.ndarray | int, height: np.ndarray | int, area: np.nd
     or a thin ring (bool, their shape)."""
     long, short = np.maximum(width, height), np.minimum(width, height)
     return (area >= 12) & (long >= 6) & (long <= 8 * short) & (area >= 0.2 * width * height)
-
-
-def _union_box(stats: np.ndarray, ids: list[int]) -> tuple[int, int, int, int]:
-    """The box (x0, y0, x1, y1; x1 and y1 exclusive) holding the components ``ids`` of
-    ``cv2.connectedComponentsWithStats`` stats (int32, [N, 5])."""
-    x0, y0 = (int(v) for v in stats[ids, :2].min(axis=0))
-    x1, y1 = (int(v) for v in (stats[ids, :2] + stats[ids, 2:4]).max(axis=0))
-    return x0, y0, x1, y1
-
-
-def _frame_sum(integral: np.ndarray, outer: tuple[int, int, int, int], inner: tuple[int, int, int, int]
-               ) -> float:
-    """Sum of an integral image over ``outer`` less ``inner`` (boxes x0, y0, x1, y1)."""
-    def box(b: tuple[int, int, int, int]) -> float:
-        x0, y0, x1, y1 = b
-        return float(integral[y1, x1] - integral[y0, x1] - integral[y1, x0] + integral[y0, x0])
-    return box(outer) - box(inner)
 
 
 def _group(comps: list[tuple[int, int, int, int, int]], rings: list[tuple[int, int, int, int]],

@@ -24,7 +24,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.loose_glyphs import INK_LEVEL, InkFace, glyph_input
+from vision.loose_glyphs import InkFace, glyph_input
+from vision.loose_ink import INK_LEVEL
 from vision.tile_reader import NOT_A_FACE, FaceReading, TileReader
 
 #: A tile is searched for a ring at most this many pixels across (a bigger one shrunk, its thin

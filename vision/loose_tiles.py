@@ -6,11 +6,11 @@ Stages (one function each):
    lookup table over OpenCV Lab learned on the labelled photos' train/ split
    (vision/models/tile_surface_lut.npz); tiles touching each other make one region, filled to
    its convex hull when it is compact.
-2. ``find_glyphs`` (vision/loose_glyphs.py): ink on those regions (vision/glyphs.py: far from
-   the region's body colour; and pale coloured ink rising above its neighbourhood's chroma),
-   cut into connected components, kept when mostly surrounded by tile body, and grouped into
-   faces (the two digits of "12", the parts of a joker's face inside its ring; a component far
-   bigger than a glyph, such as a rack, encloses nothing). Every face is one tile.
+2. ``find_glyphs`` (vision/loose_glyphs.py): ink on those regions (vision/loose_ink.py: far
+   from the region's body colour; and pale coloured ink rising above its neighbourhood's
+   chroma), cut into connected components, kept when mostly surrounded by tile body, and
+   grouped into faces (the two digits of "12", the parts of a joker's face inside its ring; a
+   component far bigger than a glyph, such as a rack, encloses nothing). Every face is one tile.
 3. ``tile_outlines`` (vision/loose_glyphs.py): each tile's outline is the part of its region
    nearer to its face than to any other face and of about the colour of the body beside it
    (not the wall or marble behind a rack that the region spills onto).

@@ -46,7 +46,8 @@ class RegionInk:
         ink: float32 (H x W) ink map, 0 outside the regions.
         labels: int32 (H x W) the ink components (``ink`` above ``INK_LEVEL`` or faint ink), 0
             elsewhere; ``stats`` their cv2.connectedComponentsWithStats stats (int32 [n, 5]).
-        joined: int32 the weak-ink components (``INK_JOIN``) over the regions' box at ``origin``.
+        joined: int32 the weak-ink components (``INK_JOIN``) over the regions' box, whose
+            top-left corner is ``origin`` (x, y).
         regions: int32 (H x W) the surface's regions; ``body_lab`` float32 (H x W x 3) their
             body colours (OpenCV 8-bit Lab).
         body_sum, region_sum: integral images (H + 1 x W + 1) of body and region pixels.

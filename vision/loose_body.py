@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from vision.glyphs import GlyphInput, ink_map
-from vision.loose_glyphs import InkFace, glyph_input, strengthen
+from vision.loose_glyphs import InkFace, connected_to, glyph_input, strengthen, window
 from vision.loose_ink import INK_LEVEL
 from vision.medians import channel_medians
 from vision.tile_reader import NOT_A_FACE, FaceReading
@@ -35,10 +35,8 @@ SURROUND = 0.3
 
 
 def _window(face: InkFace, shape: tuple[int, ...]) -> tuple[int, int, int, int]:
-    """A face's window (x0, y0, x1, y1; x1 and y1 exclusive) in an image of ``shape``."""
-    x0, y0, x1, y1 = face.box
-    m = max(2, int(WINDOW * face.size))
-    return max(0, x0 - m), max(0, y0 - m), min(shape[1], x1 + m), min(shape[0], y1 + m)
+    """A face's window (``WINDOW``) in an image of ``shape``: see :func:`vision.loose_glyphs.window`."""
+    return window(face, max(2, int(WINDOW * face.size)), shape)
 
 
 def surround(ink: np.ndarray, face: InkFace) -> float:
@@ -50,8 +48,8 @@ def surround(ink: np.ndarray, face: InkFace) -> float:
     x0, y0, x1, y1 = _window(face, ink.shape)
     beside = np.ones((y1 - y0, x1 - x0), bool)
     beside[face.points[:, 1].astype(int) - y0, face.points[:, 0].astype(int) - x0] = False
-    window = ink[y0:y1, x0:x1][beside]
-    return float(np.median(window)) if len(window) else 0.0
+    around = ink[y0:y1, x0:x1][beside]
+    return float(np.median(around)) if len(around) else 0.0
 
 
 def local_glyph(image: np.ndarray, face: InkFace, outline: np.ndarray) -> GlyphInput | None:
@@ -68,18 +66,16 @@ def local_glyph(image: np.ndarray, face: InkFace, outline: np.ndarray) -> GlyphI
         the reader's input, or None when none of the face's pixels is ink against that body.
     """
     x0, y0, x1, y1 = _window(face, image.shape)
-    window = image[y0:y1, x0:x1]
-    body = channel_medians(cv2.cvtColor(window, cv2.COLOR_BGR2Lab).reshape(1, -1, 3))[0]
-    local = ink_map(window, body)
-    _, labels = cv2.connectedComponents((local > INK_LEVEL).astype(np.uint8))
-    seeds = np.unique(labels[face.points[:, 1].astype(int) - y0, face.points[:, 0].astype(int) - x0])
-    ys, xs = np.nonzero(np.isin(labels, seeds[seeds > 0]))
-    if not len(ys):
+    pixels = image[y0:y1, x0:x1]
+    body = channel_medians(cv2.cvtColor(pixels, cv2.COLOR_BGR2Lab).reshape(1, -1, 3))[0]
+    local = ink_map(pixels, body)
+    shift = (x0, y0)
+    grown = connected_to(local > INK_LEVEL, shift, face)
+    if grown is None:
         return None
-    points = np.stack([xs, ys], axis=1).astype(np.float32)
-    box = (int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1)
-    shift = np.array([x0, y0], np.float32)
-    return glyph_input(local, strengthen(local, InkFace(points, box, face.region, body)), outline - shift)
+    points, (bx0, by0, bx1, by1) = grown  # in the window's own pixels
+    own = InkFace(points - shift, (bx0 - x0, by0 - y0, bx1 - x0, by1 - y0), face.region, body)
+    return glyph_input(local, strengthen(local, own), outline - np.array(shift, np.float32))
 
 
 def local_glyphs(image: np.ndarray, ink: np.ndarray, faces: list[InkFace], outlines: list[np.ndarray],

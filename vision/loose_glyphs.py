@@ -281,17 +281,33 @@ def strengthen(ink: np.ndarray, face: InkFace) -> InkFace:
     level = float(np.percentile(ink[ys, xs], 90))
     if level >= WEAK_INK:
         return face
-    h, w = ink.shape
+    x0, y0, x1, y1 = window(face, max(2, int(0.2 * face.size)), ink.shape)
+    grown = connected_to(ink[y0:y1, x0:x1] > WEAK_SHARE * level, (x0, y0), face)
+    assert grown is not None  # the face's own strongest pixels are above that share
+    return InkFace(*grown, face.region, face.body, 1.0 / level, face.joker_only)
+
+
+def window(face: InkFace, margin: int, shape: tuple[int, ...]) -> tuple[int, int, int, int]:
+    """A face's ink box grown by ``margin`` pixels on each side, within an image of ``shape``
+    (x0, y0, x1, y1; x1 and y1 exclusive)."""
     x0, y0, x1, y1 = face.box
-    m = max(2, int(0.2 * max(x1 - x0, y1 - y0)))
-    ox, oy = max(0, x0 - m), max(0, y0 - m)
-    window = ink[oy:min(h, y1 + m), ox:min(w, x1 + m)]
-    _, labels = cv2.connectedComponents((window > WEAK_SHARE * level).astype(np.uint8))
-    seeds = np.unique(labels[ys - oy, xs - ox])
+    return max(0, x0 - margin), max(0, y0 - margin), min(shape[1], x1 + margin), min(shape[0], y1 + margin)
+
+
+def connected_to(mask: np.ndarray, origin: tuple[int, int], face: InkFace
+                 ) -> tuple[np.ndarray, tuple[int, int, int, int]] | None:
+    """The pixels of the connected components of ``mask`` (bool, a window whose top-left corner
+    is photo pixel ``origin``) that hold any of the face's ink pixels: their (x, y) (float32
+    [N, 2]) and box (x0, y0, x1, y1, exclusive), in the window's pixels shifted by ``origin``;
+    None when no face pixel is in ``mask``."""
+    ox, oy = origin
+    _, labels = cv2.connectedComponents(mask.astype(np.uint8))
+    seeds = np.unique(labels[face.points[:, 1].astype(int) - oy, face.points[:, 0].astype(int) - ox])
     py, px = np.nonzero(np.isin(labels, seeds[seeds > 0]))
+    if not len(py):
+        return None
     points = np.stack([px + ox, py + oy], axis=1).astype(np.float32)
-    box = (int(px.min()) + ox, int(py.min()) + oy, int(px.max()) + ox + 1, int(py.max()) + oy + 1)
-    return InkFace(points, box, face.region, face.body, 1.0 / level, face.joker_only)
+    return points, (int(px.min()) + ox, int(py.min()) + oy, int(px.max()) + ox + 1, int(py.max()) + oy + 1)
 
 
 def tile_outlines(faces: list[InkFace], regions: np.ndarray, scale: float, lab: np.ndarray,
@@ -370,11 +386,8 @@ def glyph_input(ink: np.ndarray, face: InkFace, outline: np.ndarray) -> GlyphInp
         face: a face from :func:`find_glyphs`.
         outline: float32 (shape: [K, 2]) the tile's outline in photo pixels.
     """
-    h, w = ink.shape
-    x0, y0, x1, y1 = face.box
-    m = max(x1 - x0, y1 - y0)
-    ox, oy = max(0, x0 - m), max(0, y0 - m)
-    local = np.zeros((min(h, y1 + m) - oy, min(w, x1 + m) - ox), np.float32)
+    ox, oy, x1, y1 = window(face, int(face.size), ink.shape)
+    local = np.zeros((y1 - oy, x1 - ox), np.float32)
     xs, ys = face.points[:, 0].astype(int), face.points[:, 1].astype(int)
     local[ys - oy, xs - ox] = np.minimum(ink[ys, xs] * face.gain, 1.0)
     return GlyphInput(local, face.points - (ox, oy), (outline - (ox, oy)).astype(np.float32))

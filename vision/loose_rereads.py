@@ -37,7 +37,7 @@ WEAK_CONFIDENCE = 0.4
 OUTSIDE = 0.05
 
 def retry_none(reader: TileReader, ink: np.ndarray, faces: list[InkFace], readings: list[FaceReading],
-                allowed: frozenset[str] | None) -> tuple[list[InkFace], list[FaceReading]]:
+               allowed: frozenset[str] | None) -> tuple[list[InkFace], list[FaceReading]]:
     """``faces`` and ``readings`` with each "none" read again, its weak ink strengthened
     (:func:`vision.loose_glyphs.strengthen`), at every twelfth of a turn (no outline), by the
     classifier alone (no tesseract: a retry must be sure on its own); kept when at least
@@ -57,23 +57,21 @@ def retry_none(reader: TileReader, ink: np.ndarray, faces: list[InkFace], readin
 
 
 def read_weak_again(reader: TileReader, ink: np.ndarray, faces: list[InkFace], outlines: list[np.ndarray],
-                     readings: list[FaceReading], allowed: frozenset[str] | None
-                     ) -> tuple[list[InkFace], list[FaceReading]]:
+                    readings: list[FaceReading], allowed: frozenset[str] | None
+                    ) -> tuple[list[InkFace], list[FaceReading]]:
     """``faces`` and ``readings`` with each face of weak ink read as a face read again, its broken
     strokes joined (:func:`vision.loose_glyphs.strengthen`: the rest of a pale orange "10" of
     which only pieces were ink), by the classifier alone; the new reading is kept when it is a
     face at least ``WEAK_CONFIDENCE`` sure and surer than the first."""
-    redo = [(i, again) for i, (face, reading) in enumerate(zip(faces, readings, strict=True))
-            if reading.face != NOT_A_FACE and (again := strengthen(ink, face)).gain != 1.0]
-    if not redo:
+    again = {i: stronger for i, (face, reading) in enumerate(zip(faces, readings, strict=True))
+             if reading.face != NOT_A_FACE and (stronger := strengthen(ink, face)).gain != 1.0}
+    kept = _surer(reader, {i: glyph_input(ink, face, outlines[i]) for i, face in again.items()},
+                  readings, allowed, WEAK_CONFIDENCE)
+    if not kept:
         return faces, readings
     faces, readings = list(faces), list(readings)
-    loose = [glyph_input(ink, again, outlines[i]) for i, again in redo]
-    read = reader.read_glyphs(loose, allowed, second_opinion=False)
-    for (i, again), reading in zip(redo, read, strict=True):
-        if (reading.face != NOT_A_FACE and reading.confidence >= WEAK_CONFIDENCE
-                and reading.confidence > readings[i].confidence):
-            faces[i], readings[i] = again, reading
+    for i, reading in kept.items():
+        faces[i], readings[i] = again[i], reading
     return faces, readings
 
 
@@ -88,7 +86,7 @@ def _outside_share(face: InkFace, outline: np.ndarray) -> float:
 
 
 def unheld_glyphs(ink: np.ndarray, faces: list[InkFace], outlines: list[np.ndarray],
-                   readings: list[FaceReading]) -> dict[int, GlyphInput]:
+                  readings: list[FaceReading]) -> dict[int, GlyphInput]:
     """The glyphs with no outline (every twelfth of a turn, the photo's upright preferred) of the
     faces read as a face whose ink lies partly outside their tiles' outlines (``OUTSIDE``), by
     the faces' indices."""
@@ -98,15 +96,21 @@ def unheld_glyphs(ink: np.ndarray, faces: list[InkFace], outlines: list[np.ndarr
 
 
 def read_again(reader: TileReader, glyphs: dict[int, GlyphInput], readings: list[FaceReading],
-                allowed: frozenset[str] | None) -> list[FaceReading]:
+               allowed: frozenset[str] | None) -> list[FaceReading]:
     """``readings`` with the faces of ``glyphs`` (a face's index -> its glyph seen another way)
     read again by the classifier alone; a new reading is kept when it is a face surer than the
     first."""
+    kept = _surer(reader, glyphs, readings, allowed)
+    return [kept.get(i, reading) for i, reading in enumerate(readings)] if kept else readings
+
+
+def _surer(reader: TileReader, glyphs: dict[int, GlyphInput], readings: list[FaceReading],
+           allowed: frozenset[str] | None, least: float = 0.0) -> dict[int, FaceReading]:
+    """The new readings of ``glyphs`` (by face index; classifier alone) that are a face, at least
+    ``least`` sure and surer than the face's reading in ``readings``."""
     if not glyphs:
-        return readings
-    out = list(readings)
+        return {}
     read = reader.read_glyphs(list(glyphs.values()), allowed, second_opinion=False)
-    for i, reading in zip(glyphs, read, strict=True):
-        if reading.face != NOT_A_FACE and reading.confidence > readings[i].confidence:
-            out[i] = reading
-    return out
+    return {i: reading for i, reading in zip(glyphs, read, strict=True)
+            if reading.face != NOT_A_FACE and reading.confidence >= least
+            and reading.confidence > readings[i].confidence}

@@ -256,7 +256,7 @@ def _read_surface(image: np.ndarray, lab: np.ndarray, surface: Surface, scale: f
     fresh_outlines = [outlines[i] for i in fresh]
     glyphs = [glyph_input(ink, faces[i], outlines[i]) for i in fresh]
     again, read = read_weak_again(reader, ink, [faces[i] for i in fresh], fresh_outlines,
-                                   reader.read_glyphs(glyphs, allowed), allowed)
+                                  reader.read_glyphs(glyphs, allowed), allowed)
     read = read_again(reader, local_glyphs(image, ink, again, fresh_outlines, read), read, allowed)
     read = read_again(reader, unheld_glyphs(ink, again, fresh_outlines, read), read, allowed)
     again, read = retry_none(reader, ink, again, read, allowed)

@@ -7,8 +7,9 @@ joined by weaker ink when together they look like a glyph, ``WHOLE_PIECE``) are 
 surrounded by tile body (a nearly square one whose frame reaches past its tile, a small joker's
 ring with its features, and a thin ring around nothing glyph-shaped are faces of their own that
 only a joker may be: ``JOKER_FRAME``, ``RING_MIN``), and grouped into faces (the two digits of
-"12", the parts of a joker's face inside its ring; a component far bigger than a glyph, such as
-a rack, encloses nothing). A tile's outline is the part of its region nearer to its face than to
+"12", the parts of a joker's face inside its ring, the halves of a glyph cut across by a
+highlight: ``CUT_OVERLAP``; a component far bigger than a glyph, such as a rack, encloses
+nothing). A tile's outline is the part of its region nearer to its face than to
 any other face.
 """
 
@@ -46,6 +47,16 @@ GROUP_GAP = 0.35
 #: a blue 8 on touching big tiles were one face). Chosen on TRAIN: 10/20/30/45 -> recall
 #: 1769/1769/1769/1768 of 1790, extras 16 at each (at 45 the 7 and 8 are one face again).
 HUE_APART = 20.0
+
+#: Two components of unlike heights are still one glyph when a thin highlight cut it across: they
+#: lie one beyond the other along an axis of the image with nearly the same span across it (their
+#: overlap at least CUT_OVERLAP of the wider span), a gap of at most CUT_GAP of their joined length
+#: between them, and that length at most CUT_SQUARE times the span (a glyph's box, not a column).
+#: A black 12 seen small, a bright line across both digits, had been read as a "1" (its top half)
+#: and a "2" (its bottom half). On TRAIN no face changes at CUT_GAP 0.15 or 0.3.
+CUT_OVERLAP = 0.85
+CUT_GAP = 0.15
+CUT_SQUARE = 1.6
 
 #: A face whose ink's 90th percentile is under WEAK_INK (pale orange on cream) has its broken
 #: strokes joined before it is read again: the ink near it above WEAK_SHARE of that level.
@@ -234,8 +245,9 @@ def _glyph_shaped(width: np.ndarray | int, height: np.ndarray | int, area: np.nd
 def _group(comps: list[tuple[int, int, int, int, int]], rings: list[tuple[int, int, int, int]],
            alike: Callable[[int, int], bool]) -> list[list[tuple[int, int, int, int, int]]]:
     """Union components of similar height that nearly touch with their centres near
-    (``GROUP_REACH``), that enclose one another (``ENCLOSE_RATIO``), or that lie inside one
-    ring (boxes x0, y0, x1, y1: a joker's thin ring, no glyph itself)."""
+    (``GROUP_REACH``), that enclose one another (``ENCLOSE_RATIO``), that are the halves of a
+    glyph cut across (``CUT_OVERLAP``), or that lie inside one ring (boxes x0, y0, x1, y1: a
+    joker's thin ring, no glyph itself)."""
     parent = list(range(len(comps)))
 
     def root(i: int) -> int:
@@ -250,12 +262,14 @@ def _group(comps: list[tuple[int, int, int, int, int]], rings: list[tuple[int, i
             encloses = ((xa <= xb and ya <= yb and xa + wa >= xb + wb and ya + ha >= yb + hb) or
                         (xb <= xa and yb <= ya and xb + wb >= xa + wa and yb + hb >= ya + ha)) \
                 and max(ha, hb, wa, wb) < ENCLOSE_RATIO * min(max(ha, wa), max(hb, wb))
-            if not encloses and not 0.55 < hb / ha < 1.8:
+            cut = (_cut_across((xa, wa, ya, ha), (xb, wb, yb, hb))
+                   or _cut_across((ya, ha, xa, wa), (yb, hb, xb, wb)))
+            if not encloses and not cut and not 0.55 < hb / ha < 1.8:
                 continue
             gap = max(max(xa, xb) - min(xa + wa, xb + wb), max(ya, yb) - min(ya + ha, yb + hb), 0)
             apart = np.hypot(xa + wa / 2 - xb - wb / 2, ya + ha / 2 - yb - hb / 2)
             near = apart < GROUP_REACH * min(max(ha, wa), max(hb, wb))
-            if gap < GROUP_GAP * max(ha, hb) and (encloses or near) and alike(a, b):
+            if (cut or gap < GROUP_GAP * max(ha, hb) and (encloses or near)) and alike(a, b):
                 parent[root(a)] = root(b)
     for x0, y0, x1, y1 in rings:
         inside = [i for i, (x, y, w, h, _) in enumerate(comps)
@@ -266,6 +280,19 @@ def _group(comps: list[tuple[int, int, int, int, int]], rings: list[tuple[int, i
     for i, c in enumerate(comps):
         groups.setdefault(root(i), []).append(c)
     return list(groups.values())
+
+
+def _cut_across(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
+    """Whether two components' boxes, each (start, length) across then (start, length) along one
+    axis of the image, are the halves of one glyph cut across that axis (``CUT_OVERLAP``,
+    ``CUT_GAP``, ``CUT_SQUARE``)."""
+    start_a, span_a, at_a, length_a = a
+    start_b, span_b, at_b, length_b = b
+    overlap = min(start_a + span_a, start_b + span_b) - max(start_a, start_b)
+    gap = max(at_a, at_b) - min(at_a + length_a, at_b + length_b)
+    whole = max(at_a + length_a, at_b + length_b) - min(at_a, at_b)
+    return (overlap >= CUT_OVERLAP * max(span_a, span_b) and 0 <= gap <= CUT_GAP * whole
+            and whole <= CUT_SQUARE * max(span_a, span_b))
 
 
 def strengthen(ink: np.ndarray, face: InkFace) -> InkFace:

@@ -300,3 +300,18 @@ def test_tiles_in_a_shadow_are_found(train_photo, loose_reader, prefix, x, y, na
     image, truth = train_photo(prefix)
     tiles = find_tiles(image, loose_reader, RUMMIKUB)
     assert found_at(truth, tiles, x, y) == (name, [name.split("_")[1]])
+
+
+@pytest.mark.parametrize("prefix, box, row, name", [
+    ("rummy-9_", (538, 120, 561, 139), 132, "red_12"), ("rummy-7_", (402, 200, 424, 218), 211, "red_10"),
+    ("rummy-7_", (432, 153, 451, 167), 162, "orange_12"),
+])
+def test_a_face_cut_across_by_a_highlight_is_one_face(train_photo, loose_reader, prefix, box, row, name):
+    # a thin bright line across a small two-digit face (box x0, y0, x1, y1) cuts it into a tall
+    # and a short half, each read on its own ("1" and "2", or nothing) until they are one glyph
+    image, truth = train_photo(prefix)
+    x0, y0, x1, y1 = box
+    cut = image.copy()
+    cut[row, x0:x1] = np.median(image[y0 - 4:y0 - 1, x0:x1].reshape(-1, 3), axis=0)
+    tiles = find_tiles(cut, loose_reader, RUMMIKUB)
+    assert found_at(truth, tiles, (x0 + x1) / 2, (y0 + y1) / 2) == (name, [name.split("_")[1]])

@@ -9,8 +9,7 @@ ring with its features, and a thin ring around nothing glyph-shaped are faces of
 only a joker may be: ``JOKER_FRAME``, ``RING_MIN``), and grouped into faces (the two digits of
 "12", the parts of a joker's face inside its ring, the halves of a glyph cut across by a
 highlight: ``CUT_OVERLAP``; a component far bigger than a glyph, such as a rack, encloses
-nothing). A tile's outline is the part of its region nearer to its face than to
-any other face.
+nothing). A tile's outline is the part of its region nearer to its face than to any other face.
 """
 
 from __future__ import annotations

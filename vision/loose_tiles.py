@@ -61,6 +61,7 @@ from vision.loose_rereads import read_again, read_weak_again, retry_none, unheld
 from vision.surface import (
     Surface,
     SurfaceTableError,
+    body_sample,
     new_regions,
     photo_surface,
     shade_regions,
@@ -339,13 +340,13 @@ def read_faces(image: np.ndarray, reader: TileReader, allowed: frozenset[str] | 
     lab = small.astype(np.float32)
     surface = surface_mask(small, lut)
     first = _read_surface(image, lab, surface, scale, reader, allowed, [])
-    samples = _body_samples(first, surface[0], scale)
-    refined = photo_surface(small, samples)
-    if refined is None:
+    sample = body_sample(small, _body_samples(first, surface[0], scale))
+    if sample is None:
         return first
+    refined = photo_surface(small, sample)
     fresh = new_regions(refined, surface)
     found = first + ([] if fresh is None else _read_surface(image, lab, fresh, scale, reader, allowed, first))
-    dark = shade_regions(small, samples, (surface[1] > 0) | (refined[1] > 0), SHADE, SHADE_NEW)
+    dark = shade_regions(small, sample, (surface[1] > 0) | (refined[1] > 0), SHADE, SHADE_NEW)
     if dark is None:
         return found
     return found + _read_surface(image, lab, dark, scale, reader, allowed, found)

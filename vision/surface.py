@@ -24,6 +24,7 @@ import sys
 from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -74,7 +75,7 @@ SHADE_LARGEST = 0.25
 #: edge of a tile above its digits, lost in the blurred ink, closes the tile's outline).
 SHADE_CLOSE_PX = 5
 
-#: Fewest sample pixels ``photo_surface`` fits a body colour to.
+#: Fewest sample pixels ``body_sample`` learns a body colour from.
 MIN_SAMPLES = 50
 
 #: The regions of a body mask: (body uint8 0/1 h x w; regions int32 h x w, 0 outside, i > 0 for
@@ -146,29 +147,50 @@ def surface_mask(small: np.ndarray, lut: np.ndarray, threshold: float = 0.1) -> 
     return body_regions(small, (surface_probability(small, lut) > threshold).astype(np.uint8))
 
 
-def photo_surface(small: np.ndarray, samples: np.ndarray) -> Surface | None:
-    """Tile body pixels by this photo's own body colour, learned from ``samples``.
+class BodySample(NamedTuple):
+    """Where a photo surely shows tile body, and that body's colour.
 
-    A Gaussian over Lab (median centre, covariance widened by ``BODY_WIDEN``) is fitted to the
-    sample pixels; a pixel is body within ``BODY_SIGMAS`` of it.
+    Attributes:
+        mask: bool or uint8 (h x w, the working scale), nonzero where a pixel surely is tile body
+            (body pixels near faces read with confidence, their ink left out).
+        colour: float32 (shape: [3]) the median OpenCV 8-bit Lab of those pixels.
+    """
+
+    mask: np.ndarray
+    colour: np.ndarray
+
+
+def body_sample(small: np.ndarray, samples: np.ndarray) -> BodySample | None:
+    """The sample of a photo's own body that ``photo_surface`` and ``shade_regions`` fit.
 
     Args:
         small: uint8, h x w x 3 (the photo at the working scale in Lab, see :func:`working_image`).
-        samples: bool or uint8 (h x w), nonzero where a pixel surely is tile body (body pixels
-            near faces read with confidence, their ink left out).
+        samples: bool or uint8 (h x w), nonzero where a pixel surely is tile body.
 
     Returns:
-        (body, regions, body_lab), see ``Surface``; None for fewer than ``MIN_SAMPLES`` samples.
+        the sample with its median colour; None for fewer than ``MIN_SAMPLES`` sample pixels.
     """
-    if np.count_nonzero(samples) < MIN_SAMPLES:
+    at = np.flatnonzero(samples)
+    if len(at) < MIN_SAMPLES:
         return None
-    return body_regions(small, _near_body(small.astype(np.float32) - _centre(small, samples), samples))
+    pixels = small.reshape(-1, 3).take(at, axis=0)
+    return BodySample(samples, channel_medians(pixels[None])[0].astype(np.float32))
 
 
-def _centre(small: np.ndarray, samples: np.ndarray) -> np.ndarray:
-    """The median colour (float32 [3], OpenCV 8-bit Lab) of the sample pixels."""
-    pixels = small.reshape(-1, 3).take(np.flatnonzero(samples), axis=0)
-    return channel_medians(pixels[None])[0].astype(np.float32)
+def photo_surface(small: np.ndarray, sample: BodySample) -> Surface:
+    """Tile body pixels by this photo's own body colour, learned from ``sample``.
+
+    A Gaussian over Lab (the sample's median colour as centre, covariance widened by
+    ``BODY_WIDEN``) is fitted to the sample pixels; a pixel is body within ``BODY_SIGMAS`` of it.
+
+    Args:
+        small: uint8, h x w x 3 (the photo at the working scale in Lab, see :func:`working_image`).
+        sample: from :func:`body_sample`.
+
+    Returns:
+        (body, regions, body_lab), see ``Surface``.
+    """
+    return body_regions(small, _near_body(small.astype(np.float32) - sample.colour, sample.mask))
 
 
 def _near_body(d: np.ndarray, samples: np.ndarray) -> np.ndarray:
@@ -182,7 +204,7 @@ def _near_body(d: np.ndarray, samples: np.ndarray) -> np.ndarray:
     return (distance < BODY_SIGMAS ** 2).astype(np.uint8)
 
 
-def shade_regions(small: np.ndarray, samples: np.ndarray, searched: np.ndarray, shade: float,
+def shade_regions(small: np.ndarray, sample: BodySample, searched: np.ndarray, shade: float,
                   share: float) -> Surface | None:
     """Tiles in a shadow, away from the regions searched already: :func:`photo_surface` with
     shade allowed, its regions of which at least ``share`` lies outside ``searched``, smooth and
@@ -195,18 +217,15 @@ def shade_regions(small: np.ndarray, samples: np.ndarray, searched: np.ndarray, 
 
     Args:
         small: uint8, h x w x 3 (the photo at the working scale in Lab, see :func:`working_image`).
-        samples: as for :func:`photo_surface`.
+        sample: from :func:`body_sample`.
         searched: bool (h x w), the pixels of the regions searched already.
         shade: the least light (0..1] of the body colour a pixel in shade may have.
         share: the least share (0..1) of a region's pixels outside ``searched``.
 
     Returns:
-        the surface with its other regions cleared (0 in regions), or None when none is left
-        (or for fewer than ``MIN_SAMPLES`` samples).
+        the surface with its other regions cleared (0 in regions), or None when none is left.
     """
-    if np.count_nonzero(samples) < MIN_SAMPLES:
-        return None
-    centre = _centre(small, samples)
+    centre = sample.colour
     light = cv2.extractChannel(small, 0).astype(np.float32)
     square = (SHADE_SMOOTH_PX, SHADE_SMOOTH_PX)
     mean = cv2.blur(light, square)
@@ -219,7 +238,7 @@ def shade_regions(small: np.ndarray, samples: np.ndarray, searched: np.ndarray, 
     cv2.multiply(d, cv2.merge([factor, factor, factor]), dst=d)
     d -= offset + centre  # the lit Lab less the body colour
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (SHADE_CLOSE_PX, SHADE_CLOSE_PX))
-    body = cv2.morphologyEx(_near_body(d, samples), cv2.MORPH_CLOSE, disc)
+    body = cv2.morphologyEx(_near_body(d, sample.mask), cv2.MORPH_CLOSE, disc)
 
     def wanted(regions: np.ndarray) -> np.ndarray:
         size = np.bincount(regions.ravel())

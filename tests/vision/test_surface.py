@@ -8,7 +8,15 @@ import numpy as np
 import pytest
 
 from vision.loose_tiles import SHADE, SHADE_NEW, _body_samples, _read_surface
-from vision.surface import new_regions, photo_surface, shade_regions, surface_lut, surface_mask, working_image
+from vision.surface import (
+    body_sample,
+    new_regions,
+    photo_surface,
+    shade_regions,
+    surface_lut,
+    surface_mask,
+    working_image,
+)
 
 RUMMIKUB = frozenset([str(v) for v in range(1, 14)] + ["joker"])
 
@@ -34,8 +42,9 @@ def test_the_photos_own_body_colour_finds_cream_tiles_on_a_white_table(train_pho
     lut_surface = surface_mask(small, surface_lut())
     lab = small.astype(np.float32)
     first = _read_surface(image, lab, lut_surface, scale, loose_reader, RUMMIKUB, [])
-    own = photo_surface(small, _body_samples(first, lut_surface[0], scale))
-    assert own is not None
+    sample = body_sample(small, _body_samples(first, lut_surface[0], scale))
+    assert sample is not None
+    own = photo_surface(small, sample)
     assert (lut_surface[1][tiles] > 0).mean() < 0.9
     assert (own[1][tiles] > 0).mean() > 0.98
     assert (lut_surface[0][~tiles] > 0).mean() > 0.3
@@ -47,7 +56,7 @@ def test_too_few_samples_learn_no_body_colour(train_photo):
     _, small, _, _ = small_photo(train_photo, "rummy4-86_")
     samples = np.zeros(small.shape[:2], np.uint8)
     samples[100:105, 100:105] = 1
-    assert photo_surface(small, samples) is None
+    assert body_sample(small, samples) is None
 
 
 def test_a_surface_has_no_regions_new_to_itself(train_photo):
@@ -66,11 +75,11 @@ def test_shade_finds_a_shadowed_group_and_no_rug(train_photo, loose_reader, pref
     lut_surface = surface_mask(small, surface_lut())
     lab = small.astype(np.float32)
     first = _read_surface(image, lab, lut_surface, scale, loose_reader, RUMMIKUB, [])
-    samples = _body_samples(first, lut_surface[0], scale)
-    own = photo_surface(small, samples)
-    assert own is not None
+    sample = body_sample(small, _body_samples(first, lut_surface[0], scale))
+    assert sample is not None
+    own = photo_surface(small, sample)
     searched = (lut_surface[1] > 0) | (own[1] > 0)
-    dark = shade_regions(small, samples, searched, SHADE, SHADE_NEW)
+    dark = shade_regions(small, sample, searched, SHADE, SHADE_NEW)
     assert (dark is not None) == found
     if dark is not None:  # the black 5 in it, and mostly tile where it is new
         assert dark[1][round(597 * scale), round(874 * scale)] > 0

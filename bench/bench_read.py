@@ -14,7 +14,8 @@ the still frames without a hand it measures:
 - the same for the naive baseline, pytesseract on every cell crop, on a subset of the frames in
   the same run, and the ratio of the medians.
 
-Runs on one core (sched_setaffinity + cv2.setNumThreads(1)).
+Runs on one core (sched_setaffinity + cv2.setNumThreads(1)), with glibc keeping freed memory as
+the application does (tilescribe/allocator.py).
 
     .venv/bin/python bench/bench_read.py [--games 4] [--frames 200] [--baseline-frames 4]
 """
@@ -40,6 +41,7 @@ from sim_games import record_games  # noqa: E402
 from calibration.board_print import SheetSpec, print_board  # noqa: E402
 from calibration.tilesets import load_tileset  # noqa: E402
 from engine.hexgrid import format_address  # noqa: E402
+from tilescribe.allocator import keep_freed_memory  # noqa: E402
 from vision.board_reader import BoardReader, BoardWatcher, ReadConfig  # noqa: E402
 from vision.tile_reader import TileReader  # noqa: E402
 
@@ -97,6 +99,7 @@ def main() -> int:
                         help="TileReader second_opinion_below (default: the reader's own)")
     parser.add_argument("--keep", help="keep the recordings in this folder (and reuse them next time)")
     args = parser.parse_args()
+    keep_freed_memory()
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
     cv2.setNumThreads(1)

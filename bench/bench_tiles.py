@@ -3,7 +3,9 @@
 A detection matches a labelled tile when its centre lies inside the labelled polygon (each
 labelled tile is matched at most once). Prints tile recall and precision, face accuracy and
 colour accuracy over matched tiles (colour over non-joker tiles), and the median and 95th
-percentile milliseconds per photo (``find_tiles`` on one core, model already loaded).
+percentile milliseconds per photo (``find_tiles`` pinned to one core with OpenCV single-threaded,
+model already loaded), with glibc keeping freed memory as the application does
+(tilescribe/allocator.py; ``--glibc-defaults`` to measure without).
 
 With ``--boards N`` it also reads the cell crops of N simulated order-9 boards filled with tiles in
 the HELD-OUT styles and fonts of vision.sim.tiles (pentagons, rectangles and real Rummikub crops,
@@ -11,11 +13,13 @@ any rotation), as the read pipeline cuts them, and prints the reader's face accu
 milliseconds per crop (the board benchmark proper is bench/bench_read.py).
 
 Usage: .venv/bin/python bench/bench_tiles.py [--split valid] [--photos DIR] [--errors] [--boards 3]
+       [--glibc-defaults]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import tempfile
 import time
@@ -26,6 +30,7 @@ import cv2
 import numpy as np
 
 from calibration.board_print import SheetSpec, print_board
+from tilescribe.allocator import keep_freed_memory
 from vision.board_view import BoardView
 from vision.locate import BoardLocator
 from vision.loose_tiles import SECOND_OPINION_BELOW, find_tiles
@@ -76,7 +81,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--split", default="valid")
     parser.add_argument("--errors", action="store_true", help="list every miss and misread")
     parser.add_argument("--boards", type=int, default=0, help="also read cells of N simulated boards")
+    parser.add_argument("--glibc-defaults", action="store_true",
+                        help="leave glibc's malloc settings as they are (see tilescribe/allocator.py)")
     args = parser.parse_args(argv)
+    kept = not args.glibc_defaults and keep_freed_memory()
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
     cv2.setNumThreads(1)
     names = read_class_names(args.photos / "data.yaml")
     reader = TileReader(second_opinion_below=SECOND_OPINION_BELOW)
@@ -125,7 +135,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"precision  {matched / max(found, 1):.4f}  ({matched}/{found})")
     print(f"face acc.  {face_ok / max(matched, 1):.4f}  ({face_ok}/{matched} matched tiles)")
     print(f"colour acc.{colour_ok / max(colour_n, 1):.4f}  ({colour_ok}/{colour_n} matched non-joker tiles)")
-    print(f"ms/photo   median {np.median(times):.1f}  p95 {np.percentile(times, 95):.1f}  (one core)")
+    print(f"ms/photo   median {np.median(times):.1f}  p95 {np.percentile(times, 95):.1f}  (one core; "
+          f"{'freed memory kept' if kept else 'glibc malloc defaults'})")
     if confusions:
         print("commonest misreads (true -> read):",
               ", ".join(f"{a}->{b} x{n}" for (a, b), n in confusions.most_common(8)))

@@ -11,6 +11,8 @@ import importlib
 import sys
 from collections.abc import Sequence
 
+from tilescribe.allocator import keep_freed_memory
+
 #: Sub-command modules, in the order ``tilescribe --help`` lists them.
 COMMAND_MODULES: tuple[str, ...] = (
     "tilescribe.commands.score",
@@ -39,6 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one sub-command; returns its exit status (2 for a usage error)."""
+    keep_freed_memory()
     args = build_parser().parse_args(argv)
     return int(args.func(args) or 0)
 

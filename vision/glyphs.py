@@ -85,7 +85,11 @@ def ink_map(region_bgr: np.ndarray, body_lab: np.ndarray) -> np.ndarray:
     Returns:
         float32 (shape: [H, W]) in 0..1; 0.5 is the ink threshold.
     """
-    lab = cv2.cvtColor(region_bgr, cv2.COLOR_BGR2Lab).astype(np.float32)
+    return lab_ink_map(cv2.cvtColor(region_bgr, cv2.COLOR_BGR2Lab).astype(np.float32), body_lab)
+
+
+def lab_ink_map(lab: np.ndarray, body_lab: np.ndarray) -> np.ndarray:
+    """:func:`ink_map` of pixels already in OpenCV 8-bit Lab (``lab``: float32, H x W x 3)."""
     diff = lab - np.asarray(body_lab, np.float32)
     chroma = np.sqrt(diff[..., 1] ** 2 + diff[..., 2] ** 2) / 70.0
     body_l = np.maximum(np.asarray(body_lab, np.float32)[..., 0], 40.0)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.glyphs import ink_map
+from vision.glyphs import lab_ink_map
 
 #: Ink map level above which a pixel is ink.
 INK_LEVEL = 0.5
@@ -116,15 +116,16 @@ def region_ink(image: np.ndarray, body: np.ndarray, regions: np.ndarray, body_la
     if bw == 0:
         return None
     box = (slice(y, y + bh), slice(x, x + bw))  # the regions' box: connected components there alone
-    # the regions' pixels alone (N x 1 x 3; tiles cover a small part of a photo): faster
+    # the regions' pixels alone (tiles cover a small part of a photo), as one row of N pixels
+    # (1 x N x 3: OpenCV converts N rows of one pixel several times slower)
     at = np.flatnonzero(inside)
-    pixels = image.reshape(-1, 3).take(at, axis=0)[:, None]
-    bodies = lab_full.reshape(-1, 3).take(at, axis=0)[:, None]
-    levels = ink_map(pixels, bodies)[:, 0]
+    lab = cv2.cvtColor(image.reshape(-1, 3).take(at, axis=0)[None], cv2.COLOR_BGR2Lab).astype(np.float32)[0]
+    bodies = lab_full.reshape(-1, 3).take(at, axis=0)
+    levels = lab_ink_map(lab, bodies)
     ink = np.zeros((h, w), np.float32)
     ink.reshape(-1)[at] = levels
     found = ink > INK_LEVEL
-    found[box] |= _faint_ink(pixels, bodies, levels, inside[box], max(h, w))
+    found[box] |= _faint_ink(lab, bodies, levels, inside[box], max(h, w))
     # components within the regions' box alone (found nowhere else): numbered as in the photo
     _, boxed, stats, _ = cv2.connectedComponentsWithStats(found[box].astype(np.uint8))
     stats[:, :2] += (x, y)
@@ -135,7 +136,7 @@ def region_ink(image: np.ndarray, body: np.ndarray, regions: np.ndarray, body_la
                      cv2.integral(body_full), cv2.integral(inside.astype(np.uint8)))
 
 
-def _faint_ink(pixels: np.ndarray, bodies: np.ndarray, levels: np.ndarray, inside: np.ndarray,
+def _faint_ink(lab: np.ndarray, bodies: np.ndarray, levels: np.ndarray, inside: np.ndarray,
                long_side: int) -> np.ndarray:
     """Pale coloured ink under ``INK_LEVEL`` (bool, the shape of ``inside``): pixels whose a*b*
     distance from the body (/ 70, as in :func:`vision.glyphs.ink_map`) is above ``FAINT_CHROMA``
@@ -143,8 +144,9 @@ def _faint_ink(pixels: np.ndarray, bodies: np.ndarray, levels: np.ndarray, insid
     times the photo's long side across).
 
     Args:
-        pixels: BGR uint8 (shape: [N, 1, 3]) the pixels of ``inside``, in row-major order.
-        bodies: float32 (shape: [N, 1, 3]) their body colours (OpenCV 8-bit Lab).
+        lab: float32 (shape: [N, 3]) the pixels of ``inside`` in OpenCV 8-bit Lab, in row-major
+            order.
+        bodies: float32 (shape: [N, 3]) their body colours (OpenCV 8-bit Lab).
         levels: float32 (shape: [N]) their ink levels (:func:`vision.glyphs.ink_map`), at least
             their a*b* distance: that is measured where they are above ``FAINT_CHROMA`` alone,
             and the level stands for it elsewhere (faster).
@@ -154,7 +156,7 @@ def _faint_ink(pixels: np.ndarray, bodies: np.ndarray, levels: np.ndarray, insid
     values = levels.copy()
     near = np.flatnonzero(levels > FAINT_CHROMA)
     if len(near):
-        diff = cv2.cvtColor(pixels[near], cv2.COLOR_BGR2Lab).astype(np.float32)[:, 0] - bodies[near, 0]
+        diff = lab[near] - bodies[near]
         values[near] = np.hypot(diff[:, 1], diff[:, 2]) / 70.0
     chroma = np.zeros(inside.shape, np.float32)
     chroma.reshape(-1)[np.flatnonzero(inside)] = values

@@ -172,12 +172,18 @@ def glyphs_patches(inks: Sequence[np.ndarray], points: Sequence[np.ndarray],
     xy = np.concatenate(points).astype(np.float64)
     starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
     mean = np.add.reduceat(xy, starts) / sizes[:, None]  # [G, 2]
-    centred = xy - np.repeat(mean, sizes, axis=0)
-    # every candidate's glyph points projected on its (right, down) axes, candidates end to end
+    # a glyph's extent along any axis is that of the vertices of its convex hull: those alone
+    hulls = [cv2.convexHull(np.asarray(p, np.float32), returnPoints=False)[:, 0] if len(p) >= 3
+             else np.arange(len(p)) for p in points]
+    hull_sizes = np.array([len(h) for h in hulls])
+    hull_at = np.concatenate([start + h for start, h in zip(starts, hulls, strict=True)])
+    centred = xy[hull_at] - np.repeat(mean, hull_sizes, axis=0)
+    # every candidate's hull projected on its (right, down) axes, candidates end to end
     glyph_of = np.repeat(np.arange(len(sizes)), counts)  # [C]
-    per = sizes[glyph_of]
+    per = hull_sizes[glyph_of]
     first = np.concatenate([[0], np.cumsum(per)[:-1]])
-    at = np.repeat(starts[glyph_of] - first, per) + np.arange(per.sum())
+    hull_starts = np.concatenate([[0], np.cumsum(hull_sizes)[:-1]])
+    at = np.repeat(hull_starts[glyph_of] - first, per) + np.arange(per.sum())
     local = np.einsum("pj,pkj->pk", centred[at], np.repeat(rows, per, axis=0))
     lo, hi = np.minimum.reduceat(local, first), np.maximum.reduceat(local, first)
     size = hi - lo + 1.0  # (width, height) per candidate
@@ -186,17 +192,40 @@ def glyphs_patches(inks: Sequence[np.ndarray], points: Sequence[np.ndarray],
     b = GLYPH_PX / 2 - scale[:, None] * (lo + hi) / 2 - np.einsum("ckj,cj->ck", a, mean[glyph_of])
     affine = np.concatenate([a, b[:, :, None]], axis=2).astype(np.float32)  # [C, 2, 3]
     out = np.empty((len(d), GLYPH_PX, GLYPH_PX), np.float32)
-    smoothed: dict[tuple[int, float], np.ndarray] = {}  # a glyph's ups mostly share one scale
-    for c, g in enumerate(glyph_of.tolist()):
-        src = inks[g]
-        if scale[c] < 0.5:  # shrinking a lot: smooth first so thin strokes survive
-            sigma = float(0.4 / scale[c])
-            if (g, sigma) not in smoothed:
-                smoothed[g, sigma] = cv2.GaussianBlur(src, (0, 0), sigma)
-            src = smoothed[g, sigma]
-        cv2.warpAffine(src, affine[c], (GLYPH_PX, GLYPH_PX), dst=out[c], flags=cv2.INTER_LINEAR,
-                       borderValue=0)
+    # shrinking a lot: smooth first so thin strokes survive; a glyph's ups mostly share one scale
+    sigmas = np.where(scale < 0.5, 0.4 / scale, 0.0)
+    keys = list(zip(glyph_of.tolist(), sigmas.tolist(), strict=True))
+    # where each candidate's patch samples its ink map: a box around the patch centre's source
+    corners = np.array([[0, 0], [GLYPH_PX, 0], [0, GLYPH_PX], [GLYPH_PX, GLYPH_PX]], np.float64)
+    source = np.einsum("cqk,ckj->cqj", corners[None] - b[:, None], rows) / scale[:, None, None]
+    lo_src, hi_src = source.min(axis=1), source.max(axis=1)  # [C, 2]
+    windows: dict[tuple[int, float], np.ndarray] = {}
+    for c, key in enumerate(keys):
+        if key[1]:
+            box = np.concatenate([lo_src[c], hi_src[c]])
+            seen = windows.get(key)
+            windows[key] = box if seen is None else np.concatenate([np.minimum(seen[:2], box[:2]),
+                                                                    np.maximum(seen[2:], box[2:])])
+    smoothed = {key: _smoothed(inks[key[0]], key[1], box) for key, box in windows.items()}
+    for c, key in enumerate(keys):
+        cv2.warpAffine(smoothed[key] if key[1] else inks[key[0]], affine[c], (GLYPH_PX, GLYPH_PX),
+                       dst=out[c], flags=cv2.INTER_LINEAR, borderValue=0)
     return out, size[:, 0] / size[:, 1]
+
+
+def _smoothed(ink: np.ndarray, sigma: float, box: np.ndarray) -> np.ndarray:
+    """``cv2.GaussianBlur(ink, (0, 0), sigma)`` in the rows of ``box`` (x0, y0, x1, y1: where
+    patches sample the ink map, float), zero elsewhere: the blur of those rows widened by the
+    kernel's reach, equal to the whole map's blur there to the bit (whole rows: OpenCV's row
+    filter rounds a pixel by its place in the row)."""
+    h = ink.shape[0]
+    reach = (int(round(sigma * 8 + 1)) | 1) // 2 + 2  # OpenCV's kernel radius for float32, + bilinear
+    y0 = max(0, int(np.floor(box[1])) - reach)
+    y1 = min(h, int(np.ceil(box[3])) + reach + 1)
+    out = np.zeros_like(ink)
+    if y0 < y1:
+        out[y0:y1] = cv2.GaussianBlur(ink[y0:y1], (0, 0), sigma)
+    return out
 
 
 def glyph_features(patches: np.ndarray, aspects: np.ndarray) -> np.ndarray:

@@ -19,8 +19,24 @@ def channel_medians(values: np.ndarray) -> np.ndarray:
         float32 (shape: [n, C]); for an even M, the mean of the two middle values.
     """
     n, m, c = values.shape
-    keys = (np.arange(n * c).reshape(n, 1, c) * 256 + values).ravel()
+    return group_medians(values.reshape(n * m, c), np.repeat(np.arange(n), m), n)
+
+
+def group_medians(values: np.ndarray, groups: np.ndarray, n: int) -> np.ndarray:
+    """Each group's median of each channel, for byte values in groups of any sizes.
+
+    Args:
+        values: uint8 (shape: [N, C]).
+        groups: int (shape: [N]) the group of each value row, 0..n-1; each group has a row.
+        n: the number of groups.
+
+    Returns:
+        float32 (shape: [n, C]); for a group of an even size, the mean of its two middle values.
+    """
+    c = values.shape[1]
+    keys = ((np.asarray(groups).reshape(-1, 1) * c + np.arange(c)) * 256 + values).ravel()
     below = np.cumsum(np.bincount(keys, minlength=n * c * 256).reshape(n * c, 256), axis=1)
+    m = np.repeat(np.bincount(groups, minlength=n), c)[:, None]
     # the value at sorted rank k is the number of byte values with at most k values below or at them
     low, high = ((below <= k).sum(axis=1) for k in ((m - 1) // 2, m // 2))
     return ((low + high) / 2).astype(np.float32).reshape(n, c)

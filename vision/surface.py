@@ -29,7 +29,7 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
-from vision.medians import channel_medians
+from vision.medians import channel_medians, group_medians
 
 #: The long side of the image the surfaces are computed on, in pixels.
 WORK_PX = 500
@@ -312,9 +312,13 @@ def body_regions(small: np.ndarray, body: np.ndarray,
     keep = wanted(regions) if wanted is not None else np.ones(len(drawn) + 1, bool)
     if not keep[1:].all():
         regions = np.where(keep[regions], regions, 0).astype(np.int32)
-    for (box, inside), kept in zip(drawn, keep[1:], strict=True):
-        if kept:
-            body_lab[box][inside] = channel_medians(small[box][inside & (body[box] > 0)][None])[0]
+    kept = [(box, inside) for (box, inside), wanted_one in zip(drawn, keep[1:], strict=True) if wanted_one]
+    if kept:  # each region's median body colour, from one histogram
+        values = [small[box][inside & (body[box] > 0)] for box, inside in kept]
+        groups = np.repeat(np.arange(len(kept)), [len(v) for v in values])
+        medians = group_medians(np.concatenate(values), groups, len(kept))
+        for (box, inside), median in zip(kept, medians, strict=True):
+            body_lab[box][inside] = median
     return body, regions, body_lab
 
 

@@ -23,7 +23,7 @@ import numpy as np
 
 from vision.glyphs import GlyphInput
 from vision.loose_ink import RegionInk, region_ink, union_box
-from vision.medians import channel_medians
+from vision.medians import group_medians
 
 #: A component encloses another (a joker's ring its face, a "0" a stain) only when it is at most
 #: this many times its size; a bigger one (a rack, a table's edge) groups nothing.
@@ -373,19 +373,27 @@ def tile_outlines(faces: list[InkFace], regions: np.ndarray, scale: float, lab: 
             cv2.circle(discs, centre, int(reach[i]) + 2, 1, -1)
         ys, xs = np.nonzero((regions[y0:y1, x0:x1] == region) & (discs > 0))
         pix = np.stack([xs + x0, ys + y0], axis=1).astype(np.float32)
-        raw = lab[ys + y0, xs + x0]
+        raw = lab.reshape(-1, 3).take((ys + y0) * w + xs + x0, axis=0)
         colour = raw * _COLOUR_WEIGHTS
         dx, dy = (pix[:, None, c] - centres[same][None, :, c] for c in (0, 1))
         d = np.sqrt(dx * dx + dy * dy)  # [pixels, faces]
         nearest = np.argmin(d, axis=1)
+        # each face's nearest pixels, in raster order: one stable sort, then a slice per face
+        order = np.argsort(nearest, kind="stable")
+        bounds = np.searchsorted(nearest[order], np.arange(len(same) + 1))
+        shares, nears = [], []
         for k, i in enumerate(same.tolist()):
-            if i not in wanted_set:
-                continue
-            mine = np.flatnonzero((nearest == k) & (d[:, k] < OUTLINE_REACH * sizes[i]))
-            near = mine[d[mine, k] < BODY_SAMPLE * sizes[i]]
-            if len(near):  # the body's median colour (8-bit Lab values: from one histogram)
-                body = channel_medians(raw[near].astype(np.uint8)[None])[0] * _COLOUR_WEIGHTS
-                off = colour[mine] - body
+            if i in wanted_set:
+                nearer = order[bounds[k]:bounds[k + 1]]
+                mine = nearer[d[nearer, k] < OUTLINE_REACH * sizes[i]]
+                shares.append((i, mine))
+                nears.append(mine[d[mine, k] < BODY_SAMPLE * sizes[i]])
+        # each tile's body colour: the median of its pixels near its face (8-bit Lab values)
+        bodies = group_medians(raw.take(np.concatenate(nears), axis=0).astype(np.uint8),
+                               np.repeat(np.arange(len(nears)), [len(n) for n in nears]), len(nears))
+        for (i, mine), near, body in zip(shares, nears, bodies, strict=True):
+            if len(near):
+                off = colour[mine] - body * _COLOUR_WEIGHTS
                 mine = mine[np.sqrt((off * off).sum(axis=1)) < BODY_NEAR]
             # the pixels' convex hull lies on each row's first and last pixel (rows in order)
             pts = pix[mine[_row_ends(pix[mine, 1])]] if len(mine) >= 5 else faces[i].points * scale
@@ -400,8 +408,11 @@ _COLOUR_WEIGHTS = np.array([LIGHTNESS_WEIGHT, 1.0, 1.0])
 def _row_ends(ys: np.ndarray) -> np.ndarray:
     """Indices of each row's first and last pixel, in order, for pixels in raster order (``ys``
     int or float [N > 0], nondecreasing)."""
+    ends = np.zeros(len(ys), bool)
+    ends[[0, -1]] = True
     change = np.flatnonzero(np.diff(ys))
-    return np.unique(np.concatenate([[0], change, change + 1, [len(ys) - 1]]))
+    ends[change] = ends[change + 1] = True
+    return np.flatnonzero(ends)
 
 
 def glyph_input(ink: np.ndarray, face: InkFace, outline: np.ndarray) -> GlyphInput:

@@ -5,7 +5,10 @@ labelled tile is matched at most once). Prints tile recall and precision, face a
 colour accuracy over matched tiles (colour over non-joker tiles), and the median and 95th
 percentile milliseconds per photo (``find_tiles`` pinned to one core with OpenCV single-threaded,
 model already loaded), with glibc keeping freed memory as the application does
-(tilescribe/allocator.py; ``--glibc-defaults`` to measure without).
+(tilescribe/allocator.py; ``--glibc-defaults`` to measure without). Each photo is read, fresh from
+its file, in each of ``--passes`` passes over the split (never twice in a row, as a camera's
+frames differ) and its time is the median of its passes': one pass's times swing by a tenth
+from run to run on a shared machine.
 
 With ``--boards N`` it also reads the cell crops of N simulated order-9 boards filled with tiles in
 the HELD-OUT styles and fonts of vision.sim.tiles (pentagons, rectangles and real Rummikub crops,
@@ -13,7 +16,7 @@ any rotation), as the read pipeline cuts them, and prints the reader's face accu
 milliseconds per crop (the board benchmark proper is bench/bench_read.py).
 
 Usage: .venv/bin/python bench/bench_tiles.py [--split valid] [--photos DIR] [--errors] [--boards 3]
-       [--glibc-defaults]
+       [--passes 3] [--glibc-defaults]
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ from calibration.board_print import SheetSpec, print_board
 from tilescribe.allocator import keep_freed_memory
 from vision.board_view import BoardView
 from vision.locate import BoardLocator
-from vision.loose_tiles import SECOND_OPINION_BELOW, find_tiles
+from vision.loose_tiles import SECOND_OPINION_BELOW, LooseTile, find_tiles
 from vision.sim.crops import read_class_names, read_labels
 from vision.sim.recording import SimOptions, simulate
 from vision.sim.timeline import Pacing, SimPlacement
@@ -81,6 +84,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--split", default="valid")
     parser.add_argument("--errors", action="store_true", help="list every miss and misread")
     parser.add_argument("--boards", type=int, default=0, help="also read cells of N simulated boards")
+    parser.add_argument("--passes", type=int, default=3,
+                        help="time every photo in this many passes over the split (each pass reads the "
+                             "same tiles, checked)")
     parser.add_argument("--glibc-defaults", action="store_true",
                         help="leave glibc's malloc settings as they are (see tilescribe/allocator.py)")
     args = parser.parse_args(argv)
@@ -92,16 +98,26 @@ def main(argv: list[str] | None = None) -> int:
     reader = TileReader(second_opinion_below=SECOND_OPINION_BELOW)
     allowed = frozenset([str(v) for v in range(1, 14)] + ["joker"])
     split = args.photos / args.split
+    paths = sorted((split / "images").glob("*.jpg"))
+    times: dict[Path, list[float]] = {path: [] for path in paths}
+    read: dict[Path, list[LooseTile]] = {}
+    shapes: dict[Path, tuple[int, int]] = {}
+    for _ in range(args.passes):  # never the same photo twice in a row
+        for path in paths:
+            image = cv2.imread(str(path))
+            if image is None:
+                raise SystemExit(f"{path}: cannot read image")
+            shapes[path] = image.shape[:2]
+            start = time.perf_counter()
+            tiles = find_tiles(image, reader, allowed)
+            times[path].append((time.perf_counter() - start) * 1000)
+            if read.setdefault(path, tiles) != tiles:
+                raise SystemExit(f"{path}: pass {len(times[path])} read other tiles than pass 1")
     labelled = found = matched = face_ok = colour_n = colour_ok = 0
-    times = []
     confusions: Counter[tuple[str, str]] = Counter()
-    for path in sorted((split / "images").glob("*.jpg")):
-        image = cv2.imread(str(path))
-        h, w = image.shape[:2]
+    for path, tiles in read.items():
+        h, w = shapes[path]
         truth = read_labels(split / "labels" / f"{path.stem}.txt", path, (w, h), names)
-        start = time.perf_counter()
-        tiles = find_tiles(image, reader, allowed)
-        times.append((time.perf_counter() - start) * 1000)
         labelled += len(truth)
         found += len(tiles)
         taken: set[int] = set()
@@ -130,12 +146,14 @@ def main(argv: list[str] | None = None) -> int:
                 if i not in taken:
                     c = t.polygon.mean(axis=0)
                     print(f"{path.name[:16]}: missed {t.name} at {c[0]:.0f},{c[1]:.0f}")
-    print(f"split {args.split}: {len(times)} photos, {labelled} labelled tiles, {found} detections")
+    print(f"split {args.split}: {len(paths)} photos, {labelled} labelled tiles, {found} detections")
     print(f"recall     {matched / max(labelled, 1):.4f}  ({matched}/{labelled})")
     print(f"precision  {matched / max(found, 1):.4f}  ({matched}/{found})")
     print(f"face acc.  {face_ok / max(matched, 1):.4f}  ({face_ok}/{matched} matched tiles)")
     print(f"colour acc.{colour_ok / max(colour_n, 1):.4f}  ({colour_ok}/{colour_n} matched non-joker tiles)")
-    print(f"ms/photo   median {np.median(times):.1f}  p95 {np.percentile(times, 95):.1f}  (one core; "
+    per_photo = [float(np.median(t)) for t in times.values()]
+    print(f"ms/photo   median {np.median(per_photo):.1f}  p95 {np.percentile(per_photo, 95):.1f}  "
+          f"(each photo's median of {args.passes} pass{'es' if args.passes > 1 else ''}; one core; "
           f"{'freed memory kept' if kept else 'glibc malloc defaults'})")
     if confusions:
         print("commonest misreads (true -> read):",

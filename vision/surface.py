@@ -128,9 +128,9 @@ def surface_probability(lab: np.ndarray, lut: np.ndarray) -> np.ndarray:
     Returns:
         float32 (shape: [H, W]) in 0..1, smoothed over 3 x 3 pixels.
     """
-    shift = 8 - int(np.log2(lut.shape[0]))
-    q = np.right_shift(lab, shift)
-    return cv2.blur(lut[q[..., 0], q[..., 1], q[..., 2]], (3, 3))
+    bins = lut.shape[0]
+    q = np.right_shift(lab, 8 - int(np.log2(bins))).astype(np.intp)
+    return cv2.blur(lut.ravel().take((q[..., 0] * bins + q[..., 1]) * bins + q[..., 2]), (3, 3))
 
 
 def surface_mask(small: np.ndarray, lut: np.ndarray, threshold: float = 0.1) -> Surface:
@@ -190,7 +190,13 @@ def photo_surface(small: np.ndarray, sample: BodySample) -> Surface:
     Returns:
         (body, regions, body_lab), see ``Surface``.
     """
-    return body_regions(small, _near_body(small.astype(np.float32) - sample.colour, sample.mask))
+    return body_regions(small, _near_body(_shifted(small, -sample.colour), sample.mask))
+
+
+def _shifted(lab: np.ndarray, by: np.ndarray) -> np.ndarray:
+    """``lab`` (h x w x 3) plus ``by`` (shape: [3]) per channel, float32 h x w x 3: numpy's sum
+    over a last axis of 3 is many times slower than OpenCV's, and equal to it."""
+    return cv2.add(lab, (*(float(v) for v in by), 0.0), dtype=cv2.CV_32F)
 
 
 def _near_body(d: np.ndarray, samples: np.ndarray) -> np.ndarray:
@@ -233,10 +239,9 @@ def shade_regions(small: np.ndarray, sample: BodySample, searched: np.ndarray, s
     factor = np.clip(float(centre[0] + SHADE_OFFSET) / (light + SHADE_OFFSET), 1.0, 1.0 / shade)
     factor[spread > SHADE_SMOOTH] = 1.0
     offset = np.array([SHADE_OFFSET, -128.0, -128.0], np.float32)
-    d = small.astype(np.float32)
-    d += offset
+    d = _shifted(small, offset)
     cv2.multiply(d, cv2.merge([factor, factor, factor]), dst=d)
-    d -= offset + centre  # the lit Lab less the body colour
+    d = _shifted(d, -(offset + centre))  # the lit Lab less the body colour
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (SHADE_CLOSE_PX, SHADE_CLOSE_PX))
     body = cv2.morphologyEx(_near_body(d, sample.mask), cv2.MORPH_CLOSE, disc)
 

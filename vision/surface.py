@@ -299,7 +299,6 @@ def body_regions(small: np.ndarray, body: np.ndarray,
     body = cv2.morphologyEx(body, cv2.MORPH_OPEN, ellipse)
     contours, _ = cv2.findContours(body, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     regions = np.zeros(body.shape, np.int32)
-    body_lab = np.zeros(small.shape, np.float32)
     drawn: list[tuple[tuple[slice, slice], np.ndarray]] = []
     for contour in contours:
         area = cv2.contourArea(contour)
@@ -318,12 +317,16 @@ def body_regions(small: np.ndarray, body: np.ndarray,
     if not keep[1:].all():
         regions = np.where(keep[regions], regions, 0).astype(np.int32)
     kept = [(box, inside) for (box, inside), wanted_one in zip(drawn, keep[1:], strict=True) if wanted_one]
+    body_lab = np.zeros(small.shape, np.float32)
     if kept:  # each region's median body colour, from one histogram
         values = [small[box][inside & (body[box] > 0)] for box, inside in kept]
         groups = np.repeat(np.arange(len(kept)), [len(v) for v in values])
-        medians = group_medians(np.concatenate(values), groups, len(kept))
-        for (box, inside), median in zip(kept, medians, strict=True):
-            body_lab[box][inside] = median
+        colours = np.zeros((len(kept) + 1, 3), np.float32)  # row 0: no region
+        colours[1:] = group_medians(np.concatenate(values), groups, len(kept))
+        painted = np.zeros(body.shape, np.int32)  # a pixel of overlapping hulls takes the last one's
+        for k, (box, inside) in enumerate(kept, start=1):
+            painted[box][inside] = k
+        body_lab = colours.take(painted, axis=0)
     return body, regions, body_lab
 
 

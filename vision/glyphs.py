@@ -193,35 +193,30 @@ def glyphs_patches(inks: Sequence[np.ndarray], points: Sequence[np.ndarray],
     affine = np.concatenate([a, b[:, :, None]], axis=2).astype(np.float32)  # [C, 2, 3]
     out = np.empty((len(d), GLYPH_PX, GLYPH_PX), np.float32)
     # shrinking a lot: smooth first so thin strokes survive; a glyph's ups mostly share one scale
-    sigmas = np.where(scale < 0.5, 0.4 / scale, 0.0)
-    keys = list(zip(glyph_of.tolist(), sigmas.tolist(), strict=True))
-    # where each candidate's patch samples its ink map: a box around the patch centre's source
+    keys = list(zip(glyph_of.tolist(), np.where(scale < 0.5, 0.4 / scale, 0.0).tolist(), strict=True))
+    # the rows of its ink map each candidate's patch samples: those of its corners' sources
     corners = np.array([[0, 0], [GLYPH_PX, 0], [0, GLYPH_PX], [GLYPH_PX, GLYPH_PX]], np.float64)
-    source = np.einsum("cqk,ckj->cqj", corners[None] - b[:, None], rows) / scale[:, None, None]
-    lo_src, hi_src = source.min(axis=1), source.max(axis=1)  # [C, 2]
-    windows: dict[tuple[int, float], np.ndarray] = {}
-    for c, key in enumerate(keys):
+    source_y = np.einsum("cqk,ck->cq", corners[None] - b[:, None], rows[:, :, 1]) / scale[:, None]
+    rows_of: dict[tuple[int, float], tuple[float, float]] = {}
+    for key, y0, y1 in zip(keys, source_y.min(axis=1).tolist(), source_y.max(axis=1).tolist(), strict=True):
         if key[1]:
-            box = np.concatenate([lo_src[c], hi_src[c]])
-            seen = windows.get(key)
-            windows[key] = box if seen is None else np.concatenate([np.minimum(seen[:2], box[:2]),
-                                                                    np.maximum(seen[2:], box[2:])])
-    smoothed = {key: _smoothed(inks[key[0]], key[1], box) for key, box in windows.items()}
+            seen = rows_of.get(key, (y0, y1))
+            rows_of[key] = (min(seen[0], y0), max(seen[1], y1))
+    smoothed = {key: _smoothed(inks[key[0]], key[1], *span) for key, span in rows_of.items()}
     for c, key in enumerate(keys):
         cv2.warpAffine(smoothed[key] if key[1] else inks[key[0]], affine[c], (GLYPH_PX, GLYPH_PX),
                        dst=out[c], flags=cv2.INTER_LINEAR, borderValue=0)
     return out, size[:, 0] / size[:, 1]
 
 
-def _smoothed(ink: np.ndarray, sigma: float, box: np.ndarray) -> np.ndarray:
-    """``cv2.GaussianBlur(ink, (0, 0), sigma)`` in the rows of ``box`` (x0, y0, x1, y1: where
-    patches sample the ink map, float), zero elsewhere: the blur of those rows widened by the
-    kernel's reach, equal to the whole map's blur there to the bit (whole rows: OpenCV's row
-    filter rounds a pixel by its place in the row)."""
-    h = ink.shape[0]
+def _smoothed(ink: np.ndarray, sigma: float, top: float, bottom: float) -> np.ndarray:
+    """``cv2.GaussianBlur(ink, (0, 0), sigma)`` in the rows ``top``..``bottom`` (where patches
+    sample the ink map), zero elsewhere: the blur of those rows widened by the kernel's reach,
+    equal to the whole map's blur there to the bit (whole rows: OpenCV's row filter rounds a
+    pixel by its place in the row)."""
     reach = (int(round(sigma * 8 + 1)) | 1) // 2 + 2  # OpenCV's kernel radius for float32, + bilinear
-    y0 = max(0, int(np.floor(box[1])) - reach)
-    y1 = min(h, int(np.ceil(box[3])) + reach + 1)
+    y0 = max(0, int(np.floor(top)) - reach)
+    y1 = min(ink.shape[0], int(np.ceil(bottom)) + reach + 1)
     out = np.zeros_like(ink)
     if y0 < y1:
         out[y0:y1] = cv2.GaussianBlur(ink[y0:y1], (0, 0), sigma)

@@ -196,7 +196,7 @@ def photo_surface(small: np.ndarray, sample: BodySample) -> Surface:
 def _shifted(lab: np.ndarray, by: np.ndarray) -> np.ndarray:
     """``lab`` (h x w x 3) plus ``by`` (shape: [3]) per channel, float32 h x w x 3: numpy's sum
     over a last axis of 3 is many times slower than OpenCV's, and equal to it."""
-    return cv2.add(lab, (*(float(v) for v in by), 0.0), dtype=cv2.CV_32F)
+    return cv2.add(lab, np.append(by, 0.0).astype(np.float64), dtype=cv2.CV_32F)  # an OpenCV scalar
 
 
 def _near_body(d: np.ndarray, samples: np.ndarray) -> np.ndarray:

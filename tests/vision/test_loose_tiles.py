@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.loose_tiles import LooseTile, LooseTileError, find_tiles
+from vision.loose_tiles import LooseTile, LooseTileError, find_tiles, prepare
 
 RUMMIKUB = frozenset([str(v) for v in range(1, 14)] + ["joker"])
 
@@ -315,3 +315,8 @@ def test_a_face_cut_across_by_a_highlight_is_one_face(train_photo, loose_reader,
     cut[row, x0:x1] = np.median(image[y0 - 4:y0 - 1, x0:x1].reshape(-1, 3), axis=0)
     tiles = find_tiles(cut, loose_reader, RUMMIKUB)
     assert found_at(truth, tiles, (x0 + x1) / 2, (y0 + y1) / 2) == (name, [name.split("_")[1]])
+
+
+def test_prepare_names_a_missing_surface_table(tmp_path):
+    with pytest.raises(LooseTileError, match="none.npz"):
+        prepare(tmp_path / "none.npz")

@@ -27,11 +27,12 @@ def group_medians(values: np.ndarray, groups: np.ndarray, n: int) -> np.ndarray:
 
     Args:
         values: uint8 (shape: [N, C]).
-        groups: int (shape: [N]) the group of each value row, 0..n-1; each group has a row.
+        groups: int (shape: [N]) the group of each value row, 0..n-1.
         n: the number of groups.
 
     Returns:
-        float32 (shape: [n, C]); for a group of an even size, the mean of its two middle values.
+        float32 (shape: [n, C]); for a group of an even size, the mean of its two middle values;
+        128 for a group without values.
     """
     c = values.shape[1]
     keys = ((np.asarray(groups).reshape(-1, 1) * c + np.arange(c)) * 256 + values).ravel()

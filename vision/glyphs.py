@@ -89,7 +89,16 @@ def ink_map(region_bgr: np.ndarray, body_lab: np.ndarray) -> np.ndarray:
 
 
 def lab_ink_map(lab: np.ndarray, body_lab: np.ndarray) -> np.ndarray:
-    """:func:`ink_map` of pixels already in OpenCV 8-bit Lab (``lab``: float32, H x W x 3)."""
+    """:func:`ink_map` of pixels already in OpenCV 8-bit Lab.
+
+    Args:
+        lab: float32 (shape: [..., 3]), e.g. H x W x 3 or N x 3.
+        body_lab: the body colour in OpenCV 8-bit Lab (shape: [3]) or per pixel (the shape of
+            ``lab``).
+
+    Returns:
+        float32 (shape: ``lab``'s less its last axis) in 0..1; 0.5 is the ink threshold.
+    """
     diff = lab - np.asarray(body_lab, np.float32)
     chroma = np.sqrt(diff[..., 1] ** 2 + diff[..., 2] ** 2) / 70.0
     body_l = np.maximum(np.asarray(body_lab, np.float32)[..., 0], 40.0)

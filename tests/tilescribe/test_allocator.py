@@ -25,9 +25,6 @@ for time in range(10):
 print(resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before)
 """
 
-#: Pages of the 54 arrays of 8 MB measured (4 KiB pages).
-_PAGES = 54 * 8_000_000 // 4096
-
 
 def _faults(mode: str) -> int:
     out = subprocess.run([sys.executable, "-c", _FILL, mode], capture_output=True, text=True, check=True)
@@ -38,5 +35,6 @@ def _faults(mode: str) -> int:
                     reason="mallopt is glibc's")
 def test_freed_arrays_are_not_faulted_in_again() -> None:
     # glibc's defaults: the freed top of the heap goes back to the kernel, and comes in again
-    assert _faults("default") > 0.2 * _PAGES
-    assert _faults("keep") < 0.01 * _PAGES
+    # (here 27,019 faults of the 105,468 pages; with transparent huge pages always on, fewer)
+    default, kept = _faults("default"), _faults("keep")
+    assert default > 20 * (kept + 1), (default, kept)

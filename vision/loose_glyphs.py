@@ -126,6 +126,20 @@ class InkFace:
         return float(max(x1 - x0, y1 - y0))
 
 
+def ink_centres(faces: list[InkFace]) -> np.ndarray:
+    """Each face's ink centre: the mean (x, y) of its ink pixels (float32 [len(faces), 2], photo
+    pixels)."""
+    return np.array([f.points.mean(axis=0) for f in faces], np.float32).reshape(-1, 2)
+
+
+def centres_in_boxes(faces: list[InkFace], centres: np.ndarray) -> np.ndarray:
+    """Whether face i's ink centre (``centres``, from :func:`ink_centres`) lies in the box of
+    face j's ink: bool [i, j] (each face's own centre mostly in its own box)."""
+    boxes = np.array([f.box for f in faces], np.float32).reshape(-1, 4)
+    inside = (centres[:, None] >= boxes[None, :, :2]) & (centres[:, None] < boxes[None, :, 2:])
+    return np.all(inside, axis=2)
+
+
 def find_glyphs(image: np.ndarray, body: np.ndarray, regions: np.ndarray, body_lab: np.ndarray
                 ) -> tuple[np.ndarray, list[InkFace]]:
     """Ink on the tile regions, grouped into faces.
@@ -354,7 +368,7 @@ def tile_outlines(faces: list[InkFace], regions: np.ndarray, scale: float, lab: 
         one float32 (shape: [4, 2]) array of (x, y) corners in photo pixels per face wanted, in
         the order of ``of``.
     """
-    centres = np.array([f.points.mean(axis=0) for f in faces], np.float32) * scale
+    centres = ink_centres(faces) * scale
     sizes = np.array([f.size for f in faces], np.float32) * scale
     reach = OUTLINE_REACH * sizes
     h, w = regions.shape

@@ -24,7 +24,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.loose_glyphs import InkFace, glyph_input
+from vision.loose_glyphs import InkFace, centres_in_boxes, glyph_input, ink_centres
 from vision.loose_ink import INK_LEVEL
 from vision.tile_reader import NOT_A_FACE, FaceReading, TileReader
 
@@ -153,17 +153,15 @@ def read_rings(ink: np.ndarray, faces: list[InkFace], outlines: list[np.ndarray]
     return out
 
 
-def _inside(faces: list[InkFace], centres: np.ndarray, i: int) -> list[int]:
-    """The indices of the faces other than ``faces[i]`` whose ink centre (``centres``, float
-    [len(faces), 2]) lies in its ink's box."""
-    x0, y0, x1, y1 = faces[i].box
-    inside = (centres[:, 0] >= x0) & (centres[:, 0] < x1) & (centres[:, 1] >= y0) & (centres[:, 1] < y1)
-    return [int(j) for j in np.flatnonzero(inside) if j != i]
+def _inside(within: np.ndarray, i: int) -> list[int]:
+    """The indices of the faces other than face ``i`` whose ink centre lies in its ink's box
+    (``within``: :func:`vision.loose_glyphs.centres_in_boxes`)."""
+    return [int(j) for j in np.flatnonzero(within[:, i]) if j != i]
 
 
-def _centres(faces: list[InkFace]) -> np.ndarray:
-    """Each face's ink centre (float32 [len(faces), 2], photo pixels)."""
-    return np.array([f.points.mean(axis=0) for f in faces], np.float32).reshape(-1, 2)
+def _within(faces: list[InkFace]) -> np.ndarray:
+    """:func:`vision.loose_glyphs.centres_in_boxes` of ``faces``."""
+    return centres_in_boxes(faces, ink_centres(faces))
 
 
 def _jokers_allowed(allowed: frozenset[str] | None) -> bool:
@@ -189,11 +187,11 @@ def join_features(reader: TileReader, ink: np.ndarray, faces: list[InkFace], out
     if not _jokers_allowed(allowed) or not reader.has_model:
         return faces, readings
     joined: list[tuple[int, InkFace]] = []
-    centres = _centres(faces)
+    within = _within(faces)
     for i, (face, reading) in enumerate(zip(faces, readings, strict=True)):
         if not face.joker_only or reading.face == "joker":
             continue
-        inside = [faces[j] for j in _inside(faces, centres, i)
+        inside = [faces[j] for j in _inside(within, i)
                   if readings[j].face == NOT_A_FACE and not faces[j].joker_only]
         if inside:
             boxes = np.array([face.box, *(f.box for f in inside)])
@@ -219,9 +217,9 @@ def joker_only(faces: list[InkFace], readings: list[FaceReading]) -> list[FaceRe
     reaching nearly to its tile's edge) called "none" unless read as a joker around no other
     face read as a face (a joker's ring around its features read on their own)."""
     out = list(readings)
-    centres = _centres(faces)
+    within = _within(faces)
     for i, (face, reading) in enumerate(zip(faces, readings, strict=True)):
         if face.joker_only and (reading.face != "joker"
-                                or any(readings[j].face != NOT_A_FACE for j in _inside(faces, centres, i))):
+                                or any(readings[j].face != NOT_A_FACE for j in _inside(within, i))):
             out[i] = FaceReading(NOT_A_FACE, 1.0)
     return out

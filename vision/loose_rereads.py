@@ -36,6 +36,7 @@ WEAK_CONFIDENCE = 0.4
 #: 1761/1761/1761/1761/1760/1760 of 1769 matched, detections 1782 at each (before: 1760, 1783).
 OUTSIDE = 0.05
 
+
 def retry_none(reader: TileReader, ink: np.ndarray, faces: list[InkFace], readings: list[FaceReading],
                allowed: frozenset[str] | None) -> tuple[list[InkFace], list[FaceReading]]:
     """``faces`` and ``readings`` with each "none" read again, its weak ink strengthened

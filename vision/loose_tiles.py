@@ -55,7 +55,14 @@ import numpy as np
 
 from vision.loose_body import local_glyphs
 from vision.loose_fabric import on_fabric
-from vision.loose_glyphs import InkFace, find_glyphs, glyph_input, tile_outlines
+from vision.loose_glyphs import (
+    InkFace,
+    centres_in_boxes,
+    find_glyphs,
+    glyph_input,
+    ink_centres,
+    tile_outlines,
+)
 from vision.loose_jokers import join_features, joker_only, read_rings
 from vision.loose_rereads import read_again, read_weak_again, retry_none, unheld_glyphs
 from vision.surface import (
@@ -175,7 +182,7 @@ def _specks(faces: list[InkFace], readings: list[FaceReading]) -> np.ndarray:
     tile lies on another's face); sizes are the long sides of the ink's rotated boxes; see
     ``SPECK_SHARE``."""
     sizes = np.array([max(cv2.minAreaRect(f.points)[1]) for f in faces], np.float32)
-    centres = np.array([f.points.mean(axis=0) for f in faces], np.float32)
+    centres = ink_centres(faces)
     regions = np.array([f.region for f in faces])
     faced = np.array([r.face != NOT_A_FACE for r in readings])
     real = faced & np.array([r.confidence >= SPECK_BESIDE for r in readings])
@@ -184,8 +191,7 @@ def _specks(faces: list[InkFace], readings: list[FaceReading]) -> np.ndarray:
         real &= anchor
         faced &= anchor
     dist = np.linalg.norm(centres[:, None] - centres[None], axis=2)  # [i, j]
-    boxes = np.array([f.box for f in faces], np.float32).reshape(-1, 4)
-    inside = ((centres[:, None] >= boxes[None, :, :2]) & (centres[:, None] < boxes[None, :, 2:])).all(axis=2)
+    inside = centres_in_boxes(faces, centres)
     return ((regions[:, None] == regions[None]) & (sizes[:, None] < SPECK_SHARE * sizes[None])
             & (((dist < SPECK_REACH * sizes[None]) & real[None]) | (inside & faced[None]))).any(axis=1)
 
@@ -316,11 +322,20 @@ def prepare(lut_path: Path | None = None) -> None:
     Raises:
         LooseTileError: a missing surface table (names the file).
     """
+    _surface_table(lut_path)
+    cv2.cvtColor(np.zeros((1, 1, 3), np.uint8), cv2.COLOR_BGR2Lab)
+
+
+def _surface_table(lut_path: Path | None) -> np.ndarray:
+    """The surface lookup table (the shipped one when ``lut_path`` is None), loaded once.
+
+    Raises:
+        LooseTileError: a missing surface table (names the file).
+    """
     try:
-        surface_lut(str(lut_path) if lut_path else None)
+        return surface_lut(str(lut_path) if lut_path else None)
     except SurfaceTableError as exc:
         raise LooseTileError(str(exc)) from None
-    cv2.cvtColor(np.zeros((1, 1, 3), np.uint8), cv2.COLOR_BGR2Lab)
 
 
 def read_faces(image: np.ndarray, reader: TileReader, allowed: frozenset[str] | None = None,
@@ -347,10 +362,7 @@ def read_faces(image: np.ndarray, reader: TileReader, allowed: frozenset[str] | 
     if image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8 or min(image.shape[:2]) < 32:
         raise LooseTileError(f"expected a BGR uint8 H x W x 3 photo (>= 32 px), "
                              f"got {image.dtype} {image.shape}")
-    try:
-        lut = surface_lut(str(lut_path) if lut_path else None)
-    except SurfaceTableError as exc:
-        raise LooseTileError(str(exc)) from None
+    lut = _surface_table(lut_path)
     small, scale = working_image(image)  # in Lab
     lab = small.astype(np.float32)
     surface = surface_mask(small, lut)

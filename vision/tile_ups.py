@@ -23,6 +23,7 @@ from vision.glyphs import GlyphInput
 
 #: Every twelfth of a turn as an up vector (x, y) in image coordinates (y down): [12, 2] float64.
 GENERIC_UPS = np.stack([np.sin(np.arange(12) * np.pi / 6), -np.cos(np.arange(12) * np.pi / 6)], axis=1)
+
 #: A glyph off its tile's centre votes for the ups that put it in the tile's upper part: its offset
 #: along an up, in glyph sizes, times LEAN_WEIGHT, at most LEAN_CAP either way (a log-prior). A
 #: wrong outline (touching tiles' shares cut midway between their faces) makes that vote wrong,

@@ -32,6 +32,16 @@ def small_photo(train_photo, prefix: str):
     return image, small, scale, cv2.erode(tiles, np.ones((5, 5), np.uint8)) > 0
 
 
+def first_surfaces(image, small, scale, reader):
+    """The lookup table's surface, the body sample of the faces read on it surely, and the
+    photo's own surface from that sample (as vision.loose_tiles.read_faces makes them)."""
+    lut_surface = surface_mask(small, surface_lut())
+    first = _read_surface(image, small.astype(np.float32), lut_surface, scale, reader, RUMMIKUB, [])
+    sample = body_sample(small, _body_samples(first, lut_surface[0], scale))
+    assert sample is not None
+    return lut_surface, sample, photo_surface(small, sample)
+
+
 @pytest.mark.parametrize("prefix", ["rummy4-86_", "rummy4-90_"])
 def test_the_photos_own_body_colour_finds_cream_tiles_on_a_white_table(train_photo, loose_reader, prefix):
     # racks on a white table in neutral light: the lookup table's regions leave out a sixth to a
@@ -39,12 +49,7 @@ def test_the_photos_own_body_colour_finds_cream_tiles_on_a_white_table(train_pho
     # learned from the tiles read with confidence cover nearly all of every tile, and that body
     # hardly any of the table
     image, small, scale, tiles = small_photo(train_photo, prefix)
-    lut_surface = surface_mask(small, surface_lut())
-    lab = small.astype(np.float32)
-    first = _read_surface(image, lab, lut_surface, scale, loose_reader, RUMMIKUB, [])
-    sample = body_sample(small, _body_samples(first, lut_surface[0], scale))
-    assert sample is not None
-    own = photo_surface(small, sample)
+    lut_surface, sample, own = first_surfaces(image, small, scale, loose_reader)
     assert (lut_surface[1][tiles] > 0).mean() < 0.9
     assert (own[1][tiles] > 0).mean() > 0.98
     assert (lut_surface[0][~tiles] > 0).mean() > 0.3
@@ -72,12 +77,7 @@ def test_shade_finds_a_shadowed_group_and_no_rug(train_photo, loose_reader, pref
     # rummy4-30: a rug in warm light, lit like the body, takes in a third of the photo, rough
     # with threads: no region of it is searched
     image, small, scale, tiles = small_photo(train_photo, prefix)
-    lut_surface = surface_mask(small, surface_lut())
-    lab = small.astype(np.float32)
-    first = _read_surface(image, lab, lut_surface, scale, loose_reader, RUMMIKUB, [])
-    sample = body_sample(small, _body_samples(first, lut_surface[0], scale))
-    assert sample is not None
-    own = photo_surface(small, sample)
+    lut_surface, sample, own = first_surfaces(image, small, scale, loose_reader)
     searched = (lut_surface[1] > 0) | (own[1] > 0)
     dark = shade_regions(small, sample, searched, SHADE, SHADE_NEW)
     assert (dark is not None) == found

@@ -24,19 +24,16 @@ line and column and carries on.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field, fields
 
 from engine.errors import RULE_GAME_OVER, RULE_TURN_ORDER, RuleViolation, TranscriptError
 from engine.game import FREEZE, PASS, PLAY, Game
 from engine.hexgrid import Board
+from engine.record import RecordLine, format_line, format_tags, read_record
 from engine.rules import TurnResult
 from engine.settings import Settings
 from engine.tiles import Placement, format_placement, parse_placement
 
-_TAG_RE = re.compile(r'\s*\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*')
-_TURN_RE = re.compile(r"\s*(?:(\d+)\s*\.)?\s*(?:([^:,]*[^:,\s])\s*:)?\s*")
-_TOKEN_RE = re.compile(r"[^,\s]+")
 _YES = {"yes": True, "true": True, "1": True, "no": False, "false": False, "0": False}
 _NONE = {"no", "none", "-", ""}
 
@@ -118,22 +115,15 @@ def _settings_tags(settings: Settings) -> list[tuple[str, str]]:
     return out
 
 
-def _escape(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"')
-
-
 def format_turn(turn: TranscriptTurn) -> str:
     """One turn line: ``3. Ana: 4B2, 7B1 {+6}``."""
-    who = f"{turn.player}: " if turn.player else ""
     body = ", ".join(format_placement(p) for p in turn.placements) if turn.kind == PLAY else turn.kind
-    comment = f" {{{turn.comment}}}" if turn.comment else ""
-    return f"{turn.number}. {who}{body}{comment}"
+    return format_line(turn.number, turn.player, body, turn.comment)
 
 
 def format_transcript(transcript: Transcript) -> str:
     """The transcript as text; :func:`parse_transcript` reads it back to an equal value."""
-    lines = [f'[{name} "{_escape(value)}"]' for name, value in _settings_tags(transcript.settings)]
-    lines += [f'[{name} "{_escape(value)}"]' for name, value in transcript.tags]
+    lines = format_tags(_settings_tags(transcript.settings) + list(transcript.tags))
     lines.append("")
     lines += [format_turn(t) for t in transcript.turns]
     return "\n".join(lines) + "\n"
@@ -149,7 +139,7 @@ def transcript_of(game: Game, tags: tuple[tuple[str, str], ...] = ()) -> Transcr
 
 
 class _Reader:
-    """Line-by-line parsing state of :func:`parse_transcript`."""
+    """Reads MODLINSEQ's moves and settings from the shared record frame (engine.record)."""
 
     def __init__(self) -> None:
         self.errors: list[TranscriptError] = []
@@ -159,53 +149,25 @@ class _Reader:
     def error(self, line: int, column: int, message: str) -> None:
         self.errors.append(TranscriptError(line, column, message))
 
-    def strip_comments(self, text: str, lineno: int) -> tuple[str, str | None]:
-        """The line with ``{...}`` blanked out (columns kept) and the comments' text."""
-        out, comments, pos = [], [], 0
-        while True:
-            start = text.find("{", pos)
-            if start < 0:
-                out.append(text[pos:])
-                break
-            end = text.find("}", start)
-            out.append(text[pos:start])
-            if end < 0:
-                self.error(lineno, start + 1, f"comment {text[start:]!r} is not closed with }}")
-                comments.append(text[start + 1 :].strip())
-                break
-            comments.append(text[start + 1 : end].strip())
-            out.append(" " * (end - start + 1))
-            pos = end + 1
-        stripped = "".join(out)
-        return stripped, " ".join(c for c in comments if c) or None
-
-    def turn_line(self, text: str, lineno: int) -> None:
-        body_text, comment = self.strip_comments(text, lineno)
-        if not body_text.strip():
-            return
-        m = _TURN_RE.match(body_text)
-        assert m is not None  # noqa: S101 (the pattern matches any text, possibly empty)
-        expected = len(self.turns) + 1
-        number = int(m.group(1)) if m.group(1) else expected
-        if m.group(1) and number != expected:
-            self.error(lineno, m.start(1) + 1, f"turn number {number} where {expected} was expected")
-            number = expected
-        player = m.group(2)
-        tokens = list(_TOKEN_RE.finditer(body_text, m.end()))
-        if len(tokens) == 1 and tokens[0].group().lower() in (PASS, FREEZE):
-            self.turns.append(TranscriptTurn(number, player, tokens[0].group().lower(), (), comment, lineno))
+    def turn_line(self, record: RecordLine) -> None:
+        words = record.words
+        if len(words) == 1 and words[0].lower() in (PASS, FREEZE):
+            turn = TranscriptTurn(
+                record.number, record.player, words[0].lower(), (), record.comment, record.line
+            )
+            self.turns.append(turn)
             return
         placements = []
-        for tok in tokens:
+        for tok in record.tokens:
             try:
-                placements.append(parse_placement(tok.group()))
+                placements.append(parse_placement(tok.text))
             except ValueError as exc:
-                self.error(lineno, tok.start() + 1, str(exc))
-        if not placements:
-            if not tokens:
-                self.error(lineno, m.end() + 1, f"turn {number} has no placements, pass or freeze")
-            return
-        self.turns.append(TranscriptTurn(number, player, PLAY, tuple(placements), comment, lineno))
+                self.error(record.line, tok.column, str(exc))
+        if placements:
+            turn = TranscriptTurn(
+                record.number, record.player, PLAY, tuple(placements), record.comment, record.line
+            )
+            self.turns.append(turn)
 
     def settings(self) -> tuple[Settings, tuple[tuple[str, str], ...]]:
         values: dict[str, object] = {}
@@ -269,21 +231,10 @@ def parse_transcript(text: str) -> tuple[Transcript, list[TranscriptError]]:
         Unreadable placements are left out of their turn; unreadable turn lines are skipped.
     """
     reader = _Reader()
-    for lineno, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        tag = _TAG_RE.fullmatch(line)
-        if tag:
-            if reader.turns:
-                reader.error(lineno, 1, f"tag {tag.group(1)} after the first turn")
-            value = re.sub(r"\\(.)", r"\1", tag.group(2))
-            reader.tags.append((tag.group(1), value, lineno))
-        elif line.lstrip().startswith("["):
-            reader.error(
-                lineno, line.index("[") + 1, f'not a tag pair: {line.strip()!r} (expected [Name "value"])'
-            )
-        else:
-            reader.turn_line(line, lineno)
+    tags, lines, reader.errors = read_record(text)
+    reader.tags = [(t.name, t.value, t.line) for t in tags]
+    for record in lines:
+        reader.turn_line(record)
     settings, extra = reader.settings()
     for t in reader.turns:
         if t.player is not None and t.player not in settings.players:

@@ -1,0 +1,219 @@
+"""The four games behind one interface: replay a transcript, list legal moves, hint, random games.
+
+Each game is a module (or package) with an object of the shape :class:`GameRules`, registered in
+:data:`GAME_MODULES` by its ``[Game "..."]`` tag name and imported only when asked for. The
+command line (``tilescribe score``, ``tilescribe hint``), the benchmarks and the tests reach every
+game through :func:`rules_for`; values that the camera and the kiosk need (positions, legal
+placements) stay in each game's own types.
+
+Names are matched as games.md says: in any case, with a space, hyphen or underscore alike, or none
+(``Super Wild``, ``super-wild``, ``superwild``).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from engine.errors import TranscriptError
+
+#: The module holding each game's :class:`GameRules` object (as its attribute ``RULES``).
+GAME_MODULES: dict[str, str] = {
+    "MODLINSEQ": "engine.modlinseq_rules",
+    "Yushino": "engine.yushino",
+    "Super Wild": "engine.superwild",
+    "Holominoes": "engine.holominoes",
+}
+
+#: Tokens a hint or a turn may use: the longest rack a caller may name.
+MAX_RACK = 64
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    """A rule broken by a turn, for any game.
+
+    Attributes:
+        rule: the rule's identifier: the seed's section and a short name (``"§3 one row or column"``).
+        places: the cells, positions or tiles involved, in the game's notation (``["H8", "H9"]``,
+            ``["3,0"]``, ``["132@1,0"]``).
+        message: a sentence naming the offending input.
+    """
+
+    rule: str
+    places: tuple[str, ...]
+    message: str
+
+    def __post_init__(self) -> None:
+        if not self.rule or not self.message:
+            raise ValueError(f"a rule violation needs a rule and a message, got {self.rule!r}")
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"rule", "cells", "message"}``: the shape of MODLINSEQ's ``score --json`` errors."""
+        return {"rule": self.rule, "cells": list(self.places), "message": self.message}
+
+    def __str__(self) -> str:
+        where = f" at {', '.join(self.places)}" if self.places else ""
+        return f"{self.rule}{where}: {self.message}"
+
+
+@dataclass(frozen=True, slots=True)
+class TurnReport:
+    """One replayed turn of any game.
+
+    Attributes:
+        number: 1-based turn number.
+        player: who took it.
+        kind: the game's kind of turn: "play", "pass", "freeze", "exchange", "draw".
+        moves: the turn's moves in the game's notation (``["3G8", "4H8"]``, ``["R7@3,0>3,1"]``).
+        legal: whether the turn was legal (an illegal turn is reported and not applied).
+        error: why it was not applied, None when legal.
+        score: points the turn scored (0 for an illegal turn).
+        details: JSON-ready extras of the game (sequences, holes closed, the table and its groups,
+            blocked cells...).
+    """
+
+    number: int
+    player: str
+    kind: str
+    moves: tuple[str, ...]
+    legal: bool
+    error: Violation | None
+    score: int
+    details: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.legal != (self.error is None):
+            raise ValueError(f"turn {self.number}: a legal turn has no error and an illegal one has one")
+
+    def to_json(self) -> dict[str, Any]:
+        """The turn in ``score --json``'s shape: number, player, kind, placements, legal, error,
+        score, then the details."""
+        return {
+            "number": self.number,
+            "player": self.player,
+            "kind": self.kind,
+            "placements": list(self.moves),
+            "legal": self.legal,
+            "error": None if self.error is None else self.error.to_json(),
+            "score": self.score,
+            **self.details,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Replay:
+    """A whole transcript replayed.
+
+    Attributes:
+        settings: the game's settings, JSON-ready, with ``"game"`` first.
+        turns: every turn with its verdict.
+        scores: points by player, in turn order (after the end-of-game adjustments, if over).
+        errors: the transcript's syntax errors (each with line and column).
+        final: JSON-ready end-of-game facts: ``"over"`` (bool), and where the game has them the
+            winner, adjustments, trophies...
+    """
+
+    settings: Mapping[str, Any]
+    turns: tuple[TurnReport, ...]
+    scores: Mapping[str, int]
+    errors: tuple[TranscriptError, ...] = ()
+    final: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def is_legal(self) -> bool:
+        """True when every turn was legal."""
+        return all(t.legal for t in self.turns)
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"settings", "turns", "scores", "errors", "final"}``."""
+        return {
+            "settings": dict(self.settings),
+            "turns": [t.to_json() for t in self.turns],
+            "scores": dict(self.scores),
+            "errors": [{"line": e.line, "column": e.column, "message": e.message} for e in self.errors],
+            "final": dict(self.final),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """One suggested move for the player to move.
+
+    Attributes:
+        moves: the turn in the transcript's notation, as it would be written after ``N. Name:``.
+        score: the points it would score.
+        details: JSON-ready extras (sequences, holes...).
+    """
+
+    moves: str
+    score: int
+    details: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"moves", "score", ...details}``."""
+        return {"moves": self.moves, "score": self.score, **self.details}
+
+
+class GameRules(Protocol):
+    """What the command line, the benchmarks and the tests need of every game."""
+
+    name: str
+
+    def replay_text(self, text: str) -> Replay:
+        """Read and replay a transcript; syntax errors are collected in the result.
+
+        Raises:
+            ValueError: the header cannot make a game at all (the message names the tag).
+        """
+        ...
+
+    def hint(self, text: str, rack: str | None, top: int) -> list[Hint]:
+        """The ``top`` best moves for the player to move after the transcript ``text``, best first.
+
+        Args:
+            text: a transcript (its turns replayed first).
+            rack: the player's tiles in the game's notation, space-separated; None where the game
+                knows the rack from the transcript or needs none.
+            top: how many moves at most.
+
+        Raises:
+            ValueError: an unreadable rack or a transcript that cannot be replayed.
+        """
+        ...
+
+    def random_transcript(self, seed: int, players: int = 2, turns: int | None = None) -> str:
+        """A seeded random legal game as a transcript, each play's comment its score (``{+7}``).
+
+        Args:
+            seed: the random seed (the same seed gives the same text).
+            players: how many players.
+            turns: at most this many turns, None to play to the end.
+        """
+        ...
+
+
+def canonical_name(name: str) -> str:
+    """The registered name of a game, matched as games.md says.
+
+    Raises:
+        ValueError: no game of that name (the message lists the games).
+    """
+    key = "".join(ch for ch in name.lower() if ch not in " -_")
+    for known in GAME_MODULES:
+        if "".join(ch for ch in known.lower() if ch not in " -_") == key:
+            return known
+    raise ValueError(f"unknown game {name!r}; known games: {', '.join(GAME_MODULES)}")
+
+
+def rules_for(name: str) -> GameRules:
+    """The rules object of a game by name (see :func:`canonical_name`).
+
+    Raises:
+        ValueError: no game of that name.
+    """
+    module = importlib.import_module(GAME_MODULES[canonical_name(name)])
+    rules: GameRules = module.RULES
+    return rules

@@ -9,6 +9,7 @@ and the session load.
 from __future__ import annotations
 
 import json
+import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -85,8 +86,10 @@ class Calibration:
             with np.load(path, allow_pickle=False) as archive:
                 summary = json.loads(str(archive["summary"]))
                 empty = archive["empty_board"]
-        except (OSError, ValueError, KeyError) as exc:
+        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
             raise CalibrationError(f"{path}: not a tilescribe calibration file ({exc})") from exc
+        if not isinstance(summary, dict):
+            raise CalibrationError(f"{path}: not a tilescribe calibration file (summary is not an object)")
         if summary.get("version") != FORMAT_VERSION:
             raise CalibrationError(f"{path}: calibration version {summary.get('version')!r}, "
                                    f"expected {FORMAT_VERSION}")
@@ -94,7 +97,7 @@ class Calibration:
             return cls(int(summary["board_cells"]), tuple(summary["image_size"]), int(summary["frames"]),
                        tuple(summary["markers_seen"]), float(summary["reprojection_error"]),
                        float(summary["pitch_px"]), empty, tuple(summary.get("findings", ())))
-        except (KeyError, TypeError, ValueError) as exc:
+        except (KeyError, TypeError, ValueError, OverflowError) as exc:
             raise CalibrationError(f"{path}: bad calibration summary ({exc})") from exc
 
 

@@ -20,9 +20,16 @@ import cv2
 import numpy as np
 from fpdf import FPDF
 
-from calibration.geometry import DEFAULT_DICTIONARY, BoardGeometry, CellGeometry, MarkerGeometry
+from calibration.geometry import (
+    DEFAULT_DICTIONARY,
+    MAX_SHEET_PIXELS,
+    BoardGeometry,
+    CellGeometry,
+    MarkerGeometry,
+)
 from calibration.layout import SQRT3, Layout
 from engine.hexgrid import format_address, hexagon_cells
+from engine.limits import MAX_ORDER
 
 #: Paper sizes (width, height) in millimetres, portrait.
 PAPER_MM: dict[str, tuple[float, float]] = {
@@ -33,6 +40,9 @@ PAPER_MM: dict[str, tuple[float, float]] = {
 }
 PRINTER_MARGIN_MM = 10.0  # unprintable edge assumed on every sheet
 OVERLAP_MM = 10.0  # shared strip between neighbouring sheets of a tiled print
+
+#: Widest cell (mm between centres): the largest tiles sold are about 60 mm; more is a mistyped unit.
+MAX_CELL_MM = 100.0
 
 OUTLINE_GREY = 185
 ADDRESS_GREY = 175
@@ -57,16 +67,28 @@ class SheetSpec:
     quiet_mm: float = 8.0
 
     def __post_init__(self) -> None:
-        if self.order < 0:
-            raise ValueError(f"board order must be >= 0, got {self.order!r}")
-        if self.cell_mm < 27.0:
-            raise ValueError(f"cell_mm {self.cell_mm!r} too small for 25 mm tiles (need >= 27)")
+        if not 0 <= self.order <= MAX_ORDER:
+            raise ValueError(f"board order must be 0 to {MAX_ORDER}, got {self.order!r}")
+        if not 27.0 <= self.cell_mm <= MAX_CELL_MM:
+            raise ValueError(f"cell_mm {self.cell_mm!r} must be 27 (25 mm tiles) to {MAX_CELL_MM:g}")
         if not 50 <= self.dpi <= 600:
             raise ValueError(f"dpi must be between 50 and 600, got {self.dpi!r}")
         if self.marker_mm < 10 or self.quiet_mm < 2:
             raise ValueError(
                 f"marker_mm >= 10 and quiet_mm >= 2 needed, got {self.marker_mm}, {self.quiet_mm}"
             )
+        w, h = (round(v * self.dpi / 25.4) for v in self.sheet_mm)
+        if w * h > MAX_SHEET_PIXELS:
+            raise ValueError(f"order {self.order} with {self.cell_mm:g} mm cells at {self.dpi:g} dpi makes a "
+                             f"{w}x{h} board.png, more than {MAX_SHEET_PIXELS} pixels: lower the dpi")
+
+    @property
+    def sheet_mm(self) -> tuple[float, float]:
+        """The sheet's (width, height) in millimetres: the cells and the marker band around them."""
+        band = self.marker_mm + 2 * self.quiet_mm
+        cells_w = (2 * self.order + 1) * self.cell_mm
+        cells_h = (3 * self.order + 2) * (self.cell_mm / SQRT3)
+        return cells_w + 2 * band, cells_h + 2 * band
 
 
 def design_board(spec: SheetSpec) -> BoardGeometry:
@@ -77,10 +99,7 @@ def design_board(spec: SheetSpec) -> BoardGeometry:
     """
     ppm = spec.dpi / 25.4
     size_mm = spec.cell_mm / SQRT3
-    band = spec.marker_mm + 2 * spec.quiet_mm
-    cells_w = (2 * spec.order + 1) * spec.cell_mm
-    cells_h = (3 * spec.order + 2) * size_mm
-    sheet_w, sheet_h = cells_w + 2 * band, cells_h + 2 * band
+    sheet_w, sheet_h = spec.sheet_mm
     layout = Layout((sheet_w / 2 * ppm, sheet_h / 2 * ppm), size_mm * ppm)
     cells = {}
     for cell in hexagon_cells(spec.order):

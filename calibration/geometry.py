@@ -22,12 +22,18 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from calibration.files import InputFileError, read_text
 from calibration.layout import Layout
 from engine.hexgrid import Hex, format_address, parse_address
+from engine.limits import MAX_ORDER
 
 Point = tuple[float, float]
 
 DEFAULT_DICTIONARY = "DICT_4X4_50"
+
+#: Most pixels in board.png: below Pillow's 89-megapixel decompression-bomb guard, which fpdf2 trips
+#: when it embeds board.png in board.pdf (order 20 at 100 dpi is 27 MP and prints in 2.3 s).
+MAX_SHEET_PIXELS = 80_000_000
 
 
 class BoardFileError(ValueError):
@@ -100,10 +106,12 @@ class BoardGeometry:
     marker_dictionary: str = DEFAULT_DICTIONARY
 
     def __post_init__(self) -> None:
-        if self.order < 0 or self.cell_mm <= 0 or self.dpi <= 0:
-            raise ValueError(
-                f"board needs order >= 0, cell_mm > 0, dpi > 0; got {self.order}, {self.cell_mm}, {self.dpi}"
-            )
+        if not 0 <= self.order <= MAX_ORDER or not self.cell_mm > 0 or not self.dpi > 0:
+            raise ValueError(f"board needs order 0 to {MAX_ORDER}, cell_mm > 0, dpi > 0; got {self.order}, "
+                             f"{self.cell_mm}, {self.dpi}")
+        w, h = self.image_size
+        if not (w >= 1 and h >= 1 and w * h <= MAX_SHEET_PIXELS):
+            raise ValueError(f"image_size {w}x{h}: need 1 to {MAX_SHEET_PIXELS} pixels")
         if not self.cells:
             raise ValueError("board has no cells")
         if len(self.markers) < 2:
@@ -161,14 +169,14 @@ class BoardGeometry:
         """
         path = Path(path)
         try:
-            doc = json.loads(path.read_text(encoding="utf-8"))
-        except OSError as exc:
-            raise BoardFileError(f"{path}: cannot read board file ({exc.strerror})") from exc
+            doc = json.loads(read_text(path))
+        except InputFileError as exc:
+            raise BoardFileError(f"{exc} (the board file)") from exc
         except json.JSONDecodeError as exc:
             raise BoardFileError(f"{path}: line {exc.lineno}: not JSON ({exc.msg})") from exc
         try:
             return cls.from_json(doc)
-        except (KeyError, TypeError, ValueError, IndexError) as exc:
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError, OverflowError) as exc:
             raise BoardFileError(f"{path}: bad board file: {exc}") from exc
 
     @classmethod

@@ -30,6 +30,8 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
+from calibration.files import InputFileError, inside, read_text
+from engine.limits import MAX_TILES_PER_VALUE
 from engine.tiles import Tile
 
 #: Every face the tile reader can report (vision.tile_reader.FACES; repeated here because
@@ -60,7 +62,7 @@ class TileSet:
 
     Raises:
         ValueError: no faces, repeated or unknown faces, wild or counted faces not in ``faces``,
-            a negative count, an unknown shape.
+            a count outside 0..engine.limits.MAX_TILES_PER_VALUE, an unknown shape.
     """
 
     name: str
@@ -85,7 +87,7 @@ class TileSet:
         if not self.wild_faces <= set(self.faces):
             raise ValueError(f"tile set {self.name!r}: wild faces {sorted(self.wild_faces)} not all in faces")
         for face, count in self.counts:
-            if face not in self.faces or count < 0:
+            if face not in self.faces or not 0 <= count <= MAX_TILES_PER_VALUE:
                 raise ValueError(f"tile set {self.name!r}: bad count {count!r} for face {face!r}")
         if self.shape not in _SHAPES:
             raise ValueError(f"tile set {self.name!r}: shape must be one of {_SHAPES}, got {self.shape!r}")
@@ -167,14 +169,18 @@ def load_tileset(name_or_path: str | Path) -> TileSet:
         if not path.is_file():
             raise TileSetError(f"unknown tile set {text_name!r}: not a built-in profile "
                                f"({', '.join(builtin_tilesets())}) nor a profile file")
-    return parse_tileset(path.read_text(encoding="utf-8"), path)
+    try:
+        return parse_tileset(read_text(path), path)
+    except InputFileError as exc:
+        raise TileSetError(str(exc)) from exc
 
 
 def parse_tileset(text: str, where: Path) -> TileSet:
     """Parse a profile's TOML text; ``where`` names the file in errors and anchors ``exemplars``.
 
     Raises:
-        TileSetError: bad TOML, missing or mistyped keys, or invalid contents.
+        TileSetError: bad TOML, missing or mistyped keys, invalid contents, or exemplars named
+            outside the profile's folder.
     """
     try:
         data = tomllib.loads(text)
@@ -188,13 +194,15 @@ def parse_tileset(text: str, where: Path) -> TileSet:
             wild_faces=frozenset(str(f) for f in data.get("wild_faces", [])),
             wrap=bool(data.get("wrap", False)),
             counts=tuple((str(f), int(n)) for f, n in data.get("counts", {}).items()),
-            exemplars=(where.parent / exemplars) if exemplars else None,
+            exemplars=inside(where.parent, exemplars, f"{where}: exemplars") if exemplars else None,
         )
     except tomllib.TOMLDecodeError as exc:
         raise TileSetError(f"{where}: not valid TOML: {exc}") from exc
     except KeyError as exc:
         raise TileSetError(f"{where}: missing key {exc.args[0]!r}") from exc
-    except (TypeError, ValueError) as exc:
+    except InputFileError as exc:
+        raise TileSetError(str(exc)) from exc
+    except (TypeError, ValueError, AttributeError) as exc:
         raise TileSetError(f"{where}: {exc}") from exc
 
 

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from math import isqrt
 
+from engine.limits import MAX_ADDRESS_NUMBER, MAX_DIGITS, MAX_ORDER
+
 
 @dataclass(frozen=True, slots=True, order=True)
 class Hex:
@@ -113,11 +115,15 @@ def parse_address(text: str) -> Hex:
         The cell's axial coordinates.
 
     Raises:
-        ValueError: ``text`` is not a well-formed address; the message quotes it.
+        ValueError: ``text`` is not a well-formed address, or its number lies beyond the largest
+            board (engine.limits.MAX_ADDRESS_NUMBER); the message quotes it.
     """
     m = _ADDRESS_RE.fullmatch(text.strip()) if isinstance(text, str) else None
     if m is None:
         raise ValueError(f"not a cell address: {text!r} (expected a letter A/B/E/H/M/P/T and a number)")
+    if len(m.group(2)) > MAX_DIGITS or int(m.group(2)) > MAX_ADDRESS_NUMBER:
+        raise ValueError(f"not a cell address: {text!r} (numbers go up to {MAX_ADDRESS_NUMBER}, "
+                         f"the outer ring of the largest board, order {MAX_ORDER})")
     letter, number = m.group(1).upper(), int(m.group(2))
     if letter == "A":
         if number != 0:
@@ -152,10 +158,9 @@ def _format_address(cell: Hex) -> str:
         return "A0"
     for letter, (ray, step) in SEXTANTS.items():
         offset = cell - ray.scale(k)
-        # offset must be j * step with 0 <= j < k
-        for j in range(k):
-            if step.scale(j) == offset:
-                return f"{letter}{k * (k - 1) // 2 + 1 + j}"
+        j = distance(offset, ORIGIN)  # offset must be j * step with 0 <= j < k
+        if j < k and step.scale(j) == offset:
+            return f"{letter}{k * (k - 1) // 2 + 1 + j}"
     raise AssertionError(f"unreachable: no sextant holds {cell!r}")  # pragma: no cover
 
 
@@ -180,10 +185,10 @@ def hexagon_cells(order: int) -> list[Hex]:
         ``3 * order * (order + 1) + 1`` cells, sorted by ring then address.
 
     Raises:
-        ValueError: ``order`` is negative.
+        ValueError: ``order`` is negative or above engine.limits.MAX_ORDER.
     """
-    if order < 0:
-        raise ValueError(f"board order must be >= 0, got {order!r}")
+    if not 0 <= order <= MAX_ORDER:
+        raise ValueError(f"board order must be 0 to {MAX_ORDER}, got {order!r}")
     cells = [
         Hex(q, r)
         for q in range(-order, order + 1)
@@ -212,8 +217,8 @@ class Board:
     cells: frozenset[Hex]
 
     def __post_init__(self) -> None:
-        if self.order < 0:
-            raise ValueError(f"board order must be >= 0, got {self.order!r}")
+        if not 0 <= self.order <= MAX_ORDER:
+            raise ValueError(f"board order must be 0 to {MAX_ORDER}, got {self.order!r}")
         outside = [c for c in self.cells if c.ring() > self.order]
         if outside:
             raise ValueError(

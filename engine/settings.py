@@ -13,6 +13,7 @@ from typing import Any
 
 from engine.bonus import BONUS_PATTERNS
 from engine.hexgrid import ORIGIN, Board, format_address
+from engine.limits import MAX_MODULUS, MAX_NAME, MAX_PLAYERS, MAX_TILES_PER_VALUE
 
 WILD_POLICIES = ("A", "B", "C", "D", "E")
 
@@ -38,7 +39,8 @@ class Settings:
         game: the ruleset's name (see engine.ruleset).
 
     Raises:
-        ValueError: any field out of range (the message names the field and value).
+        ValueError: any field out of range (the message names the field and value); the limits
+            are engine.limits'.
     """
 
     modulus: int = 13
@@ -52,8 +54,8 @@ class Settings:
     game: str = "MODLINSEQ"
 
     def __post_init__(self) -> None:
-        if not isinstance(self.modulus, int) or self.modulus < 1:
-            raise ValueError(f"modulus must be a positive integer, got {self.modulus!r}")
+        if not isinstance(self.modulus, int) or not 1 <= self.modulus <= MAX_MODULUS:
+            raise ValueError(f"modulus must be an integer from 1 to {MAX_MODULUS}, got {self.modulus!r}")
         if not isinstance(self.board, Board):
             raise ValueError(f"board must be an engine.hexgrid.Board, got {self.board!r}")
         if self.wild_policy not in (None, *WILD_POLICIES):
@@ -64,13 +66,18 @@ class Settings:
             raise ValueError("the hash swap (§7-4) needs wild tiles: set a wild policy")
         if self.bonus not in (None, *BONUS_PATTERNS):
             raise ValueError(f"bonus pattern must be None or one of {BONUS_PATTERNS}, got {self.bonus!r}")
-        if self.tiles_per_value is not None and self.tiles_per_value < 1:
-            raise ValueError(f"tiles per value must be >= 1 or None, got {self.tiles_per_value!r}")
+        tiles = self.tiles_per_value
+        if tiles is not None and (not isinstance(tiles, int) or not 1 <= tiles <= MAX_TILES_PER_VALUE):
+            raise ValueError(f"tiles per value must be 1 to {MAX_TILES_PER_VALUE} or None, got {tiles!r}")
         if not self.players:
             raise ValueError("a game needs at least one player")
+        if len(self.players) > MAX_PLAYERS:
+            raise ValueError(f"a game has at most {MAX_PLAYERS} players, got {len(self.players)}")
         for name in self.players:
             if not isinstance(name, str) or not name.strip() or any(ch in name for ch in ',:{}[]"'):
                 raise ValueError(f"player name {name!r} must be non-empty without , : {{ }} [ ] or quotes")
+            if len(name) > MAX_NAME or not name.isprintable():
+                raise ValueError(f"player name {name!r} must be at most {MAX_NAME} printable characters")
         if len(set(self.players)) != len(self.players):
             raise ValueError(f"player names must be distinct, got {self.players!r}")
         if self.marker and ORIGIN not in self.board.cells:

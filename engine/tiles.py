@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 
 from engine.hexgrid import Hex, format_address, parse_address
+from engine.limits import MAX_DIGITS
 
 WILD_FACE = "#"
 MARKER_FACE = "marker"
@@ -117,6 +118,8 @@ def parse_placement(text: str) -> Placement:
     if m is None:
         raise ValueError(f"not a placement: {text!r} (expected e.g. 4B2, #B2 or #=8B2)")
     natural, declared, address = m.groups()
+    if len(natural or declared or "") > MAX_DIGITS:
+        raise ValueError(f"not a placement: {text!r} (a value has at most {MAX_DIGITS} digits)")
     try:
         cell = parse_address(address)
     except ValueError as exc:

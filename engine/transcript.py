@@ -29,6 +29,7 @@ from dataclasses import dataclass, field, fields
 from engine.errors import RULE_GAME_OVER, RULE_TURN_ORDER, RuleViolation, TranscriptError
 from engine.game import FREEZE, PASS, PLAY, Game
 from engine.hexgrid import Board
+from engine.limits import MAX_MODULUS, MAX_ORDER, MAX_TILES_PER_VALUE, parse_bounded_int
 from engine.record import RecordLine, format_line, format_tags, read_record
 from engine.rules import TurnResult
 from engine.settings import Settings
@@ -179,9 +180,9 @@ class _Reader:
                 if key == "game":
                     values["game"] = value
                 elif key == "modulus":
-                    values["modulus"] = int(value)
+                    values["modulus"] = parse_bounded_int(value, "modulus", 1, MAX_MODULUS)
                 elif key == "order":
-                    order = int(value)
+                    order = parse_bounded_int(value, "board order", 0, MAX_ORDER)
                 elif key == "dropped":
                     dropped = value
                 elif key == "players":
@@ -195,7 +196,11 @@ class _Reader:
                 elif key == "bonus":
                     values["bonus"] = None if value.lower() in _NONE else value.upper()
                 elif key == "tilespervalue":
-                    values["tiles_per_value"] = None if value.lower() in _NONE else int(value)
+                    values["tiles_per_value"] = (
+                        None
+                        if value.lower() in _NONE
+                        else parse_bounded_int(value, "tiles per value", 1, MAX_TILES_PER_VALUE)
+                    )
                 else:
                     extra.append((name, value))
             except ValueError as exc:

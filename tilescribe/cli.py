@@ -10,8 +10,10 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from tilescribe.allocator import keep_freed_memory
+from vision.sources import SourceError
 
 #: Sub-command modules, in the order ``tilescribe --help`` lists them.
 COMMAND_MODULES: tuple[str, ...] = (
@@ -27,9 +29,16 @@ COMMAND_MODULES: tuple[str, ...] = (
 )
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse with a one-line usage error: ``tilescribe CMD: argument --X: what is wrong``."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    """The full argument parser with every sub-command registered."""
-    parser = argparse.ArgumentParser(
+    """The full argument parser with every sub-command registered (sub-parsers share its class)."""
+    parser = _Parser(
         prog="tilescribe",
         description="A table companion for numbered-tile board games (MODLINSEQ and others).",
     )
@@ -39,11 +48,38 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def command_name(args: argparse.Namespace) -> str:
+    """``tilescribe CMD [ACTION]`` of the parsed command line, the prefix of its error lines."""
+    words = [args.command, getattr(args, "board_action", None), getattr(args, "action", None)]
+    return " ".join(["tilescribe", *(w for w in words if w)])
+
+
+def error_line(exc: BaseException) -> str:
+    """An error as one line naming its input: an OSError's file and reason, else the message."""
+    if isinstance(exc, OSError) and exc.filename is not None and exc.strerror:
+        text = f"{exc.filename}: {exc.strerror}"
+    else:
+        text = str(exc) or type(exc).__name__
+    return " ".join(text.split())
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run one sub-command; returns its exit status (2 for a usage error)."""
+    """Run one sub-command; returns its exit status (2 for a usage error or bad input).
+
+    Bad input the command did not report itself (an error of ours, or a ValueError or OSError from
+    reading an input) ends as one line ``tilescribe CMD: message`` on standard error and status 2,
+    never a traceback; Ctrl-C ends with status 130.
+    """
     keep_freed_memory()
     args = build_parser().parse_args(argv)
-    return int(args.func(args) or 0)
+    try:
+        return int(args.func(args) or 0)
+    except (ValueError, OSError, SourceError) as exc:
+        print(f"{command_name(args)}: {error_line(exc)}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"{command_name(args)}: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

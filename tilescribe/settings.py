@@ -15,8 +15,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from calibration.files import InputFileError, read_text
 from engine.hexgrid import Board
 from engine.settings import Settings
+
+#: Longest wait the table accepts (seconds): a still board or an auto end past ten minutes is a typo.
+MAX_WAIT_SECONDS = 600.0
 
 
 class SettingsError(ValueError):
@@ -41,10 +45,11 @@ class TableSettings:
     tileset: str = "modlinseq"
 
     def __post_init__(self) -> None:
-        if not self.still_seconds >= 0:
-            raise ValueError(f"still_seconds must be >= 0, got {self.still_seconds!r}")
-        if self.auto_end_seconds is not None and not self.auto_end_seconds > 0:
-            raise ValueError(f"auto_end_seconds must be > 0 or None, got {self.auto_end_seconds!r}")
+        if not 0 <= self.still_seconds <= MAX_WAIT_SECONDS:
+            raise ValueError(f"still_seconds must be 0 to {MAX_WAIT_SECONDS}, got {self.still_seconds!r}")
+        if self.auto_end_seconds is not None and not 0 < self.auto_end_seconds <= MAX_WAIT_SECONDS:
+            raise ValueError(f"auto_end_seconds must be above 0 and at most {MAX_WAIT_SECONDS}, or None, "
+                             f"got {self.auto_end_seconds!r}")
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dictionary (the journal stores it with each game)."""
@@ -70,6 +75,12 @@ class TableSettings:
         if unknown:
             raise SettingsError(f"{where}: unknown key(s) {unknown}; known: {sorted(known)}")
         defaults = Settings()
+        for key in ("hash_swap", "marker"):
+            if not isinstance(data.get(key, False), bool):
+                raise SettingsError(f"{where}: {key} must be true or false, got {data[key]!r}")
+        for key in ("players", "dropped"):
+            if not isinstance(data.get(key, []), list | tuple):
+                raise SettingsError(f"{where}: {key} must be a list, got {data[key]!r}")
         try:
             order = int(data.get("order", data.get("board_order", defaults.board.order)))
             dropped = list(data.get("dropped", []))
@@ -91,7 +102,7 @@ class TableSettings:
                 auto_end_seconds=None if auto is None else float(auto),
                 tileset=str(data.get("tileset", "modlinseq")),
             )
-        except (TypeError, ValueError) as exc:
+        except (TypeError, ValueError, OverflowError) as exc:
             raise SettingsError(f"{where}: {exc}") from exc
 
 
@@ -109,8 +120,10 @@ def load_settings(path: Path | None, overrides: Mapping[str, Any]) -> TableSetti
     where = "command line"
     if path is not None:
         try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
-        except (OSError, tomllib.TOMLDecodeError) as exc:
+            data = tomllib.loads(read_text(path))
+        except InputFileError as exc:
+            raise SettingsError(f"settings file {exc}") from exc
+        except ValueError as exc:  # tomllib.TOMLDecodeError, or a number too long for Python's int
             raise SettingsError(f"settings file {str(path)!r}: {exc}") from exc
         where = f"settings file {str(path)!r} (or the command line)"
     data.update({k: v for k, v in overrides.items() if v is not None})

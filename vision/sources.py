@@ -21,6 +21,7 @@ import time: a source opens its device on the first ``read()``.
 from __future__ import annotations
 
 import json
+import math
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -29,6 +30,12 @@ from typing import Any
 
 import cv2
 import numpy as np
+
+from calibration.files import InputFileError, inside, read_text
+from vision.images import ImageError, load_image
+
+#: Highest frame rate a recording may claim: cameras deliver at most a few hundred frames a second.
+MAX_FPS = 1000
 
 
 class SourceError(Exception):
@@ -291,18 +298,24 @@ class Recording:
         if not index_path.is_file():
             raise SourceError(f"recording {str(folder)!r}: no frames.json")
         try:
-            data = json.loads(index_path.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError) as exc:
+            data = json.loads(read_text(index_path))
+        except InputFileError as exc:
+            raise SourceError(str(exc)) from exc
+        except (json.JSONDecodeError, RecursionError) as exc:
             raise SourceError(f"{index_path}: not valid JSON ({exc})") from exc
         entries = enumerate(_list(data, index_path))
         frames = tuple(_recorded_frame(index_path, i, entry) for i, entry in entries)
         board = data.get("board")
         fps = data.get("fps", 0)
-        if not isinstance(fps, int | float) or fps < 0:
-            raise SourceError(f"{index_path}: 'fps' must be a non-negative number, got {fps!r}")
+        if not isinstance(fps, int | float) or not 0 <= fps <= MAX_FPS:
+            raise SourceError(f"{index_path}: 'fps' must be a number from 0 to {MAX_FPS}, got {fps!r}")
+        try:
+            board_path = None if board is None else inside(folder, board, f"{index_path}: 'board'")
+        except InputFileError as exc:
+            raise SourceError(str(exc)) from exc
         return cls(
             folder=folder,
-            board=(folder / board) if isinstance(board, str) else None,
+            board=board_path,
             fps=float(fps),
             frames=frames,
             events=_load_events(folder / "events.jsonl", len(frames)),
@@ -319,24 +332,35 @@ def _list(data: Any, path: Path) -> list[Any]:
 def _recorded_frame(path: Path, i: int, entry: Any) -> RecordedFrame:
     try:
         file, t = entry["file"], float(entry["t"])
+        inside(path.parent, file, f"{path}: frame {i} 'file'")
         cells = dict(entry.get("cells", {}))
-        if not isinstance(file, str) or not all(isinstance(v, str) for v in cells.values()):
-            raise TypeError("file and cell faces must be strings")
+        if not all(isinstance(v, str) for v in cells.values()):
+            raise TypeError("cell faces must be strings")
+        if not math.isfinite(t):
+            raise ValueError(f"time {t!r} is not a finite number")
         return RecordedFrame(file=file, t=t, cells=cells, hand=bool(entry.get("hand", False)))
-    except (KeyError, TypeError, ValueError) as exc:
-        raise SourceError(f"{path}: frame entry {i} is malformed ({exc!r}): {entry!r}") from exc
+    except InputFileError as exc:
+        raise SourceError(str(exc)) from exc
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+        raise SourceError(f"{path}: frame entry {i} is malformed ({exc!r}): {str(entry)[:80]}") from exc
 
 
 def _load_events(path: Path, n_frames: int) -> tuple[SourceEvent, ...]:
     if not path.is_file():
         return ()
     events = []
-    for lineno, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+    try:
+        text = read_text(path)
+    except InputFileError as exc:
+        raise SourceError(str(exc)) from exc
+    for lineno, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
         try:
             raw = json.loads(line)
             turn = raw.get("turn")
+            if not all(isinstance(raw.get(key, ""), str) for key in ("cell", "face")):
+                raise TypeError("'cell' and 'face' must be strings")
             event = SourceEvent(
                 type=str(raw["type"]),
                 t=float(raw["t"]),
@@ -345,8 +369,8 @@ def _load_events(path: Path, n_frames: int) -> tuple[SourceEvent, ...]:
                 cell=raw.get("cell"),
                 face=raw.get("face"),
             )
-        except (json.JSONDecodeError, KeyError, TypeError, ValueError, AttributeError) as exc:
-            raise SourceError(f"{path}:{lineno}: malformed event ({exc}): {line!r}") from exc
+        except (KeyError, TypeError, ValueError, AttributeError, RecursionError) as exc:
+            raise SourceError(f"{path}:{lineno}: malformed event ({exc}): {line[:80]!r}") from exc
         if event.frame >= n_frames:
             raise SourceError(f"{path}:{lineno}: event names frame {event.frame}, recording has {n_frames}")
         events.append(event)
@@ -386,10 +410,10 @@ class RecordingSource(FrameSource):
             return None
         index = self._next_index()
         entry = self.recording.frames[index]
-        path = self.recording.folder / entry.file
-        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-        if image is None:
-            raise SourceLostError(f"{self.name}: frame {index} ({entry.file}) is missing or unreadable")
+        try:
+            image = load_image(self.recording.folder / entry.file)
+        except ImageError as exc:
+            raise SourceLostError(f"{self.name}: frame {index}: {exc}") from exc
         return Frame(image, entry.t, index, self._events.get(index, ()))
 
 

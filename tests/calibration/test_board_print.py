@@ -85,8 +85,13 @@ def test_large_board_is_tiled_over_several_sheets():
 
 
 def test_bad_options_give_clear_errors(tmp_path, capsys):
-    assert main(["board", "print", "--cell-mm", "20", "--out", str(tmp_path)]) == 2
-    assert "cell_mm 20.0 too small" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["board", "print", "--cell-mm", "20", "--out", str(tmp_path)])
+    assert "argument --cell-mm: '20' is out of range: 27 to 100" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="cell_mm 20.0 must be 27"):
+        SheetSpec(cell_mm=20.0)
+    with pytest.raises(ValueError, match="lower the dpi"):
+        SheetSpec(order=30, dpi=150)
     bad = tmp_path / "board.json"
     bad.write_text('{"order": 9, "cell_mm": 32}')
     with pytest.raises(BoardFileError, match=r"board.json.*'image_size'"):

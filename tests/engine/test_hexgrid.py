@@ -16,6 +16,7 @@ from engine.hexgrid import (
     parse_address,
     ring_cells,
 )
+from engine.limits import MAX_ADDRESS_NUMBER, MAX_ORDER
 
 EXAMPLES = {
     "A0": (0, 0), "B1": (-1, 0), "B2": (-2, 0), "B3": (-1, -1), "B4": (-3, 0), "B5": (-2, -1),
@@ -66,17 +67,30 @@ def test_bad_addresses_are_rejected_with_the_text(bad):
 
 
 @settings(derandomize=True)
-@given(st.integers(-40, 40), st.integers(-40, 40))
+@given(st.integers(-MAX_ORDER, MAX_ORDER), st.integers(-MAX_ORDER, MAX_ORDER))
 def test_address_round_trip_from_coordinates(q, r):
     cell = Hex(q, r)
-    assert parse_address(format_address(cell)) == cell
+    if cell.ring() <= MAX_ORDER:
+        assert parse_address(format_address(cell)) == cell
 
 
 @settings(derandomize=True)
-@given(st.sampled_from("BEHMPT"), st.integers(1, 2000))
+@given(st.sampled_from("BEHMPT"), st.integers(1, MAX_ADDRESS_NUMBER))
 def test_address_round_trip_from_text(letter, number):
     text = f"{letter}{number}"
     assert format_address(parse_address(text)) == text
+
+
+@pytest.mark.parametrize("text", [f"T{MAX_ADDRESS_NUMBER + 1}", "T100000000000000", "B" + "9" * 5000])
+def test_address_beyond_the_largest_board_is_refused_at_once(text):
+    with pytest.raises(ValueError, match=f"up to {MAX_ADDRESS_NUMBER}"):
+        parse_address(text)
+
+
+def test_far_cells_format_in_constant_time():
+    assert format_address(Hex(10**15, 0)) == f"M{10**15 * (10**15 - 1) // 2 + 1}"
+    with pytest.raises(ValueError, match=f"0 to {MAX_ORDER}"):
+        hexagon_cells(MAX_ORDER + 1)
 
 
 @settings(derandomize=True)

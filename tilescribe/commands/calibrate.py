@@ -6,12 +6,14 @@ import argparse
 import sys
 from collections.abc import Iterator
 
-import cv2
 import numpy as np
 
 from calibration.board_calibration import CalibrationError
-from calibration.geometry import BoardFileError, BoardGeometry
+from calibration.geometry import BoardGeometry
+from tilescribe.options import MAX_CALIBRATION_FRAMES, int_in, new_file, printable
+from vision.images import load_image
 from vision.locate_calibrate import calibrate
+from vision.sources import open_source
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -19,9 +21,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("calibrate", help="check the camera's view of the empty board and learn it")
     p.add_argument("images", nargs="*", help="images of the empty board (instead of --source)")
     p.add_argument("--board", required=True, help="board.json written by 'tilescribe board print'")
-    p.add_argument("--source", help="frame source: 'pi', a camera index, a URL, a video file or a recording")
-    p.add_argument("--frames", type=int, default=10, help="frames to take from --source (default 10)")
-    p.add_argument("--out", required=True, help="calibration file to write (.npz)")
+    p.add_argument("--source", type=printable,
+                   help="frame source: 'pi', a camera index, a URL, a video file or a recording")
+    p.add_argument("--frames", type=int_in(1, MAX_CALIBRATION_FRAMES), default=10,
+                   help=f"frames to take from --source (default 10, at most {MAX_CALIBRATION_FRAMES})")
+    p.add_argument("--out", required=True, type=new_file, help="calibration file to write (.npz)")
     p.set_defaults(func=run)
 
 
@@ -29,19 +33,13 @@ def frames_from(args: argparse.Namespace) -> Iterator[tuple[str, np.ndarray]]:
     """(name, BGR image) pairs from the image arguments or the source.
 
     Raises:
-        CalibrationError: an image cannot be read; neither images nor a source given.
+        vision.images.ImageError: an image is missing, unreadable or truncated.
+        vision.sources.SourceError: the source cannot be opened or read.
     """
     if args.images:
         for path in args.images:
-            image = cv2.imread(path)
-            if image is None:
-                raise CalibrationError(f"cannot read image {path!r}")
-            yield path, image
+            yield path, load_image(path)
         return
-    if not args.source:
-        raise CalibrationError("give images of the empty board or --source")
-    from vision.sources import open_source
-
     with open_source(args.source) as source:
         for frame in source:
             if frame.index >= args.frames:
@@ -50,12 +48,15 @@ def frames_from(args: argparse.Namespace) -> Iterator[tuple[str, np.ndarray]]:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Calibrate and save; 0 on success, 1 when calibration fails, 2 for bad input."""
-    try:
-        geometry = BoardGeometry.load(args.board)
-    except BoardFileError as exc:
-        print(f"tilescribe calibrate: {exc}", file=sys.stderr)
-        return 2
+    """Calibrate and save; 0 on success, 1 when calibration fails.
+
+    Raises:
+        ValueError, OSError, vision.sources.SourceError: bad input (tilescribe.cli reports it in
+            one line, status 2): board.json, an image, the source, or ``--out`` not writable.
+    """
+    if bool(args.images) == bool(args.source):
+        raise CalibrationError("give either images of the empty board or --source, not both or neither")
+    geometry = BoardGeometry.load(args.board)
     try:
         result = calibrate(geometry, frames_from(args))
     except CalibrationError as exc:

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 
-import cv2
-
-from calibration.board_calibration import Calibration, CalibrationError
-from calibration.geometry import BoardFileError, BoardGeometry
+from calibration.board_calibration import Calibration
+from calibration.geometry import BoardGeometry
 from engine.hexgrid import address_sort_key, format_address
+from engine.limits import MAX_MODULUS
+from tilescribe.options import int_in
 from vision.board_reader import BoardReader, ReadConfig
+from vision.images import load_image
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -19,7 +19,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("read", help="read every tile on the board in one image")
     p.add_argument("image", help="camera image (JPEG/PNG) of the board")
     p.add_argument("--board", required=True, help="board.json written by 'tilescribe board print'")
-    p.add_argument("--modulus", type=int, required=True, help="the modulus (faces >= it have no value)")
+    p.add_argument("--modulus", type=int_in(1, MAX_MODULUS), required=True,
+                   help=f"the modulus (faces >= it have no value; 1 to {MAX_MODULUS})")
     p.add_argument("--calibration", help="calibration file from 'tilescribe calibrate' (optional)")
     p.add_argument("--tileset", help="tile-set profile mapping faces to values (e.g. rummikub)")
     p.add_argument("--json", action="store_true", help="print the reading as JSON")
@@ -52,17 +53,15 @@ def build_config(board: str, modulus: int, calibration: str | None, tileset: str
 
 
 def run(args: argparse.Namespace) -> int:
-    """Read one image; 0 when the board was found, 1 when not, 2 for bad input."""
-    image = cv2.imread(args.image)
-    if image is None:
-        print(f"tilescribe read: cannot read image {args.image!r}", file=sys.stderr)
-        return 2
-    try:
-        config = build_config(args.board, args.modulus, args.calibration, args.tileset)
-        reading = BoardReader(config).read(image, args.image)
-    except (BoardFileError, CalibrationError, ValueError) as exc:
-        print(f"tilescribe read: {exc}", file=sys.stderr)
-        return 2
+    """Read one image; 0 when the board was found, 1 when not.
+
+    Raises:
+        ValueError: bad input (tilescribe.cli reports it in one line, status 2): the image
+            (vision.images.ImageError), board.json, the calibration or the tile set.
+    """
+    image = load_image(args.image)
+    config = build_config(args.board, args.modulus, args.calibration, args.tileset)
+    reading = BoardReader(config).read(image, args.image)
     if args.json:
         print(json.dumps(reading.to_json()))
     elif not reading.board_found:

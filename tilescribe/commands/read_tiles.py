@@ -16,9 +16,10 @@ import json
 import sys
 import time
 
-import cv2
-
 from calibration.tilesets import TileSetError, load_tileset
+from engine.limits import MAX_MODULUS
+from tilescribe.options import int_in
+from vision.images import ImageError, load_image
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -26,7 +27,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("read-tiles", help="find and read loose tiles lying face up in a photo")
     p.add_argument("image", help="photo (JPEG/PNG) of tiles on a table")
     p.add_argument("--tileset", default="rummikub", help="tile-set profile name or file (default rummikub)")
-    p.add_argument("--modulus", type=int, default=13, help="modulus for the tiles' values (default 13)")
+    p.add_argument("--modulus", type=int_in(1, MAX_MODULUS), default=13,
+                   help=f"modulus for the tiles' values (default 13, at most {MAX_MODULUS})")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=run)
 
@@ -36,11 +38,8 @@ def run(args: argparse.Namespace) -> int:
     from vision.loose_tiles import SECOND_OPINION_BELOW, LooseTileError, find_tiles, prepare
     from vision.tile_reader import TileReaderError, reader_for_tileset
 
-    image = cv2.imread(args.image)
-    if image is None:
-        print(f"tilescribe read-tiles: cannot read image {args.image!r}", file=sys.stderr)
-        return 2
     try:
+        image = load_image(args.image)
         tileset = load_tileset(args.tileset)
         reader = reader_for_tileset(tileset, second_opinion_below=SECOND_OPINION_BELOW)
         prepare()  # "ms" is the photo's own time, not the process's first loads
@@ -58,6 +57,9 @@ def run(args: argparse.Namespace) -> int:
                 "center": [round(t.center[0], 1), round(t.center[1], 1)],
                 "confidence": round(t.confidence, 3),
             })
+    except ImageError as exc:
+        print(f"tilescribe read-tiles: {exc}", file=sys.stderr)
+        return 2
     except (TileSetError, TileReaderError, LooseTileError) as exc:
         print(f"tilescribe read-tiles: {args.image}: {exc}", file=sys.stderr)
         return 2

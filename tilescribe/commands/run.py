@@ -23,25 +23,19 @@ from tqdm import tqdm
 
 from calibration.geometry import BoardGeometry
 from engine.hexgrid import Board, format_address, parse_address
+from engine.limits import MAX_MODULUS, MAX_ORDER
 from tilescribe.demo import demo_recording, recording_settings
 from tilescribe.faces import FaceMap
 from tilescribe.gpio import EndTurnButton, GpioError
 from tilescribe.journal import Journal, JournalError, latest_unfinished
 from tilescribe.observe import Observer, TruthObserver
-from tilescribe.settings import SettingsError, TableSettings, load_settings
+from tilescribe.options import GPIO_PINS, MAX_SPEED, float_in, int_in, player_names, printable, size_in
+from tilescribe.settings import MAX_WAIT_SECONDS, SettingsError, TableSettings, load_settings
 from tilescribe.table import Table
 from vision.sources import FrameSource, RecordingSource, SourceError, open_source
 
 DEFAULT_GAMES = Path("~/.local/share/tilescribe/games")
 DEFAULT_CACHE = Path("~/.cache/tilescribe")
-
-
-def _size(text: str) -> tuple[int, int]:
-    try:
-        w, h = (int(v) for v in text.lower().split("x"))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"size must look like 800x480, got {text!r}") from None
-    return w, h
 
 
 def add_games_argument(parser: argparse.ArgumentParser) -> None:
@@ -54,20 +48,24 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``run`` sub-command."""
     p = subparsers.add_parser("run", help="the table session (with no source: the bundled demo game)",
                               description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--source", help="pi, a camera index, a stream URL, a video file or a recording folder "
-                                    "(default: the bundled demo recording)")
+    p.add_argument("--source", type=printable,
+                   help="pi, a camera index, a stream URL, a video file or a recording folder "
+                        "(default: the bundled demo recording)")
     p.add_argument("--board", type=Path, help="board.json of the printed board (recordings name their own)")
     p.add_argument("--settings", type=Path, help="TOML settings file (see deploy/settings.toml)")
-    p.add_argument("--players", help="player names in turn order, comma-separated")
-    p.add_argument("--modulus", type=int, help="the modulus (§1-3)")
-    p.add_argument("--order", type=int, dest="board_order", help="board order (§1-2)")
+    p.add_argument("--players", type=player_names, help="player names in turn order, comma-separated")
+    p.add_argument("--modulus", type=int_in(1, MAX_MODULUS), help=f"the modulus (§1-3, 1 to {MAX_MODULUS})")
+    p.add_argument("--order", type=int_in(0, MAX_ORDER), dest="board_order",
+                   help=f"board order (§1-2, 0 to {MAX_ORDER}; must match --board's)")
     p.add_argument("--wild", choices=list("ABCDE"), help="wild tiles with this §7-2 policy")
     p.add_argument("--hash-swap", action="store_const", const=True, help="allow the hash swap (§7-4)")
     p.add_argument("--marker", action="store_const", const=True, help="modulus marker on A0 (§8)")
     p.add_argument("--bonus", choices=["9A", "9B"], help="bonus (and malus) cells (§9)")
     p.add_argument("--tileset", help="tile-set profile: modlinseq (default) or rummikub")
-    p.add_argument("--still", type=float, dest="still_seconds", help="seconds the board must be still (0.5)")
-    p.add_argument("--auto", type=float, nargs="?", const=4.0, dest="auto_end_seconds", metavar="SECONDS",
+    p.add_argument("--still", type=float_in(0.0, MAX_WAIT_SECONDS), dest="still_seconds",
+                   help="seconds the board must be still (0.5)")
+    p.add_argument("--auto", type=float_in(0.0, MAX_WAIT_SECONDS, above_low=True), nargs="?", const=4.0,
+                   dest="auto_end_seconds", metavar="SECONDS",
                    help="auto mode: end a legal turn after the board is still this long (4 s)")
     add_games_argument(p)
     p.add_argument("--cache", type=Path, default=DEFAULT_CACHE, help=f"demo cache (default {DEFAULT_CACHE})")
@@ -77,14 +75,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="choose players, modulus and variations on the kiosk before a new game")
     p.add_argument("--headless", action="store_true", help="no window (SDL dummy driver)")
     p.add_argument("--fullscreen", action="store_true", help="full-screen kiosk")
-    p.add_argument("--size", type=_size, default=(800, 480), help="kiosk size, 800x480 .. 1920x1080")
+    p.add_argument("--size", type=size_in(480, 1920), default=(800, 480),
+                   help="kiosk size, 800x480 .. 1920x1080")
     p.add_argument("--screenshots", type=Path, help="save a screenshot of every change into this folder")
-    p.add_argument("--speed", type=float, nargs="?", const=1.0, metavar="FACTOR",
+    p.add_argument("--speed", type=float_in(0.0, MAX_SPEED, above_low=True), nargs="?", const=1.0,
+                   metavar="FACTOR",
                    help="play a recording at its own pace (or FACTOR times faster); default: at its "
                         "own pace on a screen, at once when headless")
     p.add_argument("--truth", action="store_true",
                    help="read a recording's true cells instead of its images (no vision; for testing)")
-    p.add_argument("--gpio", type=int, metavar="PIN", help="end-of-turn push button on this BCM pin")
+    p.add_argument("--gpio", type=int_in(*GPIO_PINS), metavar="PIN",
+                   help="end-of-turn push button on this BCM pin (0 to 27)")
     p.add_argument("--no-sound", action="store_true", help="no beep on an illegal placement")
     p.set_defaults(func=run)
 
@@ -94,19 +95,27 @@ def _board_shape(board: Path) -> dict[str, Any]:
     cells = {parse_address(a) for a in BoardGeometry.load(board).cells}
     order = max(c.ring() for c in cells)
     dropped = [format_address(c) for c in Board.hexagon(order) if c not in cells]
-    return {"board_order": order, "dropped": dropped}
+    return {"order": order, "dropped": dropped}
 
 
 def _settings(args: argparse.Namespace, recorded: TableSettings | None, board: Path | None) -> TableSettings:
+    """The game's settings: the recording's or the settings file's, the command line on top.
+
+    Raises:
+        SettingsError: a bad value, or ``--order`` other than the printed board's.
+    """
     overrides: dict[str, Any] = {
         key: getattr(args, key)
-        for key in ("modulus", "board_order", "wild", "hash_swap", "marker", "bonus", "tileset",
-                    "still_seconds", "auto_end_seconds")
+        for key in ("modulus", "wild", "hash_swap", "marker", "bonus", "tileset", "still_seconds",
+                    "auto_end_seconds", "players")
     }
-    if board is not None and args.board_order is None:  # the printed board decides the cells
-        overrides.update(_board_shape(board))
-    if args.players:
-        overrides["players"] = [p.strip() for p in args.players.split(",")]
+    overrides["order"] = args.board_order
+    if board is not None:  # the printed board decides the cells
+        shape = _board_shape(board)
+        if args.board_order not in (None, shape["order"]):
+            raise SettingsError(f"--order {args.board_order}: the printed board {str(board)!r} has order "
+                                f"{shape['order']} (leave --order out, or print a board of that order)")
+        overrides.update(shape)
     if recorded is not None and args.settings is None:
         base = recorded.to_dict()
         base.update({k: v for k, v in overrides.items() if v is not None})

@@ -5,7 +5,7 @@ points, the turn's score and the cells blocked afterwards; then the standings, a
 the final position as a text picture (engine.asciiboard). An illegal turn is
 reported (number, cells, rule) and not applied; replay goes on (engine.transcript.replay).
 Exit status: 0 all turns legal, 1 some turn illegal, 2 unreadable file or transcript syntax errors
-(each printed as ``FILE:LINE:COLUMN: message`` on standard error).
+(each printed as ``tilescribe score: FILE:LINE:COLUMN: message`` on standard error).
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from calibration.files import InputFileError, read_text
 from engine.asciiboard import format_board
 from engine.game import Game
 from engine.hexgrid import format_address
@@ -110,17 +111,17 @@ def run(args: argparse.Namespace) -> int:
     """Replay ``args.transcript``; returns the exit status (0, 1 illegal turn, 2 unreadable)."""
     path: Path = args.transcript
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        print(f"{path}: cannot read the transcript: {exc}", file=sys.stderr)
+        text = read_text(path)
+    except InputFileError as exc:
+        print(f"tilescribe score: {exc}", file=sys.stderr)
         return 2
     transcript, errors = parse_transcript(text)
     for err in errors:
-        print(f"{path}:{err.line}:{err.column}: {err.message}", file=sys.stderr)
+        print(f"tilescribe score: {path}:{err.line}:{err.column}: {err.message}", file=sys.stderr)
     try:
         game, turns = replay(transcript)
     except ValueError as exc:
-        print(f"{path}: cannot replay: {exc}", file=sys.stderr)
+        print(f"tilescribe score: {path}: cannot replay: {exc}", file=sys.stderr)
         return 2
     if args.json:
         out = {

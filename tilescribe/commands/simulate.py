@@ -13,8 +13,10 @@ import argparse
 import sys
 from pathlib import Path
 
+from calibration.files import InputFileError, read_text
 from calibration.geometry import BoardFileError
 from engine.transcript import parse_transcript
+from tilescribe.options import MAX_SEED, MAX_SIM_EVENTS, SIM_FPS, SIM_SIDE, float_in, int_in, size_in
 from vision.sim.recording import SimOptions, make_recording
 from vision.sim.tiles import SHAPES, SPLITS
 from vision.sim.timeline import Pacing
@@ -33,9 +35,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("transcript", type=Path, help="the transcript file")
     parser.add_argument("--board", type=Path, required=True, help="board.json of the printed board")
     parser.add_argument("--out", type=Path, required=True, help="output folder")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--fps", type=float, default=10.0)
-    parser.add_argument("--size", default="1280x960", help="image WIDTHxHEIGHT (default 1280x960)")
+    parser.add_argument("--seed", type=int_in(0, MAX_SEED), default=0, help=f"0 to {MAX_SEED}")
+    parser.add_argument("--fps", type=float_in(*SIM_FPS), default=10.0,
+                        help=f"frames per second (default 10, {SIM_FPS[0]:g} to {SIM_FPS[1]:g})")
+    parser.add_argument("--size", type=size_in(*SIM_SIDE), default=(1280, 960),
+                        help=f"image WIDTHxHEIGHT (default 1280x960, sides {SIM_SIDE[0]} to {SIM_SIDE[1]})")
     parser.add_argument("--styles", choices=SPLITS, default="train", help="tile styles: train or held_out")
     parser.add_argument(
         "--shapes", default="pentagon", help=f"comma-separated tile shapes from {', '.join(SHAPES)}"
@@ -44,32 +48,27 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--per-tile-styles", action="store_true", help="a new style for every tile")
     parser.add_argument("--any-rotation", action="store_true", help="tiles at any angle")
     parser.add_argument("--no-hands", action="store_true", help="no hands: tiles just appear")
-    parser.add_argument("--pauses", type=float, default=0.0, help="chance of a mid-turn pause per turn")
-    parser.add_argument("--bumps", type=int, default=0, help="times the sheet is knocked")
-    parser.add_argument("--light-jumps", type=int, default=0, help="sudden changes of light")
-    parser.add_argument("--quality", type=int, default=90, help="JPEG quality")
+    parser.add_argument("--pauses", type=float_in(0.0, 1.0), default=0.0,
+                        help="chance of a mid-turn pause per turn (0 to 1)")
+    parser.add_argument("--bumps", type=int_in(0, MAX_SIM_EVENTS), default=0,
+                        help="times the sheet is knocked")
+    parser.add_argument("--light-jumps", type=int_in(0, MAX_SIM_EVENTS), default=0,
+                        help="sudden changes of light")
+    parser.add_argument("--quality", type=int_in(1, 100), default=90, help="JPEG quality (1 to 100)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.set_defaults(func=run)
-
-
-def _size(text: str) -> tuple[int, int]:
-    try:
-        w, h = (int(v) for v in text.lower().split("x"))
-    except ValueError as exc:
-        raise ValueError(f"--size {text!r}: expected WIDTHxHEIGHT, e.g. 1280x960") from exc
-    return (w, h)
 
 
 def run(args: argparse.Namespace) -> int:
     """Write the recording; see the module docstring for the exit status."""
     try:
-        text = args.transcript.read_text(encoding="utf-8")
-    except OSError as exc:
-        print(f"{args.transcript}: cannot read transcript ({exc.strerror})", file=sys.stderr)
+        text = read_text(args.transcript)
+    except InputFileError as exc:
+        print(f"tilescribe simulate: {exc}", file=sys.stderr)
         return 2
     transcript, errors = parse_transcript(text)
     for e in errors:
-        print(f"{args.transcript}:{e.line}:{e.column}: {e.message}", file=sys.stderr)
+        print(f"tilescribe simulate: {args.transcript}:{e.line}:{e.column}: {e.message}", file=sys.stderr)
     if errors:
         return 2
     try:
@@ -79,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
             shapes = ("photo",)
         options = SimOptions(
             seed=args.seed,
-            size=_size(args.size),
+            size=args.size,
             fps=args.fps,
             players=plan.players,
             hands=not args.no_hands,
@@ -97,10 +96,10 @@ def run(args: argparse.Namespace) -> int:
             plan.turns, args.board, args.out, options, initial=plan.initial, progress=not args.quiet
         )
     except BoardFileError as exc:
-        print(str(exc), file=sys.stderr)
+        print(f"tilescribe simulate: {exc}", file=sys.stderr)
         return 2
     except ValueError as exc:
-        print(f"{args.transcript}: {exc}", file=sys.stderr)
+        print(f"tilescribe simulate: {args.transcript}: {exc}", file=sys.stderr)
         return 2
     print(f"{info.out_dir}: {info.frames} frames, {info.turn_ends} turns, {info.duration:.1f} s")
     return 0

@@ -13,9 +13,9 @@ import argparse
 import sys
 from pathlib import Path
 
-import cv2
-
 from calibration.tilesets import TileSetError, builtin_tilesets, format_tileset, load_tileset
+from tilescribe.options import profile_name
+from vision.images import ImageError, load_image
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -32,7 +32,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     learn.add_argument("--base", default="rummikub", help="profile the set is like (values, counts)")
     learn.add_argument("--faces", help="comma-separated faces in cell order (default: the base's faces)")
     learn.add_argument("--cells", help="comma-separated cells holding them (default: A0, B1, ...)")
-    learn.add_argument("--name", required=True, help="name of the new profile")
+    learn.add_argument("--name", required=True, type=profile_name,
+                       help="name of the new profile (letters, digits, - and _; its file names)")
     learn.add_argument("--out", required=True, type=Path, help="directory for NAME.toml and NAME.npz")
     learn.set_defaults(func=_learn)
 
@@ -58,16 +59,13 @@ def _learn(args: argparse.Namespace) -> int:
     from vision.tile_reader import TileReaderError
     from vision.tile_reader_learn import learn_tileset
 
-    image = cv2.imread(args.image)
-    if image is None:
-        print(f"tilescribe tileset learn: cannot read image {args.image!r}", file=sys.stderr)
-        return 2
     try:
+        image = load_image(args.image)
         tileset = learn_tileset(
             image, BoardGeometry.load(args.board), load_tileset(args.base), args.name, args.out,
             faces=tuple(args.faces.split(",")) if args.faces else None,
             cells=tuple(args.cells.split(",")) if args.cells else None, where=args.image)
-    except (TileSetError, TileReaderError, BoardFileError, BoardNotFoundError) as exc:
+    except (ImageError, TileSetError, TileReaderError, BoardFileError, BoardNotFoundError) as exc:
         print(f"tilescribe tileset learn: {exc}", file=sys.stderr)
         return 2
     print(f"learned {len(tileset.faces)} faces; profile {args.out / (args.name + '.toml')}")

@@ -3,17 +3,18 @@
 A recording folder holds (issue 3)::
 
     000000.jpg 000001.jpg ...      camera frames, in order
-    frames.json                    {"board": "path/to/board.json", "fps": F, "frames": [
+    frames.json                    {"board": "board.json", "fps": F, "frames": [
                                       {"file": "000000.jpg", "t": 0.0, "cells": {"A0": "10", ...},
                                        "hand": false, "pose": 0, "occluded": []}, ...], ...}
     events.jsonl                   {"t": seconds, "frame": index, "type": "end_turn", "turn": n}
 
 ``cells`` are the truly occupied cells and their printed faces; ``hand`` tells whether a hand or
 arm covers part of the sheet; ``occluded`` lists the cells whose centre a hand, arm or held tile covers;
-``board`` is relative to the recording folder. frames.json extends the issue's format with
-``size``, ``seed``, ``poses`` (per pose index: the homography from board.png pixels to ideal image
-pixels and the lens term k1, see vision.sim.camera), ``tiles`` (per cell: face, style, angle in
-degrees counter-clockwise, turn) and the frames' ``pose`` and ``occluded``. Turns are numbered from 1 in
+``board`` names the copy of board.json in the folder (no path leads outside it). frames.json
+extends the issue's format with ``size``, ``seed``, ``poses`` (per pose index: the homography from
+board.png pixels to ideal image pixels and the lens term k1, see vision.sim.camera), ``tiles`` (per
+cell: face, style, angle in degrees counter-clockwise, turn) and the frames' ``pose`` and
+``occluded``. Turns are numbered from 1 in
 the order given. Everything is drawn from ``SimOptions.seed``: the same inputs give byte-identical
 frames.
 """
@@ -22,7 +23,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -354,12 +354,8 @@ def make_recording(
     options = options or SimOptions()
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    if isinstance(board, BoardGeometry):
-        geometry, board_path = board, out / "board.json"
-        geometry.save(board_path)
-    else:
-        board_path = Path(board)
-        geometry = BoardGeometry.load(board_path)
+    geometry = board if isinstance(board, BoardGeometry) else BoardGeometry.load(board)
+    geometry.save(out / "board.json")  # in the folder: a recording names no file outside itself
     sim = Simulation(turns, geometry, options, initial)
     frames_doc: list[dict[str, object]] = []
     events: list[str] = []
@@ -386,7 +382,7 @@ def make_recording(
             for e in frame.turn_ends
         ]
     doc = {
-        "board": os.path.relpath(board_path.resolve(), out.resolve()),
+        "board": "board.json",
         "fps": options.fps,
         "size": list(options.size),
         "seed": options.seed,

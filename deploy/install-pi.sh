@@ -1,23 +1,48 @@
 #!/usr/bin/env bash
 # Install tilescribe as a kiosk on Raspberry Pi OS (Bookworm), from a clone of the repository:
-#   sudo deploy/install-pi.sh [--user tilescribe] [--prefix /opt/tilescribe] [--no-service]
+#   sudo deploy/install-pi.sh [--user tilescribe] [--prefix /opt/tilescribe] [--no-service] [--dry-run]
 # Installs the system packages (python3-picamera2, tesseract-ocr, SDL runtime, fonts), creates an
 # unprivileged user, a virtual environment that sees the system picamera2, the package, a settings
-# file, and a systemd unit that starts the kiosk at boot and restarts it on failure.
+# file, and a systemd unit that starts the kiosk at boot and restarts it on failure. --dry-run checks
+# the options and prints what would be installed, changing nothing.
 set -euo pipefail
 
 KIOSK_USER=tilescribe
 PREFIX=/opt/tilescribe
 SERVICE=1
+DRY_RUN=0
 while [ $# -gt 0 ]; do
     case "$1" in
-        --user) KIOSK_USER=$2; shift 2 ;;
-        --prefix) PREFIX=$2; shift 2 ;;
+        --user|--prefix)
+            [ $# -ge 2 ] || { echo "install-pi.sh: $1 needs a value" >&2; exit 2; }
+            if [ "$1" = --user ]; then KIOSK_USER=$2; else PREFIX=$2; fi
+            shift 2 ;;
         --no-service) SERVICE=0; shift ;;
-        -h|--help) sed -n '2,6p' "$0"; exit 0 ;;
+        --dry-run) DRY_RUN=1; shift ;;
+        -h|--help) sed -n '2,7p' "$0"; exit 0 ;;
         *) echo "install-pi.sh: unknown option $1" >&2; exit 2 ;;
     esac
 done
+
+# Both values go into sed, the unit file and paths: checked before anything is done.
+# A user name as systemd and Debian accept it: lower case, digits, '_' and '-', at most 32.
+if ! [[ "$KIOSK_USER" =~ ^[a-z_][a-z0-9_-]{0,31}$ ]]; then
+    echo "install-pi.sh: --user '$KIOSK_USER': a user name is a lower-case letter or '_', then up to" \
+         "31 lower-case letters, digits, '_' or '-'" >&2
+    exit 2
+fi
+# An absolute folder of letters, digits, '.', '_', '-' and '/', without '..' and not / itself.
+if ! [[ "$PREFIX" =~ ^(/[A-Za-z0-9._-]+)+/?$ ]] || [[ "$PREFIX" =~ (^|/)\.\.?(/|$) ]]; then
+    echo "install-pi.sh: --prefix '$PREFIX': an absolute folder of letters, digits, '.', '_', '-' and" \
+         "'/', without '.' or '..' parts (e.g. /opt/tilescribe)" >&2
+    exit 2
+fi
+PREFIX=${PREFIX%/}
+if [ "$DRY_RUN" -eq 1 ]; then
+    echo "would install: user $KIOSK_USER, virtual environment $PREFIX/venv, games in /var/lib/$KIOSK_USER/games," \
+         "systemd unit: $([ "$SERVICE" -eq 1 ] && echo yes || echo no)"
+    exit 0
+fi
 
 if [ "$(id -u)" -ne 0 ]; then
     echo "install-pi.sh: run as root (sudo $0)" >&2

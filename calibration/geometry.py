@@ -174,6 +174,8 @@ class BoardGeometry:
             raise BoardFileError(f"{exc} (the board file)") from exc
         except json.JSONDecodeError as exc:
             raise BoardFileError(f"{path}: line {exc.lineno}: not JSON ({exc.msg})") from exc
+        except RecursionError as exc:
+            raise BoardFileError(f"{path}: not JSON (nested too deep)") from exc
         try:
             return cls.from_json(doc)
         except (KeyError, TypeError, ValueError, IndexError, AttributeError, OverflowError) as exc:

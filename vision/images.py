@@ -8,12 +8,18 @@ bounded size and names the file in every refusal:
 - a JPEG is complete when an end-of-image marker (FF D9) follows its last start-of-scan marker
   (FF DA): compressed data never holds an FF byte followed by either (JPEG stuffs FF as FF 00), so
   a file cut anywhere inside its last scan has none;
-- a PNG is complete when Pillow's ``verify`` walks every chunk to IEND with good checksums.
+- a PNG is complete when it ends with the IEND chunk (a little trailing data allowed) and Pillow's
+  ``verify`` walks every chunk to it with good checksums;
+- OpenCV decodes it without a warning from libjpeg or libpng (captured from standard error): a
+  JPEG whose data is damaged inside decodes with grey or garbled blocks and a warning.
 """
 
 from __future__ import annotations
 
 import io
+import os
+import sys
+import tempfile
 import warnings
 from pathlib import Path
 
@@ -27,8 +33,13 @@ MAX_FILE_BYTES = 64 * 1024 * 1024
 #: Largest image (width x height): the biggest phone sensors are 48 MP; decoded it is 150 MB of BGR.
 MAX_PIXELS = 50_000_000
 
+#: libjpeg's warning for padding before the end-of-image marker, which webcams' frames often carry;
+#: every other decoder warning (bad Huffman code, premature end of a segment) refuses the image.
+_HARMLESS = "extraneous bytes before marker"
+
 _JPEG_SIGNATURE = b"\xff\xd8\xff"
 _PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+_PNG_END = b"\x00\x00\x00\x00IEND\xaeB`\x82"  # the IEND chunk: length 0, type, checksum
 
 
 class ImageError(ValueError):
@@ -61,10 +72,27 @@ def load_image(path: str | Path) -> np.ndarray:
     except OSError as exc:
         raise ImageError(f"{where}: cannot read image ({exc.strerror or exc})") from exc
     check_image_bytes(data, where)
-    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
-    if image is None:
-        raise ImageError(f"{where}: OpenCV cannot decode the image")
+    image, warnings_text = _decode(data)
+    problems = [line for line in warnings_text.splitlines() if line.strip() and _HARMLESS not in line]
+    if image is None or problems:
+        reason = problems[0].strip() if problems else "OpenCV cannot decode it"
+        raise ImageError(f"{where}: corrupt image ({reason})")
     return image
+
+
+def _decode(data: bytes) -> tuple[np.ndarray | None, str]:
+    """OpenCV's decoding of ``data`` and what its decoders (libjpeg, libpng) wrote to stderr."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    with tempfile.TemporaryFile() as capture:
+        os.dup2(capture.fileno(), 2)
+        try:
+            image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+        capture.seek(0)
+        return image, capture.read().decode("utf-8", "replace")
 
 
 def check_image_bytes(data: bytes, where: str) -> tuple[int, int]:
@@ -100,6 +128,8 @@ def check_image_bytes(data: bytes, where: str) -> tuple[int, int]:
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError, EOFError,
             Image.DecompressionBombError) as exc:
         raise ImageError(f"{where}: corrupt or truncated {kind} ({exc})") from exc
+    if kind == "PNG" and _PNG_END not in data[-64:]:
+        raise ImageError(f"{where}: truncated PNG (no IEND chunk at its end)")
     last_scan = data.rfind(b"\xff\xda")
     if kind == "JPEG" and (last_scan < 0 or data.rfind(b"\xff\xd9") < last_scan):
         raise ImageError(f"{where}: truncated JPEG (no end-of-image marker after its last scan)")

@@ -205,7 +205,7 @@ class _Reader:
                     extra.append((name, value))
             except ValueError as exc:
                 self.error(lineno, 1, f"tag {name} {value!r}: {exc}")
-        if "modulus" not in values:
+        if not any(name.lower() == "modulus" for name, _value, _line in self.tags):
             self.error(0, 0, 'missing tag [Modulus "..."]; assuming 13')
         if "players" not in values:
             named = list(dict.fromkeys(t.player for t in self.turns if t.player))

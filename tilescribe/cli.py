@@ -71,7 +71,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     never a traceback; Ctrl-C ends with status 130.
     """
     keep_freed_memory()
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        name = command_name(args)
+        print(f"{name}: unrecognized arguments: {' '.join(extra)} (see {name} --help)", file=sys.stderr)
+        return 2
     try:
         return int(args.func(args) or 0)
     except (ValueError, OSError, SourceError) as exc:

@@ -119,6 +119,14 @@ def new_file(text: str) -> Path:
     return path
 
 
+def folder(text: str) -> Path:
+    """A folder to keep files in: it may not exist yet, but must not be a file."""
+    path = Path(text).expanduser()
+    if not text or (path.exists() and not path.is_dir()):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a folder")
+    return path
+
+
 def profile_name(text: str) -> str:
     """A tile-set profile's name: it becomes the file names NAME.toml and NAME.npz."""
     if not _PROFILE_NAME.fullmatch(text):

@@ -125,8 +125,9 @@ def check_image_bytes(data: bytes, where: str) -> tuple[int, int]:
                     header.verify()
     except ImageError:
         raise
-    except (UnidentifiedImageError, OSError, SyntaxError, ValueError, EOFError,
-            Image.DecompressionBombError) as exc:
+    except Image.DecompressionBombError as exc:
+        raise ImageError(f"{where}: more than the {MAX_PIXELS} pixels accepted ({exc})") from exc
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError, EOFError) as exc:
         raise ImageError(f"{where}: corrupt or truncated {kind} ({exc})") from exc
     if kind == "PNG" and _PNG_END not in data[-64:]:
         raise ImageError(f"{where}: truncated PNG (no IEND chunk at its end)")

@@ -57,10 +57,10 @@ def run(args: argparse.Namespace) -> int:
                 "center": [round(t.center[0], 1), round(t.center[1], 1)],
                 "confidence": round(t.confidence, 3),
             })
-    except ImageError as exc:
+    except (ImageError, TileSetError) as exc:
         print(f"tilescribe read-tiles: {exc}", file=sys.stderr)
         return 2
-    except (TileSetError, TileReaderError, LooseTileError) as exc:
+    except (TileReaderError, LooseTileError) as exc:
         print(f"tilescribe read-tiles: {args.image}: {exc}", file=sys.stderr)
         return 2
     if args.json:

@@ -29,7 +29,16 @@ from tilescribe.faces import FaceMap
 from tilescribe.gpio import EndTurnButton, GpioError
 from tilescribe.journal import Journal, JournalError, latest_unfinished
 from tilescribe.observe import Observer, TruthObserver
-from tilescribe.options import GPIO_PINS, MAX_SPEED, float_in, int_in, player_names, printable, size_in
+from tilescribe.options import (
+    GPIO_PINS,
+    MAX_SPEED,
+    float_in,
+    folder,
+    int_in,
+    player_names,
+    printable,
+    size_in,
+)
 from tilescribe.settings import MAX_WAIT_SECONDS, SettingsError, TableSettings, load_settings
 from tilescribe.table import Table
 from vision.sources import FrameSource, RecordingSource, SourceError, open_source
@@ -40,7 +49,7 @@ DEFAULT_CACHE = Path("~/.cache/tilescribe")
 
 def add_games_argument(parser: argparse.ArgumentParser) -> None:
     """The ``--games DIR`` option (shared with ``tilescribe games``)."""
-    parser.add_argument("--games", type=Path, default=DEFAULT_GAMES,
+    parser.add_argument("--games", type=folder, default=DEFAULT_GAMES,
                         help=f"folder of the game journals (default {DEFAULT_GAMES})")
 
 

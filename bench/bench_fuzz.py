@@ -7,7 +7,7 @@ from a fixed seed, ``--cases`` per kind (default 1,500: 10,500 in all). A case w
 anything but its documented errors is a traceback; one that runs past ``--timeout`` seconds (15)
 is a time-out. Both should be 0; the exit status is 1 otherwise.
 
-Run: ``PYTHONPATH=. .venv/bin/python bench/bench_fuzz.py [--cases N] [--timeout S]``.
+Run: ``.venv/bin/python bench/bench_fuzz.py [--cases N] [--timeout S]``.
 """
 
 from __future__ import annotations
@@ -18,11 +18,15 @@ import sys
 import time
 import traceback
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from hypothesis import HealthCheck, Phase, given, seed, settings
 
-from tests.tilescribe.fuzz_inputs import TARGETS, Target
+if TYPE_CHECKING:
+    from tests.tilescribe.fuzz_inputs import Target
+
+REPO = Path(__file__).resolve().parents[1]
 
 
 class CaseTimeout(Exception):
@@ -54,8 +58,14 @@ def fuzz(target: Target, cases: int, timeout: float) -> Tally:
     tally = Tally()
 
     @seed(20261124)
-    @settings(max_examples=cases, deadline=None, database=None, derandomize=False,
-              suppress_health_check=list(HealthCheck), phases=[Phase.generate])
+    @settings(
+        max_examples=cases,
+        deadline=None,
+        database=None,
+        derandomize=False,
+        suppress_health_check=list(HealthCheck),
+        phases=[Phase.generate],
+    )
     @given(target.cases)
     def one(case: Any) -> None:
         tally.cases += 1
@@ -80,26 +90,35 @@ def fuzz(target: Target, cases: int, timeout: float) -> Tally:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--cases", type=int, default=1500, help="cases per kind of file (default 1500)")
     parser.add_argument("--timeout", type=float, default=15.0, help="seconds before a case is a time-out")
     args = parser.parse_args()
+    sys.path.insert(0, str(REPO))  # the cases live with the tests
+    from tests.tilescribe.fuzz_inputs import TARGETS
+
     signal.signal(signal.SIGALRM, _alarm)
     print(f"{'input':<16}{'cases':>7}{'refused':>9}{'tracebacks':>12}{'time-outs':>11}{'slowest ms':>12}")
     total = Tally()
     for target in TARGETS:
         tally = fuzz(target, args.cases, args.timeout)
-        print(f"{target.name:<16}{tally.cases:>7}{tally.refused:>9}{len(tally.tracebacks):>12}"
-              f"{len(tally.timeouts):>11}{tally.slowest[0] * 1e3:>12.1f}", flush=True)
+        print(
+            f"{target.name:<16}{tally.cases:>7}{tally.refused:>9}{len(tally.tracebacks):>12}"
+            f"{len(tally.timeouts):>11}{tally.slowest[0] * 1e3:>12.1f}",
+            flush=True,
+        )
         total.cases += tally.cases
         total.refused += tally.refused
         total.tracebacks += [f"[{target.name}] {t}" for t in tally.tracebacks]
         total.timeouts += [f"[{target.name}] {t}" for t in tally.timeouts]
         if tally.slowest[0] > total.slowest[0]:
             total.slowest = (tally.slowest[0], f"[{target.name}] {tally.slowest[1]}")
-    print(f"{'all':<16}{total.cases:>7}{total.refused:>9}{len(total.tracebacks):>12}{len(total.timeouts):>11}"
-          f"{total.slowest[0] * 1e3:>12.1f}")
+    print(
+        f"{'all':<16}{total.cases:>7}{total.refused:>9}{len(total.tracebacks):>12}{len(total.timeouts):>11}"
+        f"{total.slowest[0] * 1e3:>12.1f}"
+    )
     print(f"slowest case: {total.slowest[1]}")
     for problem in (total.tracebacks + total.timeouts)[:10]:
         print(f"\n{problem}")

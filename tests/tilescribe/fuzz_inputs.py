@@ -44,19 +44,75 @@ TRANSCRIPTS = (
 
 #: Numbers that break naive readers: too long for Python's int, far beyond every limit, negative,
 #: not ASCII, not whole.
-NUMBERS = ("0", "-1", "1", "31", "101", "100000", "9999999999", "1" + "0" * 30, "9" * 5000, "3.5",
-           "1e9", "\u0663", "+7", " ", "")
+NUMBERS = (
+    "0",
+    "-1",
+    "1",
+    "31",
+    "101",
+    "100000",
+    "9999999999",
+    "1" + "0" * 30,
+    "9" * 5000,
+    "3.5",
+    "1e9",
+    "\u0663",
+    "+7",
+    " ",
+    "",
+)
 
 #: Hostile text: tags with huge numbers, far addresses, unclosed comments, control characters.
-TOKENS = ('[Order "100000"]\n', '[Modulus "9999999999"]\n', '[Wild "B"]\n', '[Modulus "' + "7" * 31 + '"]\n',
-          '[TilesPerValue "1000000000"]\n', '[Dropped "T99999999"]\n', "1T100000000000000", "#=99999999B2",
-          "{", "}", "[", '"', "\\", ":", ",", "\n", "\r", "\x00", "\x0b", "\u2028", "\x85", "\ufeff",
-          "x" * 20_000, "1. ", "Ana: ", "pass", "freeze")
+TOKENS = (
+    '[Order "100000"]\n',
+    '[Modulus "9999999999"]\n',
+    '[Wild "B"]\n',
+    '[Modulus "' + "7" * 31 + '"]\n',
+    '[TilesPerValue "1000000000"]\n',
+    '[Dropped "T99999999"]\n',
+    "1T100000000000000",
+    "#=99999999B2",
+    "{",
+    "}",
+    "[",
+    '"',
+    "\\",
+    ":",
+    ",",
+    "\n",
+    "\r",
+    "\x00",
+    "\x0b",
+    "\u2028",
+    "\x85",
+    "\ufeff",
+    "x" * 20_000,
+    "1. ",
+    "Ana: ",
+    "pass",
+    "freeze",
+)
 
 #: JSON values for a field of a board, recording or settings document.
-JSON_VALUES: tuple[Any, ...] = (None, True, -1, 0, 10**400, 1e308, float("nan"), "", "x",
-                                "../../../../etc/passwd", "/etc/passwd", "a\nb", [], {}, [[1, 2]] * 3,
-                                {"A0": {"center": [1, 2]}}, "9" * 5000)
+JSON_VALUES: tuple[Any, ...] = (
+    None,
+    True,
+    -1,
+    0,
+    10**400,
+    1e308,
+    float("nan"),
+    "",
+    "x",
+    "../../../../etc/passwd",
+    "/etc/passwd",
+    "a\nb",
+    [],
+    {},
+    [[1, 2]] * 3,
+    {"A0": {"center": [1, 2]}},
+    "9" * 5000,
+)
 
 
 @st.composite
@@ -70,7 +126,7 @@ def mutated_text(draw: st.DrawFn, seeds: tuple[str, ...]) -> str:
             piece = draw(st.one_of(st.sampled_from(TOKENS), st.sampled_from(NUMBERS), st.text(max_size=12)))
             text = text[:pos] + piece + text[pos:]
         elif op == "delete":
-            text = text[:pos] + text[pos + draw(st.integers(1, 40)):]
+            text = text[:pos] + text[pos + draw(st.integers(1, 40)) :]
         elif op == "number":
             start = next((i for i in range(pos, len(text)) if text[i].isdigit()), None)
             if start is not None:
@@ -137,7 +193,7 @@ def _forge_size(data: bytes, width: int, height: int) -> bytes:
         ihdr = b"IHDR" + struct.pack(">II", width, height) + data[24:29]
         return data[:12] + ihdr + struct.pack(">I", zlib.crc32(ihdr)) + data[33:]
     sof = data.find(b"\xff\xc0")
-    return data[: sof + 5] + struct.pack(">HH", height % 65536, width % 65536) + data[sof + 9:]
+    return data[: sof + 5] + struct.pack(">HH", height % 65536, width % 65536) + data[sof + 9 :]
 
 
 @st.composite
@@ -161,14 +217,24 @@ def mutated_image(draw: st.DrawFn) -> bytes:
 
 
 BOARD = design_board(SheetSpec(order=2)).to_json()
-RECORDING = {"board": "board.json", "fps": 10, "frames": [
-    {"file": "000000.jpg", "t": 0.0, "cells": {}, "hand": False},
-    {"file": "000001.jpg", "t": 0.1, "cells": {"A0": "5"}, "hand": True}]}
-SETTINGS = ('players = ["Ana", "Bo"]\nmodulus = 13\nboard_order = 9\nwild = "A"\nhash_swap = true\n'
-            'marker = true\nbonus = "9A"\ntiles_per_value = 10\nstill_seconds = 0.5\nauto_end_seconds = 4.0\n'
-            'dropped = ["B10"]\ntileset = "rummikub"\n',)
-TILESETS = ((Path(__file__).resolve().parents[2] / "calibration" / "tilesets_data" / "rummikub.toml")
-            .read_text(encoding="utf-8"),)
+RECORDING = {
+    "board": "board.json",
+    "fps": 10,
+    "frames": [
+        {"file": "000000.jpg", "t": 0.0, "cells": {}, "hand": False},
+        {"file": "000001.jpg", "t": 0.1, "cells": {"A0": "5"}, "hand": True},
+    ],
+}
+SETTINGS = (
+    'players = ["Ana", "Bo"]\nmodulus = 13\nboard_order = 9\nwild = "A"\nhash_swap = true\n'
+    'marker = true\nbonus = "9A"\ntiles_per_value = 10\nstill_seconds = 0.5\nauto_end_seconds = 4.0\n'
+    'dropped = ["B10"]\ntileset = "rummikub"\n',
+)
+TILESETS = (
+    (Path(__file__).resolve().parents[2] / "calibration" / "tilesets_data" / "rummikub.toml").read_text(
+        encoding="utf-8"
+    ),
+)
 
 
 def _read_transcript(case: str, folder: Path) -> None:
@@ -226,8 +292,12 @@ class Target:
 TARGETS: tuple[Target, ...] = (
     Target("transcript", mutated_text(TRANSCRIPTS), _read_transcript, ()),
     Target("record", mutated_text(TRANSCRIPTS), _read_record, ()),
-    Target("settings.toml", mutated_bytes(SETTINGS), _file("settings.toml", lambda p: load_settings(p, {})),
-           (SettingsError,)),
+    Target(
+        "settings.toml",
+        mutated_bytes(SETTINGS),
+        _file("settings.toml", lambda p: load_settings(p, {})),
+        (SettingsError,),
+    ),
     Target("tile set", mutated_bytes(TILESETS), _file("set.toml", load_tileset), (TileSetError,)),
     Target("board.json", mutated_json(BOARD), _file("board.json", BoardGeometry.load), (BoardFileError,)),
     Target("frames.json", mutated_json(RECORDING), _read_recording, (SourceError, BoardFileError)),

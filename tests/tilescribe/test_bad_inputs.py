@@ -52,14 +52,35 @@ class Outcome:
 
 def _files(folder: Path) -> dict[str, Path]:
     """Good and bad input files in ``folder``."""
-    f = {name: folder / name for name in (
-        "board.json", "game.txt", "latin1.txt", "photo.jpg", "cut.jpg", "huge.png", "latin1.json",
-        "latin1.toml", "outside.toml", "bad.toml", "modulus.toml", "junk.npz", "a file", "rec", "escape",
-        "order100000.txt", "modulus10.txt", "farcell.txt", "wildB31.txt", "digits5000.txt")}
+    f = {
+        name: folder / name
+        for name in (
+            "board.json",
+            "game.txt",
+            "latin1.txt",
+            "photo.jpg",
+            "cut.jpg",
+            "huge.png",
+            "latin1.json",
+            "latin1.toml",
+            "outside.toml",
+            "bad.toml",
+            "modulus.toml",
+            "junk.npz",
+            "a file",
+            "rec",
+            "escape",
+            "order100000.txt",
+            "modulus10.txt",
+            "farcell.txt",
+            "wildB31.txt",
+            "digits5000.txt",
+        )
+    }
     board = design_board(SheetSpec(order=2))
     board.save(f["board.json"])
     f["game.txt"].write_text(GAME, encoding="utf-8")
-    f["latin1.txt"].write_bytes("[Players \"Zoë\"]\n".encode("latin-1"))
+    f["latin1.txt"].write_bytes('[Players "Zoë"]\n'.encode("latin-1"))
     f["latin1.json"].write_bytes(b'{"order": 2, "name": "\xe9"}')
     f["latin1.toml"].write_bytes(b'name = "s\xe9t"\n')
     f["outside.toml"].write_text('name = "x"\nfaces = ["1"]\nexemplars = "../../../../etc/passwd"\n')
@@ -73,8 +94,10 @@ def _files(folder: Path) -> dict[str, Path]:
     png = cv2.imencode(".png", np.zeros((8, 8, 3), np.uint8))[1].tobytes()
     ihdr = b"IHDR" + struct.pack(">II", 100_000, 100_000) + png[24:29]
     f["huge.png"].write_bytes(png[:12] + ihdr + struct.pack(">I", zlib.crc32(ihdr)) + png[33:])
-    for name, frames_file, board_file in (("rec", "000000.jpg", "board.json"),
-                                          ("escape", "../../../../etc/passwd", "board.json")):
+    for name, frames_file, board_file in (
+        ("rec", "000000.jpg", "board.json"),
+        ("escape", "../../../../etc/passwd", "board.json"),
+    ):
         f[name].mkdir()
         board.save(f[name] / "board.json")
         (f[name] / "000000.jpg").write_bytes(picture)
@@ -93,8 +116,16 @@ def _files(folder: Path) -> dict[str, Path]:
 def _cases(f: dict[str, Path], tmp: Path) -> list[Case]:
     board, cut, photo = str(f["board.json"]), str(f["cut.jpg"]), str(f["photo.jpg"])
     missing = str(tmp / "missing.mp4")
-    run = ("run", "--headless", "--games", str(tmp / "games"), "--cache", str(tmp / "cache"),
-           "--resume", "no")
+    run = (
+        "run",
+        "--headless",
+        "--games",
+        str(tmp / "games"),
+        "--cache",
+        str(tmp / "cache"),
+        "--resume",
+        "no",
+    )
     c = [
         Case("missing transcript", ("score", str(tmp / "missing.txt")), "missing.txt"),
         Case("transcript not UTF-8", ("score", str(f["latin1.txt"])), str(f["latin1.txt"])),
@@ -106,76 +137,159 @@ def _cases(f: dict[str, Path], tmp: Path) -> list[Case]:
         Case("5,000-digit value", ("score", str(f["digits5000.txt"])), str(f["digits5000.txt"])),
         Case("--games is a file", ("games", "--games", str(f["a file"])), str(f["a file"])),
         Case("--order 60", ("board", "print", "--order", "60", "--out", str(tmp / "b")), "'60'"),
-        Case("--order 30 (too many pixels)", ("board", "print", "--order", "30", "--out", str(tmp / "b")),
-             "order 30"),
+        Case(
+            "--order 30 (too many pixels)",
+            ("board", "print", "--order", "30", "--out", str(tmp / "b")),
+            "order 30",
+        ),
         Case("--cell-mm 1e9", ("board", "print", "--cell-mm", "1e9", "--out", str(tmp / "b")), "'1e9'"),
         Case("--dpi nan", ("board", "print", "--dpi", "nan", "--out", str(tmp / "b")), "'nan'"),
         Case("--out /proc/x", ("board", "print", "--out", "/proc/x/board"), "/proc/x"),
-        Case("--source missing.mp4", ("calibrate", "--board", board, "--source", missing, "--out",
-                                      str(tmp / "c.npz")), missing),
-        Case("--out /proc/x/cal.npz", ("calibrate", photo, "--board", board, "--out", "/proc/x/cal.npz"),
-             "/proc/x/cal.npz"),
-        Case("board.json not UTF-8", ("calibrate", photo, "--board", str(f["latin1.json"]), "--out",
-                                      str(tmp / "c.npz")), str(f["latin1.json"])),
+        Case(
+            "--source missing.mp4",
+            ("calibrate", "--board", board, "--source", missing, "--out", str(tmp / "c.npz")),
+            missing,
+        ),
+        Case(
+            "--out /proc/x/cal.npz",
+            ("calibrate", photo, "--board", board, "--out", "/proc/x/cal.npz"),
+            "/proc/x/cal.npz",
+        ),
+        Case(
+            "board.json not UTF-8",
+            ("calibrate", photo, "--board", str(f["latin1.json"]), "--out", str(tmp / "c.npz")),
+            str(f["latin1.json"]),
+        ),
         Case("truncated JPEG", ("calibrate", cut, "--board", board, "--out", str(tmp / "c.npz")), cut),
-        Case("--frames 0", ("calibrate", "--board", board, "--source", "0", "--frames", "0", "--out",
-                            str(tmp / "c.npz")), "'0'"),
-        Case("no images, no --source", ("calibrate", "--board", board, "--out", str(tmp / "c.npz")),
-             "--source"),
+        Case(
+            "--frames 0",
+            ("calibrate", "--board", board, "--source", "0", "--frames", "0", "--out", str(tmp / "c.npz")),
+            "'0'",
+        ),
+        Case(
+            "no images, no --source", ("calibrate", "--board", board, "--out", str(tmp / "c.npz")), "--source"
+        ),
         Case("truncated JPEG", ("read", cut, "--board", board, "--modulus", "13"), cut),
-        Case("missing image", ("read", str(tmp / "none.jpg"), "--board", board, "--modulus", "13"),
-             "none.jpg"),
+        Case(
+            "missing image", ("read", str(tmp / "none.jpg"), "--board", board, "--modulus", "13"), "none.jpg"
+        ),
         Case("--modulus 0", ("read", photo, "--board", board, "--modulus", "0"), "'0'"),
-        Case("board.json not UTF-8", ("read", photo, "--board", str(f["latin1.json"]), "--modulus", "13"),
-             str(f["latin1.json"])),
-        Case("--calibration not a zip", ("read", photo, "--board", board, "--modulus", "13", "--calibration",
-                                         str(f["junk.npz"])), str(f["junk.npz"])),
-        Case("--tileset not UTF-8", ("read", photo, "--board", board, "--modulus", "13", "--tileset",
-                                     str(f["latin1.toml"])), str(f["latin1.toml"])),
+        Case(
+            "board.json not UTF-8",
+            ("read", photo, "--board", str(f["latin1.json"]), "--modulus", "13"),
+            str(f["latin1.json"]),
+        ),
+        Case(
+            "--calibration not a zip",
+            ("read", photo, "--board", board, "--modulus", "13", "--calibration", str(f["junk.npz"])),
+            str(f["junk.npz"]),
+        ),
+        Case(
+            "--tileset not UTF-8",
+            ("read", photo, "--board", board, "--modulus", "13", "--tileset", str(f["latin1.toml"])),
+            str(f["latin1.toml"]),
+        ),
         Case("truncated JPEG", ("read-tiles", cut), cut),
         Case("PNG claiming 100000x100000", ("read-tiles", str(f["huge.png"])), str(f["huge.png"])),
-        Case("--tileset not UTF-8", ("read-tiles", photo, "--tileset", str(f["latin1.toml"])),
-             str(f["latin1.toml"])),
+        Case(
+            "--tileset not UTF-8",
+            ("read-tiles", photo, "--tileset", str(f["latin1.toml"])),
+            str(f["latin1.toml"]),
+        ),
         Case("--modulus 1000", ("read-tiles", photo, "--modulus", "1000"), "'1000'"),
         Case("profile not UTF-8", ("tileset", "show", str(f["latin1.toml"])), str(f["latin1.toml"])),
         Case("unknown profile", ("tileset", "show", "nosuchset"), "'nosuchset'"),
-        Case("exemplars outside its folder", ("tileset", "show", str(f["outside.toml"])),
-             "../../../../etc/passwd"),
+        Case(
+            "exemplars outside its folder",
+            ("tileset", "show", str(f["outside.toml"])),
+            "../../../../etc/passwd",
+        ),
         Case("an extra argument", ("tileset", "list", "extra"), "extra"),
-        Case("--name ../x", ("tileset", "learn", photo, "--board", board, "--name", "../x", "--out",
-                             str(tmp / "t")), "'../x'"),
-        Case("truncated JPEG", ("tileset", "learn", cut, "--board", board, "--name", "x", "--out",
-                                str(tmp / "t")), cut),
-        Case("--size 100000x100000", ("simulate", str(f["game.txt"]), "--board", board, "--out",
-                                      str(tmp / "s"), "--size", "100000x100000"), "'100000x100000'"),
-        Case("transcript not UTF-8", ("simulate", str(f["latin1.txt"]), "--board", board, "--out",
-                                      str(tmp / "s")), str(f["latin1.txt"])),
-        Case("--fps 0", ("simulate", str(f["game.txt"]), "--board", board, "--out", str(tmp / "s"),
-                         "--fps", "0"), "'0'"),
-        Case("missing board", ("simulate", str(f["game.txt"]), "--board", str(tmp / "nob.json"), "--out",
-                               str(tmp / "s")), "nob.json"),
-        Case("--shapes bogus", ("simulate", str(f["game.txt"]), "--board", board, "--out", str(tmp / "s"),
-                                "--shapes", "bogus"), "'bogus'"),
+        Case(
+            "--name ../x",
+            ("tileset", "learn", photo, "--board", board, "--name", "../x", "--out", str(tmp / "t")),
+            "'../x'",
+        ),
+        Case(
+            "truncated JPEG",
+            ("tileset", "learn", cut, "--board", board, "--name", "x", "--out", str(tmp / "t")),
+            cut,
+        ),
+        Case(
+            "--size 100000x100000",
+            (
+                "simulate",
+                str(f["game.txt"]),
+                "--board",
+                board,
+                "--out",
+                str(tmp / "s"),
+                "--size",
+                "100000x100000",
+            ),
+            "'100000x100000'",
+        ),
+        Case(
+            "transcript not UTF-8",
+            ("simulate", str(f["latin1.txt"]), "--board", board, "--out", str(tmp / "s")),
+            str(f["latin1.txt"]),
+        ),
+        Case(
+            "--fps 0",
+            ("simulate", str(f["game.txt"]), "--board", board, "--out", str(tmp / "s"), "--fps", "0"),
+            "'0'",
+        ),
+        Case(
+            "missing board",
+            ("simulate", str(f["game.txt"]), "--board", str(tmp / "nob.json"), "--out", str(tmp / "s")),
+            "nob.json",
+        ),
+        Case(
+            "--shapes bogus",
+            ("simulate", str(f["game.txt"]), "--board", board, "--out", str(tmp / "s"), "--shapes", "bogus"),
+            "'bogus'",
+        ),
         Case("--speed 0", (*run, "--source", str(f["rec"]), "--speed", "0"), "'0'"),
-        Case("--order 1 with a board of order 2", (*run, "--source", str(f["rec"]), "--order", "1"),
-             "--order 1"),
+        Case(
+            "--order 1 with a board of order 2",
+            (*run, "--source", str(f["rec"]), "--order", "1"),
+            "--order 1",
+        ),
         Case('--players ""', (*run, "--source", str(f["rec"]), "--players", ""), "--players"),
-        Case("--players with an empty name", (*run, "--source", str(f["rec"]), "--players", "Ana,,Bo"),
-             "'Ana,,Bo'"),
+        Case(
+            "--players with an empty name",
+            (*run, "--source", str(f["rec"]), "--players", "Ana,,Bo"),
+            "'Ana,,Bo'",
+        ),
         Case("newline in --source", (*run, "--source", str(f["rec"]) + "\nx"), repr(str(f["rec"]) + "\nx")),
         Case("--source missing.mp4", (*run, "--source", missing), missing),
-        Case("frames.json naming ../../../../etc/passwd", (*run, "--source", str(f["escape"])),
-             "../../../../etc/passwd"),
-        Case("--settings not UTF-8", (*run, "--source", str(f["rec"]), "--settings", str(f["latin1.toml"])),
-             str(f["latin1.toml"])),
-        Case("--settings bad TOML", (*run, "--source", str(f["rec"]), "--settings", str(f["bad.toml"])),
-             str(f["bad.toml"])),
-        Case("--settings modulus 1000", (*run, "--source", str(f["rec"]), "--settings",
-                                         str(f["modulus.toml"])), "1000"),
+        Case(
+            "frames.json naming ../../../../etc/passwd",
+            (*run, "--source", str(f["escape"])),
+            "../../../../etc/passwd",
+        ),
+        Case(
+            "--settings not UTF-8",
+            (*run, "--source", str(f["rec"]), "--settings", str(f["latin1.toml"])),
+            str(f["latin1.toml"]),
+        ),
+        Case(
+            "--settings bad TOML",
+            (*run, "--source", str(f["rec"]), "--settings", str(f["bad.toml"])),
+            str(f["bad.toml"]),
+        ),
+        Case(
+            "--settings modulus 1000",
+            (*run, "--source", str(f["rec"]), "--settings", str(f["modulus.toml"])),
+            "1000",
+        ),
         Case("--gpio 99", (*run, "--source", str(f["rec"]), "--gpio", "99"), "'99'"),
         Case("--modulus 0", (*run, "--source", str(f["rec"]), "--modulus", "0"), "'0'"),
-        Case("--games is a file", (*run, "--source", str(f["rec"]), "--games", str(f["a file"])),
-             str(f["a file"])),
+        Case(
+            "--games is a file",
+            (*run, "--source", str(f["rec"]), "--games", str(f["a file"])),
+            str(f["a file"]),
+        ),
     ]
     return c
 
@@ -183,8 +297,15 @@ def _cases(f: dict[str, Path], tmp: Path) -> list[Case]:
 def _run(case: Case) -> Outcome:
     env = {**os.environ, "PYTHONPATH": str(REPO), "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
     start = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "tilescribe.cli", *case.argv], capture_output=True,
-                          text=True, timeout=120, cwd=REPO, env=env, stdin=subprocess.DEVNULL)
+    done = subprocess.run(
+        [sys.executable, "-m", "tilescribe.cli", *case.argv],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=REPO,
+        env=env,
+        stdin=subprocess.DEVNULL,
+    )
     return Outcome(case, done.returncode, done.stderr, time.perf_counter() - start)
 
 
@@ -198,8 +319,10 @@ def test_every_command_names_its_bad_input_in_one_line(tmp_path: Path) -> None:
         outcomes = list(pool.map(_run, cases))
     table = ["| command | bad input | exit | seconds | first line of stderr |", "|---|---|---|---|---|"]
     for o in outcomes:
-        table.append(f"| {o.case.argv[0]} | {_cell(o.case.what)} | {o.status} | {o.seconds:.1f} | "
-                     f"{_cell(o.first_line)} |")
+        table.append(
+            f"| {o.case.argv[0]} | {_cell(o.case.what)} | {o.status} | {o.seconds:.1f} | "
+            f"{_cell(o.first_line)} |"
+        )
     report = tmp_path / "bad_inputs.md"
     report.write_text("\n".join(table) + "\n", encoding="utf-8")
     print(f"\n{report}:\n" + "\n".join(table))

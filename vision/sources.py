@@ -413,7 +413,7 @@ class RecordingSource(FrameSource):
         try:
             image = load_image(self.recording.folder / entry.file)
         except ImageError as exc:
-            raise SourceLostError(f"{self.name}: frame {index}: {exc}") from exc
+            raise SourceLostError(f"{self.name}: frame {index} is missing or unreadable ({exc})") from exc
         return Frame(image, entry.t, index, self._events.get(index, ()))
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 from calibration.board_calibration import Calibration
 from calibration.geometry import BoardGeometry
@@ -53,15 +54,15 @@ def build_config(board: str, modulus: int, calibration: str | None, tileset: str
 
 
 def run(args: argparse.Namespace) -> int:
-    """Read one image; 0 when the board was found, 1 when not.
-
-    Raises:
-        ValueError: bad input (tilescribe.cli reports it in one line, status 2): the image
-            (vision.images.ImageError), board.json, the calibration or the tile set.
-    """
-    image = load_image(args.image)
-    config = build_config(args.board, args.modulus, args.calibration, args.tileset)
-    reading = BoardReader(config).read(image, args.image)
+    """Read one image; 0 when the board was found, 1 when not, 2 for bad input (the image, board.json,
+    the calibration or the tile set, named in one line on standard error)."""
+    try:
+        image = load_image(args.image)
+        config = build_config(args.board, args.modulus, args.calibration, args.tileset)
+        reading = BoardReader(config).read(image, args.image)
+    except ValueError as exc:
+        print(f"tilescribe read: {exc}", file=sys.stderr)
+        return 2
     if args.json:
         print(json.dumps(reading.to_json()))
     elif not reading.board_found:

@@ -263,7 +263,7 @@ def _read_recording(case: bytes, folder: Path) -> None:
     (folder / "frames.json").write_bytes(case)
     (folder / "events.jsonl").write_text('{"t": 0.1, "frame": 1, "type": "end_turn", "turn": 1}\n')
     source = RecordingSource(folder)
-    if source.recording.board is not None and source.recording.board.is_file():
+    if source.recording.board is not None:
         BoardGeometry.load(source.recording.board)
     for _frame in source:
         pass

@@ -33,9 +33,10 @@ MAX_FILE_BYTES = 64 * 1024 * 1024
 #: Largest image (width x height): the biggest phone sensors are 48 MP; decoded it is 150 MB of BGR.
 MAX_PIXELS = 50_000_000
 
-#: libjpeg's warning for padding before the end-of-image marker, which webcams' frames often carry;
-#: every other decoder warning (bad Huffman code, premature end of a segment) refuses the image.
-_HARMLESS = "extraneous bytes before marker"
+#: libjpeg's warning for scan parameters some phone encoders write for a sequential JPEG, which
+#: it decodes in full; every other decoder warning (premature end of a segment, bytes before a
+#: marker, a bad Huffman code: data missing or damaged) refuses the image.
+_HARMLESS = "Invalid SOS parameters for sequential JPEG"
 
 _JPEG_SIGNATURE = b"\xff\xd8\xff"
 _PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"

@@ -169,6 +169,11 @@ def _cases(f: dict[str, Path], tmp: Path) -> list[Case]:
         Case(
             "no images, no --source", ("calibrate", "--board", board, "--out", str(tmp / "c.npz")), "--source"
         ),
+        Case(
+            "--frames with images",
+            ("calibrate", photo, "--board", board, "--frames", "3", "--out", str(tmp / "c.npz")),
+            "--frames 3",
+        ),
         Case("truncated JPEG", ("read", cut, "--board", board, "--modulus", "13"), cut),
         Case(
             "missing image", ("read", str(tmp / "none.jpg"), "--board", board, "--modulus", "13"), "none.jpg"
@@ -283,6 +288,7 @@ def _cases(f: dict[str, Path], tmp: Path) -> list[Case]:
             (*run, "--source", str(f["rec"]), "--settings", str(f["modulus.toml"])),
             "1000",
         ),
+        Case("--speed with a live camera", (*run, "--source", "0", "--speed", "2"), "--speed 2"),
         Case("--gpio 99", (*run, "--source", str(f["rec"]), "--gpio", "99"), "'99'"),
         Case("--modulus 0", (*run, "--source", str(f["rec"]), "--modulus", "0"), "'0'"),
         Case(

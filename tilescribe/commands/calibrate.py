@@ -23,7 +23,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--board", required=True, help="board.json written by 'tilescribe board print'")
     p.add_argument("--source", type=printable,
                    help="frame source: 'pi', a camera index, a URL, a video file or a recording")
-    p.add_argument("--frames", type=int_in(1, MAX_CALIBRATION_FRAMES), default=10,
+    p.add_argument("--frames", type=int_in(1, MAX_CALIBRATION_FRAMES),
                    help=f"frames to take from --source (default 10, at most {MAX_CALIBRATION_FRAMES})")
     p.add_argument("--out", required=True, type=new_file, help="calibration file to write (.npz)")
     p.set_defaults(func=run)
@@ -40,9 +40,10 @@ def frames_from(args: argparse.Namespace) -> Iterator[tuple[str, np.ndarray]]:
         for path in args.images:
             yield path, load_image(path)
         return
+    frames = args.frames or 10
     with open_source(args.source) as source:
         for frame in source:
-            if frame.index >= args.frames:
+            if frame.index >= frames:
                 break
             yield f"{args.source} frame {frame.index}", frame.image
 
@@ -56,6 +57,8 @@ def run(args: argparse.Namespace) -> int:
     """
     if bool(args.images) == bool(args.source):
         raise CalibrationError("give either images of the empty board or --source, not both or neither")
+    if args.images and args.frames is not None:
+        raise CalibrationError(f"--frames {args.frames}: it counts frames of --source; images are all used")
     geometry = BoardGeometry.load(args.board)
     try:
         result = calibrate(geometry, frames_from(args))

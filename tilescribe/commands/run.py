@@ -200,6 +200,9 @@ def run(args: argparse.Namespace) -> int:
             spec = str(demo_recording(args.cache.expanduser(), made))
             bar.close()
         source = open_source(spec)
+        if args.speed is not None and not source.finite:
+            raise SourceError(f"--speed {args.speed:g}: {source.name} is live; --speed paces a recording "
+                              "or a video file")
         recorded = None
         if isinstance(source, RecordingSource):
             recorded = recording_settings(source.recording.folder)

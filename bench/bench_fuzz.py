@@ -77,7 +77,7 @@ def fuzz(target: Target, cases: int, timeout: float) -> Tally:
             tally.refused += 1
         except CaseTimeout:
             tally.timeouts.append(_short(case))
-        except Exception:  # noqa: BLE001 - any other exception is what the bench counts
+        except Exception:  # any other exception is what the bench counts
             tally.tracebacks.append(f"{_short(case)}\n{traceback.format_exc(limit=-3)}")
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0)

@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from tilescribe.allocator import keep_freed_memory
+from tilescribe.journal import JournalError
+from vision.locate import BoardNotFoundError
 from vision.sources import SourceError
 
 #: Sub-command modules, in the order ``tilescribe --help`` lists them.
@@ -79,7 +81,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     try:
         return int(args.func(args) or 0)
-    except (ValueError, OSError, SourceError) as exc:
+    except (ValueError, OSError, SourceError, JournalError, BoardNotFoundError) as exc:
         print(f"{command_name(args)}: {error_line(exc)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

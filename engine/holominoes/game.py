@@ -48,6 +48,20 @@ PLAY, PASS, SKIP = "play", "pass", "skip"
 OUT_OF_TILES, ALL_PASSED = "out of tiles", "every player passed"
 
 
+def check_pool(pool: int) -> None:
+    """Raises:
+    ValueError: a pool size outside 1..MAX_POOL."""
+    if not 1 <= pool <= MAX_POOL:
+        raise ValueError(f"pool must be 1..{MAX_POOL} tiles, got {pool!r}")
+
+
+def check_scoring(scoring: str) -> None:
+    """Raises:
+    ValueError: a scoring other than "product" or "sum"."""
+    if scoring not in SCORINGS:
+        raise ValueError(f"scoring must be one of {', '.join(SCORINGS)}, got {scoring!r}")
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
     """What the players agreed (tags ``[Players]``, ``[Pool]``, ``[Digits]``, ``[Scoring]``,
@@ -70,11 +84,9 @@ class Settings:
             raise ValueError(f"players must be named once each, got {self.players!r}")
         if len(self.players) > MAX_PLAYERS:
             raise ValueError(f"at most {MAX_PLAYERS} players, got {len(self.players)}")
-        if not 1 <= self.pool <= MAX_POOL:
-            raise ValueError(f"pool must be 1..{MAX_POOL} tiles, got {self.pool!r}")
+        check_pool(self.pool)
         tiles = tile_set(self.digits)
-        if self.scoring not in SCORINGS:
-            raise ValueError(f"scoring must be one of {', '.join(SCORINGS)}, got {self.scoring!r}")
+        check_scoring(self.scoring)
         if self.start is not None and self.start.tile not in tiles:
             raise ValueError(f"start tile {format_tile(self.start.tile)} is not in the 1..{self.digits} set")
         if len(self.players) * self.pool + (self.start is not None) > len(tiles):

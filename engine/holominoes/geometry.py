@@ -59,7 +59,7 @@ BITE_CELLS = (((0, 0), "SE"), ((1, 0), "W"), ((0, 1), "NE"))
 HOLE_NUMBERS = ((0, 0), (-1, 1), (0, 1))
 
 _ANGLE = {name: i * math.pi / 3 for i, name in enumerate(CORNERS)}
-_CELL_RE = re.compile(r"(-?\d{1,7}),(-?\d{1,7})")
+_CELL_RE = re.compile(r"(-?\d+),(-?\d+)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +92,8 @@ def parse_cell(text: str) -> Cell:
     m = _CELL_RE.fullmatch(text.strip())
     if m is None:
         raise ValueError(f"cell {text!r} is not q,r (two whole numbers, e.g. 1,-1)")
+    if max(len(m.group(1)), len(m.group(2))) > 6:
+        raise ValueError(f"cell {text!r} is beyond {MAX_COORD} from 0,0")
     try:
         return Cell(int(m.group(1)), int(m.group(2)))
     except ValueError as exc:

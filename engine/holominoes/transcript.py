@@ -29,8 +29,10 @@ from engine.holominoes.game import (
     IllegalTurnError,
     Settings,
     TurnResult,
+    check_pool,
+    check_scoring,
 )
-from engine.holominoes.tiles import Pass, Play, format_move, format_placement, parse_move, parse_placement
+from engine.holominoes.tiles import Pass, Play, format_move, format_placement, parse_move, parse_placement, tile_set
 from engine.record import COORDINATE_TOKENS, RecordLine, Tag, format_line, format_tags, read_record, tag_value
 
 RULE_ONE_TILE = "Play: one tile a turn"
@@ -73,11 +75,12 @@ def read_settings(tags: list[Tag], lines: list[RecordLine], errors: list[Transcr
         named = tuple(dict.fromkeys(r.player for r in lines if r.player))
         if named:
             values["players"] = named
-    for name in ("pool", "digits", "scoring"):
+    checks = {"pool": check_pool, "digits": tile_set, "scoring": check_scoring}
+    for name, check in checks.items():
         if name not in values:
             continue
         try:
-            Settings(**{name: values[name]})
+            check(values[name])
         except ValueError as exc:
             line = next((t.line for t in tags if t.name.lower() == name), 0)
             errors.append(TranscriptError(line, 1, f"tag {name.capitalize()}: {exc}"))

@@ -224,7 +224,7 @@ class Game:
 
     @property
     def end_reason(self) -> str | None:
-        """"out of tiles", "every player passed", or None while the game is on."""
+        """ "out of tiles", "every player passed", or None while the game is on."""
         return self._s.over
 
     def winners(self) -> list[str]:
@@ -264,7 +264,9 @@ class Game:
             p = move.placement
             if p.tile not in self.tiles:
                 text = format_tile(p.tile)
-                return Violation(RULE_TILE_SET, (text,), f"{text} is not a tile of the 1..{self.settings.digits} set")
+                return Violation(
+                    RULE_TILE_SET, (text,), f"{text} is not a tile of the 1..{self.settings.digits} set"
+                )
             if p.tile in s.position.tiles:
                 text = format_tile(p.tile)
                 return Violation(RULE_ONCE, (format_placement(p),), f"{text} is already on the table")
@@ -273,7 +275,9 @@ class Game:
             return Violation(RULE_PASS_TILE, (), "a pass names the pool tile it returns (pass 456)")
         text = format_tile(move.tile)
         if move.tile not in self.tiles:
-            return Violation(RULE_TILE_SET, (text,), f"{text} is not a tile of the 1..{self.settings.digits} set")
+            return Violation(
+                RULE_TILE_SET, (text,), f"{text} is not a tile of the 1..{self.settings.digits} set"
+            )
         if move.tile in s.position.tiles:
             return Violation(RULE_PASS_TILE, (text,), f"{text} is on the table, not in a pool")
         for p in s.position.legal_placements((move.tile,), self.settings.digits):

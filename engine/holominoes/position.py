@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
 from engine.games import Violation
 from engine.holominoes.geometry import (
@@ -42,11 +42,7 @@ _OWNERS = tuple(NUMBERED_OWNER[name] for name in NUMBERED)
 _BITES = tuple(
     (
         (oq, orr),
-        tuple(
-            (oq + dq, orr + dr)
-            for (dq, dr), _ in BITE_CELLS
-            if (oq + dq, orr + dr) != (0, 0)
-        ),
+        tuple((oq + dq, orr + dr) for (dq, dr), _ in BITE_CELLS if (oq + dq, orr + dr) != (0, 0)),
     )
     for oq, orr in ((0, 0), (-1, 0), (0, -1))  # SE, W, NE
 )
@@ -98,7 +94,7 @@ def score_holes(holes: Iterable[Hole], scoring: str = "product") -> int:
     return out
 
 
-@lru_cache(maxsize=None)
+@cache
 def _fitting(digits: int) -> dict[tuple[int, int, int], tuple[tuple[Tile, str], ...]]:
     """Every corner pattern (E, SW, NW; 0 for free) -> the (tile, first corner) that fit it."""
     oriented = [(t, first, t.oriented(first)) for t in tile_set(digits) for first in NUMBERED]
@@ -112,6 +108,14 @@ def _fitting(digits: int) -> dict[tuple[int, int, int], tuple[tuple[Tile, str], 
                     if e in (0, a) and sw in (0, b) and nw in (0, c)
                 )
     return out
+
+
+@cache
+def _fit_masks(digits: int) -> tuple[dict[Tile, int], dict[tuple[int, int, int], int]]:
+    """Each tile's bit, and each corner pattern's mask of the tiles that fit it."""
+    bits = {t: 1 << i for i, t in enumerate(tile_set(digits))}
+    masks = {key: sum({bits[t] for t, _ in fits}) for key, fits in _fitting(digits).items()}
+    return bits, masks
 
 
 class Position:
@@ -227,8 +231,13 @@ class Position:
         return tuple(out)
 
     def _hole_numbers(self, bq: int, br: int, placement: Placement) -> tuple[int, int, int]:
-        numbers = dict(zip(((placement.cell.q + dq, placement.cell.r + dr) for dq, dr in _OWNERS),
-                           placement.corners, strict=True))
+        numbers = dict(
+            zip(
+                ((placement.cell.q + dq, placement.cell.r + dr) for dq, dr in _OWNERS),
+                placement.corners,
+                strict=True,
+            )
+        )
         numbers.update(self._numbers)
         a, b, c = (numbers[(bq + dq, br + dr)] for dq, dr in HOLE_NUMBERS)
         return (a, b, c)
@@ -266,10 +275,6 @@ class Position:
     def blocked_points(self, tiles: Iterable[Tile], digits: int = 6) -> list[Cell]:
         """Empty cells next to the tiles where none of ``tiles`` fits in any rotation (seed
         "Blocking")."""
-        wanted = frozenset(tiles)
-        fitting = _fitting(digits)
-        return [
-            Cell(*key)
-            for key in self.frontier()
-            if not any(t in wanted for t, _ in fitting.get(self.pattern(key), ()))
-        ]
+        bits, masks = _fit_masks(digits)
+        wanted = sum({bits.get(t, 0) for t in tiles})
+        return [Cell(*key) for key in self.frontier() if not masks.get(self.pattern(key), 0) & wanted]

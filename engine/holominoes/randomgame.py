@@ -18,7 +18,9 @@ from engine.holominoes.tiles import Pass, Placement, Play, Tile, tile_set
 NAMES = ("Ana", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ida", "Jo", "Kai", "Lu")
 
 
-def random_game(seed: int, players: int = 2, turns: int | None = None, digits: int = 6) -> tuple[Game, list[list[Tile]]]:
+def random_game(
+    seed: int, players: int = 2, turns: int | None = None, digits: int = 6
+) -> tuple[Game, list[list[Tile]]]:
     """A random legal game.
 
     Args:

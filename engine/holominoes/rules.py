@@ -41,7 +41,9 @@ def best_moves(game: Game, tiles: list[Tile], top: int) -> list[Hint]:
     hints = []
     for p in game.legal_placements(tiles):
         result = game.evaluate(Play(p))
-        hints.append(Hint(format_move(result.move), result.score, {"holes": [h.to_json() for h in result.holes]}))
+        hints.append(
+            Hint(format_move(result.move), result.score, {"holes": [h.to_json() for h in result.holes]})
+        )
     if not hints:
         hints = [Hint(format_move(Pass(t)), 0, {"holes": []}) for t in tiles]
     hints.sort(key=lambda h: (-h.score, h.moves))

@@ -13,7 +13,7 @@ from __future__ import annotations
 import itertools
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
 from engine.holominoes.geometry import NUMBERED, Cell, format_cell, parse_cell
 
@@ -81,7 +81,7 @@ def format_tile(tile: Tile) -> str:
     return "".join(str(v) for v in tile.numbers)
 
 
-@lru_cache(maxsize=None)
+@cache
 def tile_set(digits: int = 6) -> tuple[Tile, ...]:
     """Every tile of a set with numbers 1..digits: each triplet read both ways round.
 

@@ -16,6 +16,7 @@ Tags: Players, Pool (tiles per pool, 3), Digits (largest number, 6), Scoring ("p
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from engine.errors import TranscriptError
@@ -32,8 +33,16 @@ from engine.holominoes.game import (
     check_pool,
     check_scoring,
 )
-from engine.holominoes.tiles import Pass, Play, format_move, format_placement, parse_move, parse_placement, tile_set
-from engine.record import COORDINATE_TOKENS, RecordLine, Tag, format_line, format_tags, read_record, tag_value
+from engine.holominoes.tiles import (
+    Pass,
+    Play,
+    format_move,
+    format_placement,
+    parse_move,
+    parse_placement,
+    tile_set,
+)
+from engine.record import COORDINATE_TOKENS, RecordLine, Tag, format_line, format_tags, read_record
 
 RULE_ONE_TILE = "Play: one tile a turn"
 RULE_NOTATION = "Notation: a readable move"
@@ -44,7 +53,9 @@ _SETTINGS_TAGS = {"game", "players", "pool", "digits", "scoring", "start"}
 def _int_tag(tag: Tag, errors: list[TranscriptError], default: int) -> int:
     value = tag.value.strip()
     if not value.isdigit() or len(value) > 4:
-        errors.append(TranscriptError(tag.line, 1, f"tag {tag.name} {tag.value!r} is not a small whole number"))
+        errors.append(
+            TranscriptError(tag.line, 1, f"tag {tag.name} {tag.value!r} is not a small whole number")
+        )
         return default
     return int(value)
 
@@ -75,7 +86,11 @@ def read_settings(tags: list[Tag], lines: list[RecordLine], errors: list[Transcr
         named = tuple(dict.fromkeys(r.player for r in lines if r.player))
         if named:
             values["players"] = named
-    checks = {"pool": check_pool, "digits": tile_set, "scoring": check_scoring}
+    checks: dict[str, Callable[[Any], object]] = {
+        "pool": check_pool,
+        "digits": tile_set,
+        "scoring": check_scoring,
+    }
     for name, check in checks.items():
         if name not in values:
             continue
@@ -96,7 +111,9 @@ def _move_of(record: RecordLine, errors: list[TranscriptError]) -> Play | Pass |
     with its line and column)."""
     words = record.words
     if words[0].lower() != "pass" and len(words) > 1:
-        return Violation(RULE_ONE_TILE, tuple(words), f"a turn lays one tile, not {len(words)}: {' '.join(words)}")
+        return Violation(
+            RULE_ONE_TILE, tuple(words), f"a turn lays one tile, not {len(words)}: {' '.join(words)}"
+        )
     try:
         return parse_move(" ".join(words))
     except ValueError as exc:
@@ -134,12 +151,16 @@ def replay(text: str) -> tuple[Game, Replay]:
         result: TurnResult | None = None
         if record.player is not None and record.player not in settings.players:
             errors.append(
-                TranscriptError(record.line, 1, f"player {record.player!r} is not one of {', '.join(settings.players)}")
+                TranscriptError(
+                    record.line, 1, f"player {record.player!r} is not one of {', '.join(settings.players)}"
+                )
             )
         if game.is_over:
             violation = Violation(RULE_GAME_OVER, (), f"the game is over ({game.end_reason})")
         elif record.player is not None and record.player != game.current_player:
-            violation = Violation(RULE_TURN_ORDER, (), f"it is {game.current_player}'s turn, not {record.player}'s")
+            violation = Violation(
+                RULE_TURN_ORDER, (), f"it is {game.current_player}'s turn, not {record.player}'s"
+            )
         if violation is None and not isinstance(move, Violation):
             try:
                 result = game.play(move)
@@ -150,7 +171,9 @@ def replay(text: str) -> tuple[Game, Replay]:
         kind = PASS if moves[0].lower() == "pass" else PLAY
         score = result.score if result is not None else 0
         details = _details(game, result)
-        reports.append(TurnReport(record.number, player, kind, moves, violation is None, violation, score, details))
+        reports.append(
+            TurnReport(record.number, player, kind, moves, violation is None, violation, score, details)
+        )
     errors.sort(key=lambda e: (e.line, e.column))
     return game, Replay(_settings_json(settings), tuple(reports), game.scores, tuple(errors), final(game))
 

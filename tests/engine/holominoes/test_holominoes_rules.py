@@ -210,7 +210,8 @@ def test_out_of_range_coordinates_are_transcript_errors_with_line_and_column() -
     rep = RULES.replay_text(transcript("123@0,0/SW", "132@1,-1/E", "145@99999999,0/E"))
     assert [(e.line, e.column) for e in rep.errors] == [(7, 8)]
     assert "beyond 1000" in rep.errors[0].message
-    assert not rep.turns[1].legal and rep.turns[1].error.rule == RULE_NOTATION
+    error = rep.turns[1].error
+    assert error is not None and error.rule == RULE_NOTATION
 
 
 def test_a_header_that_cannot_make_a_game_is_a_value_error() -> None:

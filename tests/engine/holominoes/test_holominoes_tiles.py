@@ -27,7 +27,10 @@ def test_the_set_holds_forty_tiles_two_per_triplet() -> None:
     tiles = tile_set(6)
     assert len(tiles) == len(set(tiles)) == 40
     # the seed's list of the 20 triplets, each read clockwise and anticlockwise
-    triplets = "123 124 125 126 134 135 136 145 146 156 234 235 236 245 246 256 345 346 356 456".split()
+    seed_list = (
+        "123, 124, 125, 126, 134, 135, 136, 145, 146, 156, 234, 235, 236, 245, 246, 256, 345, 346, 356, 456"
+    )
+    triplets = seed_list.split(", ")
     assert {frozenset(t.numbers) for t in tiles} == {frozenset(map(int, t)) for t in triplets}
     assert Tile((1, 2, 3)) in tiles and Tile((1, 3, 2)) in tiles
 

@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import re
 import time
+from pathlib import Path
 
 import pytest
 
@@ -218,3 +220,13 @@ def test_a_header_that_cannot_make_a_game_is_a_value_error() -> None:
     players = ", ".join(f"P{i}" for i in range(12))
     with pytest.raises(ValueError, match="12 pools of 4 need more than the set's 40 tiles"):
         RULES.replay_text(f'[Game "Holominoes"]\n[Players "{players}"]\n[Pool "4"]\n')
+
+
+def test_the_readme_example_replays_as_written() -> None:
+    readme = (Path(__file__).resolve().parents[3] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Holominoes", 1)[1].split("\n## ", 1)[0]
+    text = "\n".join(line[4:] for line in section.splitlines() if line.startswith("    "))
+    rep = RULES.replay_text(text)
+    assert rep.is_legal and not rep.errors and len(rep.turns) == 6
+    written = [int(c) for c in re.findall(r"\{\+(\d+)\}", text)]
+    assert [t.score for t in rep.turns] == written == [0, 0, 0, 0, 0, 3375]

@@ -256,6 +256,9 @@ class Position:
     def legal_placements(self, tiles: Iterable[Tile], digits: int = 6) -> Iterator[Placement]:
         """Every legal placement of the given tiles (seed "Play"): cells and rotations.
 
+        On an empty table any cell and rotation is legal; the list then offers each tile once,
+        on 0,0 with its first number east.
+
         Args:
             tiles: the tiles to try (a pool, or every tile not on the table).
             digits: the set's largest number.

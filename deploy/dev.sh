@@ -9,7 +9,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 APT_PACKAGES=(python3-venv python3-pip tesseract-ocr tesseract-ocr-eng libgl1 libglib2.0-0
-              fonts-dejavu-core fonts-dejavu-extra fonts-freefont-ttf fonts-liberation2 fonts-urw-base35)
+              fonts-dejavu-core fonts-dejavu-extra fonts-freefont-ttf fonts-liberation2 fonts-urw-base35
+              poppler-utils)
 
 missing=()
 for p in "${APT_PACKAGES[@]}"; do

@@ -17,23 +17,19 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from tqdm import tqdm
+from tilescribe.paths import cache_dir, games_dir, settings_file
 
-from calibration.geometry import BoardGeometry
-from engine.hexgrid import Board, format_address, parse_address
-from tilescribe.demo import demo_recording, recording_settings
-from tilescribe.faces import FaceMap
-from tilescribe.gpio import EndTurnButton, GpioError
-from tilescribe.journal import Journal, JournalError, latest_unfinished
-from tilescribe.observe import Observer, TruthObserver
-from tilescribe.settings import SettingsError, TableSettings, load_settings
-from tilescribe.table import Table
-from vision.sources import FrameSource, RecordingSource, SourceError, open_source
+if TYPE_CHECKING:
+    from tilescribe.journal import Journal
+    from tilescribe.observe import Observer
+    from tilescribe.settings import TableSettings
+    from tilescribe.table import Table
+    from vision.sources import FrameSource
 
-DEFAULT_GAMES = Path("~/.local/share/tilescribe/games")
-DEFAULT_CACHE = Path("~/.cache/tilescribe")
+DEFAULT_GAMES = games_dir()
+DEFAULT_CACHE = cache_dir()
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -57,7 +53,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--source", help="pi, a camera index, a stream URL, a video file or a recording folder "
                                     "(default: the bundled demo recording)")
     p.add_argument("--board", type=Path, help="board.json of the printed board (recordings name their own)")
-    p.add_argument("--settings", type=Path, help="TOML settings file (see deploy/settings.toml)")
+    p.add_argument("--settings", type=Path,
+                   help=f"TOML settings file (default: {settings_file()}, if it exists)")
     p.add_argument("--players", help="player names in turn order, comma-separated")
     p.add_argument("--modulus", type=int, help="the modulus (§1-3)")
     p.add_argument("--order", type=int, dest="board_order", help="board order (§1-2)")
@@ -91,6 +88,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _board_shape(board: Path) -> dict[str, Any]:
     """The board order and dropped cells of a printed board (board.json), as settings keys."""
+    from calibration.geometry import BoardGeometry
+    from engine.hexgrid import Board, format_address, parse_address
+
     cells = {parse_address(a) for a in BoardGeometry.load(board).cells}
     order = max(c.ring() for c in cells)
     dropped = [format_address(c) for c in Board.hexagon(order) if c not in cells]
@@ -98,6 +98,8 @@ def _board_shape(board: Path) -> dict[str, Any]:
 
 
 def _settings(args: argparse.Namespace, recorded: TableSettings | None, board: Path | None) -> TableSettings:
+    from tilescribe.settings import TableSettings, load_settings
+
     overrides: dict[str, Any] = {
         key: getattr(args, key)
         for key in ("modulus", "board_order", "wild", "hash_swap", "marker", "bonus", "tileset",
@@ -111,11 +113,14 @@ def _settings(args: argparse.Namespace, recorded: TableSettings | None, board: P
         base = recorded.to_dict()
         base.update({k: v for k, v in overrides.items() if v is not None})
         return TableSettings.from_dict(base, "the recording's settings (or the command line)")
-    return load_settings(args.settings, overrides)
+    default = settings_file()
+    return load_settings(args.settings or (default if default.is_file() else None), overrides)
 
 
 def _resumed(args: argparse.Namespace) -> Journal | None:
     """The unfinished game's journal when the players resume it, else None."""
+    from tilescribe.journal import latest_unfinished
+
     unfinished = latest_unfinished(args.games.expanduser())
     if unfinished is not None:
         resume = args.resume == "yes"
@@ -132,6 +137,10 @@ def _resumed(args: argparse.Namespace) -> Journal | None:
 
 def _observer(args: argparse.Namespace, source: FrameSource, settings: TableSettings,
               table: Callable[[], Table]) -> Observer:
+    from tilescribe.faces import FaceMap
+    from tilescribe.observe import TruthObserver
+    from vision.sources import RecordingSource, SourceError
+
     if args.truth:
         if not isinstance(source, RecordingSource):
             raise SourceError("--truth needs a recording folder as the source")
@@ -157,10 +166,18 @@ def _observer(args: argparse.Namespace, source: FrameSource, settings: TableSett
 
 def run(args: argparse.Namespace) -> int:
     """Run the session; prints the transcript path and the final scores. Returns the exit status."""
+    from tqdm import tqdm
+
     from display.kiosk import Kiosk
     from display.start_screen import choose
+    from tilescribe.demo import demo_recording, recording_settings
+    from tilescribe.gpio import EndTurnButton, GpioError
+    from tilescribe.journal import Journal, JournalError
     from tilescribe.session import Session
+    from tilescribe.settings import SettingsError
     from tilescribe.start import chosen_settings, start_choices
+    from tilescribe.table import Table
+    from vision.sources import RecordingSource, SourceError, open_source
 
     no_screen = not any(os.environ.get(v) for v in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER"))
     if no_screen and not args.headless:

@@ -31,6 +31,7 @@ fi
 if [ ! -f .venv/.setup-stamp ] || [ pyproject.toml -nt .venv/.setup-stamp ]; then
     echo "Installing tilescribe and its Python dependencies into .venv"
     .venv/bin/python -m pip install -q --upgrade pip
+    .venv/bin/python -m pip uninstall -q -y pygame 2>/dev/null || true  # pygame-ce replaces it (same module)
     .venv/bin/python -m pip install -q -e ".[dev]"
     touch .venv/.setup-stamp
 fi

@@ -166,13 +166,12 @@ def _observer(args: argparse.Namespace, source: FrameSource, settings: TableSett
 
 def run(args: argparse.Namespace) -> int:
     """Run the session; prints the transcript path and the final scores. Returns the exit status."""
-    from tqdm import tqdm
-
     from display.kiosk import Kiosk
     from display.start_screen import choose
     from tilescribe.demo import demo_recording, recording_settings
     from tilescribe.gpio import EndTurnButton, GpioError
     from tilescribe.journal import Journal, JournalError
+    from tilescribe.progress import progress
     from tilescribe.session import Session
     from tilescribe.settings import SettingsError
     from tilescribe.start import chosen_settings, start_choices
@@ -190,7 +189,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         spec = args.source
         if spec is None:
-            bar = tqdm(desc="making the demo recording (first use only)", unit="frame", leave=False)
+            bar = progress(desc="making the demo recording (first use only)", unit="frame", leave=False)
 
             def made(done: int, total: int) -> None:
                 bar.total = total
@@ -240,7 +239,7 @@ def run(args: argparse.Namespace) -> int:
     total = len(source) if isinstance(source, RecordingSource) else None
     if args.speed is None and not args.headless and source.finite:
         args.speed = 1.0  # on a screen, a recording plays at its own pace, to be watched
-    bar = tqdm(total=total, unit="frame", desc="table session", disable=total is None)
+    bar = progress(total=total, unit="frame", desc="table session", quiet=total is None)
     try:
         with kiosk, source:
             result = Session(source, observer, table, journal, kiosk, button,

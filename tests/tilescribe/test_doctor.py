@@ -166,6 +166,10 @@ def test_small_checks_on_real_folders(tmp_path):
     missing = check_settings(tmp_path / "absent.toml", given=True)
     assert missing.status == "FAIL" and "absent.toml" in missing.message
     assert check_settings(tmp_path, given=True).status == "FAIL"  # a folder, not a file
+    binary = tmp_path / "binary.toml"
+    binary.write_bytes(b"modulus = 13\n\xff\xfe\n")
+    garbled = check_settings(binary, given=True)
+    assert garbled.status == "FAIL" and "binary.toml" in garbled.message and "utf-8" in garbled.message
     assert check_games_writable(tmp_path / "new" / "games").status == "OK"
     with pytest.raises(ValueError, match="status must be one of"):
         Check("x", "BAD", "y")  # type: ignore[arg-type]

@@ -73,6 +73,9 @@ def test_tiled_sheets_markers_where_board_json_says(tmp_path):
     assert len({i for i, _ in found}) >= len(geometry.markers) - 2
     assert {i for i, _ in found if i in (0, 9, 8)} == {0, 9, 8}  # the left column, on sheet 1
     assert max(errors_mm(found, geometry)) <= MAX_ERROR_MM
+    text = subprocess.run(["pdftotext", str(tmp_path / "board.pdf"), "-"], capture_output=True, text=True,
+                          check=True).stdout
+    assert "sheet row 1/1 column 1/2" in text and "sheet row 1/1 column 2/2" in text
 
 
 def test_pdf_is_vector_with_text_and_no_image(tmp_path):

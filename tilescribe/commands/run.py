@@ -28,9 +28,6 @@ if TYPE_CHECKING:
     from tilescribe.table import Table
     from vision.sources import FrameSource
 
-DEFAULT_GAMES = games_dir()
-DEFAULT_CACHE = cache_dir()
-
 
 def _size(text: str) -> tuple[int, int]:
     try:
@@ -42,8 +39,8 @@ def _size(text: str) -> tuple[int, int]:
 
 def add_games_argument(parser: argparse.ArgumentParser) -> None:
     """The ``--games DIR`` option (shared with ``tilescribe games``)."""
-    parser.add_argument("--games", type=Path, default=DEFAULT_GAMES,
-                        help=f"folder of the game journals (default {DEFAULT_GAMES})")
+    parser.add_argument("--games", type=Path, default=games_dir(),
+                        help=f"folder of the game journals (default {games_dir()})")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -67,7 +64,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--auto", type=float, nargs="?", const=4.0, dest="auto_end_seconds", metavar="SECONDS",
                    help="auto mode: end a legal turn after the board is still this long (4 s)")
     add_games_argument(p)
-    p.add_argument("--cache", type=Path, default=DEFAULT_CACHE, help=f"demo cache (default {DEFAULT_CACHE})")
+    p.add_argument("--cache", type=Path, default=cache_dir(), help=f"demo cache (default {cache_dir()})")
     p.add_argument("--resume", choices=["ask", "yes", "no"], default="ask",
                    help="resume the last unfinished game (default: ask on the terminal)")
     p.add_argument("--start-screen", action="store_true",

@@ -37,7 +37,6 @@ if TYPE_CHECKING:
 #: Every face a tile can show: numbers, the wild tile, the modulus marker (§8), the Rummikub joker.
 FACES: tuple[str, ...] = tuple(str(v) for v in range(20)) + ("#", "marker", "joker")
 
-
 #: Where TrueType/OpenType fonts are searched (recursively) by file stem.
 FONT_ROOT = Path("/usr/share/fonts")
 

@@ -29,6 +29,11 @@ def rasterise(pdf: Path, out: Path) -> list[np.ndarray]:
     return [cv2.imread(str(p), cv2.IMREAD_GRAYSCALE) for p in sorted(out.glob("page-*.pgm"))]
 
 
+def pdf_text(pdf: Path) -> str:
+    """The text of ``pdf`` (poppler's pdftotext)."""
+    return subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+
+
 def detected_markers_mm(
     pdf: Path, geometry: BoardGeometry, paper: str, tmp: Path
 ) -> list[tuple[int, np.ndarray]]:
@@ -73,8 +78,7 @@ def test_tiled_sheets_markers_where_board_json_says(tmp_path):
     assert len({i for i, _ in found}) >= len(geometry.markers) - 2
     assert {i for i, _ in found if i in (0, 9, 8)} == {0, 9, 8}  # the left column, on sheet 1
     assert max(errors_mm(found, geometry)) <= MAX_ERROR_MM
-    text = subprocess.run(["pdftotext", str(tmp_path / "board.pdf"), "-"], capture_output=True, text=True,
-                          check=True).stdout
+    text = pdf_text(tmp_path / "board.pdf")
     assert "sheet row 1/1 column 1/2" in text and "sheet row 1/1 column 2/2" in text
 
 
@@ -82,9 +86,7 @@ def test_pdf_is_vector_with_text_and_no_image(tmp_path):
     print_board(SheetSpec(order=2), tmp_path, "A3")
     pdf = (tmp_path / "board.pdf").read_bytes()
     assert b"/Subtype /Image" not in pdf and b"/XObject" not in pdf
-    text = subprocess.run(
-        ["pdftotext", str(tmp_path / "board.pdf"), "-"], capture_output=True, text=True, check=True
-    ).stdout
+    text = pdf_text(tmp_path / "board.pdf")
     assert {"A0", "B1", "T2", "P3"} <= set(text.split())
     assert "order 2" in text
     assert (tmp_path / "board.png").is_file()

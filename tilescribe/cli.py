@@ -25,6 +25,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "tilescribe.commands.games",
     "tilescribe.commands.read_tiles",
     "tilescribe.commands.tileset",
+    "tilescribe.commands.doctor",
 )
 
 

@@ -217,7 +217,7 @@ def demo_recording(cache_dir: Path, on_frame: Callable[[int, int], None] | None 
     """The demo recording folder, made and cached on first use.
 
     Args:
-        cache_dir: the cache folder (e.g. ``~/.cache/tilescribe``).
+        cache_dir: the cache folder (``tilescribe.paths.cache_dir()`` for the command line).
         on_frame: progress callback while the recording is made (see :func:`write_recording`).
         plan, options: another game or filming than the bundled demo (tests).
 

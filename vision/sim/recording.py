@@ -388,7 +388,8 @@ def make_recording(
     if progress:
         from tqdm import tqdm
 
-        iterator = tqdm(iterator, total=sim.frame_count, unit="frame")
+        # disable=None: no bar when standard error is not a terminal
+        iterator = tqdm(iterator, total=sim.frame_count, unit="frame", disable=None)
     for frame in iterator:
         name = f"{frame.index:06d}.jpg"
         (out / name).write_bytes(frame.jpeg)

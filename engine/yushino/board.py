@@ -18,6 +18,7 @@ Kinds left out have no squares; a square may carry one premium at most.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -155,7 +156,8 @@ def parse_layout(text: str, source: str = "<layout>") -> Layout:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        line = getattr(exc, "lineno", 0) or 0
+        found = re.search(r"at line (\d+)", str(exc))
+        line = int(found.group(1)) if found else len(text.splitlines())
         raise LayoutError(source, line, f"not TOML: {exc}") from None
     name = data.pop("name", source)
     if not isinstance(name, str):

@@ -29,11 +29,21 @@ from pathlib import Path
 
 from engine.errors import TranscriptError
 from engine.games import Replay, TurnReport, Violation
-from engine.record import format_line, format_tags, read_record
+from engine.record import Token, format_line, format_tags, read_record
 from engine.yushino.board import load_layout
 from engine.yushino.game import RULE_GAME_OVER, RULE_TURN_ORDER, Game, GameSettings, TurnResult, pick_winner
 from engine.yushino.rules import EITHER, FORWARD
-from engine.yushino.tiles import PLAY, Tile, Turn, format_rack, format_turn, parse_rack, parse_turn
+from engine.yushino.tiles import (
+    EXCHANGE,
+    PLAY,
+    Tile,
+    Turn,
+    format_rack,
+    format_turn,
+    parse_placement,
+    parse_rack,
+    parse_turn,
+)
 
 _KNOWN = ("game", "players", "layout", "direction", "racks")
 
@@ -92,6 +102,18 @@ def format_racks(racks: tuple[tuple[str, tuple[Tile, ...]], ...]) -> str:
     return ", ".join(f"{name}: {format_rack(tiles)}" for name, tiles in racks)
 
 
+def _bad_column(tokens: tuple[Token, ...]) -> int:
+    """The column of the token that spoils a turn: an exchange's count, or the first bad placement."""
+    if tokens[0].text.lower() == EXCHANGE:
+        return tokens[-1].column
+    for token in tokens:
+        try:
+            parse_placement(token.text)
+        except ValueError:
+            return token.column
+    return tokens[0].column
+
+
 def parse_transcript(text: str) -> tuple[Transcript, list[TranscriptError]]:
     """Read a transcript, collecting every error of its lines instead of stopping.
 
@@ -116,14 +138,7 @@ def parse_transcript(text: str) -> tuple[Transcript, list[TranscriptError]]:
         try:
             turn = parse_turn(" ".join(record.words))
         except ValueError as exc:
-            column = record.tokens[0].column
-            for token in record.tokens:
-                try:
-                    parse_turn(token.text)
-                except ValueError:
-                    column = token.column
-                    break
-            errors.append(TranscriptError(record.line, column, str(exc)))
+            errors.append(TranscriptError(record.line, _bad_column(record.tokens), str(exc)))
             continue
         turns.append(TranscriptTurn(record.number, record.player, turn, record.comment, record.line))
     players_text, line = values.get("players", ("", 0))

@@ -168,3 +168,12 @@ def test_layout_errors_name_file_and_line(text: str, line: int, message: str) ->
     with pytest.raises(LayoutError, match=message) as info:
         parse_layout(text, "board.toml")
     assert info.value.line == line and str(info.value).startswith(f"board.toml, line {line}:")
+
+
+def test_the_readme_example_replays_as_it_says() -> None:
+    readme = (Path(__file__).resolve().parents[3] / "README.md").read_text()
+    section = readme.split("## Yushino", 1)[1].split("\n## ", 1)[0]
+    text = "\n".join(line[4:] for line in section.splitlines() if line.startswith("    "))
+    result = RULES.replay_text(text)
+    assert result.is_legal and not result.errors
+    assert result.scores == {"Ana": 33, "Bo": 55} and result.final["winner"] == "Bo"

@@ -51,6 +51,9 @@ class Square:
         if not (0 <= self.col < 26 and 0 <= self.row < MAX_ROW):
             raise ValueError(f"square column {self.col} row {self.row} out of range")
 
+    def __hash__(self) -> int:  # the rules hash squares often: cheaper than hashing a tuple
+        return self.row * 32 + self.col
+
     @property
     def is_on_board(self) -> bool:
         """True for A1..O15."""
@@ -84,6 +87,17 @@ def format_square(square: Square) -> str:
 
 
 ALL_SQUARES: tuple[Square, ...] = tuple(Square(c, r) for r in range(SIZE) for c in range(SIZE))
+_GRID = tuple(tuple(ALL_SQUARES[r * SIZE + c] for r in range(SIZE)) for c in range(SIZE))
+
+
+def square_at(col: int, row: int) -> Square:
+    """The square at a 0-based column and row of the 15 x 15 board, built once (for the rules' loops).
+
+    Raises:
+        IndexError: off the board.
+    """
+    return _GRID[col][row]
+
 
 _CLASSIC = {
     SEQUENCE_X3: "A1 H1 O1 A8 O8 A15 H15 O15",

@@ -31,6 +31,7 @@ from engine.yushino.board import (
     Square,
     classic_layout,
     format_square,
+    square_at,
 )
 from engine.yushino.tiles import RACK_SIZE, Placement, Tile
 
@@ -55,7 +56,7 @@ def _neighbours(square: Square) -> Iterator[Square]:
     for dc, dr in _NEIGHBOURS:
         c, r = square.col + dc, square.row + dr
         if 0 <= c < SIZE and 0 <= r < SIZE:
-            yield Square(c, r)
+            yield square_at(c, r)
 
 
 def is_sequence(values: tuple[int, ...] | list[int], direction: str = FORWARD) -> bool:
@@ -177,11 +178,11 @@ def _run(tiles: Mapping[Square, Tile], square: Square, step: tuple[int, int]) ->
     """The maximal unbroken line of tiles through ``square`` along ``step`` (square holds a tile)."""
     dc, dr = step
     c, r = square.col, square.row
-    while c - dc >= 0 and r - dr >= 0 and Square(c - dc, r - dr) in tiles:
+    while c - dc >= 0 and r - dr >= 0 and square_at(c - dc, r - dr) in tiles:
         c, r = c - dc, r - dr
     out = []
-    while c < SIZE and r < SIZE and Square(c, r) in tiles:
-        out.append(Square(c, r))
+    while c < SIZE and r < SIZE and square_at(c, r) in tiles:
+        out.append(square_at(c, r))
         c, r = c + dc, r + dr
     return out
 
@@ -212,7 +213,9 @@ def _shape(position: Position, placements: tuple[Placement, ...]) -> PlayResult 
         axis = 0 if len(rows) == 1 else 1  # along the row, or down the column
         ends = sorted((s.col, s.row)[axis] for s in squares)
         fixed = (squares[0].row, squares[0].col)[axis]
-        line = [Square(i, fixed) if axis == 0 else Square(fixed, i) for i in range(ends[0], ends[-1] + 1)]
+        line = [
+            square_at(i, fixed) if axis == 0 else square_at(fixed, i) for i in range(ends[0], ends[-1] + 1)
+        ]
         holes = [s for s in line if s not in seen and s not in position]
         if holes:
             message = f"{format_square(holes[0])} is empty between the new tiles"
@@ -340,7 +343,7 @@ def _walk(tiles: Mapping[Square, Tile], square: Square, dc: int, dr: int) -> lis
     """The numbers on the unbroken tiles from next to ``square`` going (dc, dr)."""
     out = []
     c, r = square.col + dc, square.row + dr
-    while 0 <= c < SIZE and 0 <= r < SIZE and (tile := tiles.get(Square(c, r))) is not None:
+    while 0 <= c < SIZE and 0 <= r < SIZE and (tile := tiles.get(square_at(c, r))) is not None:
         out.append(tile.value or 0)
         c, r = c + dc, r + dr
     return out

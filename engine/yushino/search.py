@@ -15,7 +15,7 @@ import itertools
 from collections import Counter
 from collections.abc import Iterator, Mapping
 
-from engine.yushino.board import CENTRE, SIZE, Layout, Square
+from engine.yushino.board import CENTRE, SIZE, Layout, Square, square_at
 from engine.yushino.rules import EITHER, PlayResult, Position, evaluate_play, is_sequence
 from engine.yushino.tiles import BLANK, RACK_SIZE, Placement, Tile
 
@@ -47,11 +47,11 @@ def _cross(
     """The numbers ``square`` may take in the line across (dc, dr); None when no tile is there."""
     before, after = [], []
     c, r = square.col - dc, square.row - dr
-    while c >= 0 and r >= 0 and (t := tiles.get(Square(c, r))) is not None:
+    while c >= 0 and r >= 0 and (t := tiles.get(square_at(c, r))) is not None:
         before.append(t.value or 0)
         c, r = c - dc, r - dr
     c, r = square.col + dc, square.row + dr
-    while c < SIZE and r < SIZE and (t := tiles.get(Square(c, r))) is not None:
+    while c < SIZE and r < SIZE and (t := tiles.get(square_at(c, r))) is not None:
         after.append(t.value or 0)
         c, r = c + dc, r + dr
     if not before and not after:
@@ -69,7 +69,7 @@ def _stretches(
     """
     for axis in (0, 1):
         for fixed in range(SIZE):
-            line = [Square(i, fixed) if axis == 0 else Square(fixed, i) for i in range(SIZE)]
+            line = [square_at(i, fixed) if axis == 0 else square_at(fixed, i) for i in range(SIZE)]
             vals = [None if (t := tiles.get(s)) is None else (t.value or 0) for s in line]
             for start in range(SIZE):
                 if vals[start] is not None:

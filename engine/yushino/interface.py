@@ -54,7 +54,7 @@ class YushinoRules:
         return replay_game(text, folder)[1]
 
     def hint(self, text: str, rack: str | None, top: int, folder: Path | None = None) -> list[Hint]:
-        """The ``top`` best plays for the player to move, best first (a pass when none is legal).
+        """The ``top`` best plays for the player to move, best first; empty when no play is legal.
 
         Args:
             text: the transcript so far.
@@ -84,7 +84,7 @@ class YushinoRules:
         plays = legal_plays(
             game.position, Counter(tiles), size, game.settings.layout, game.settings.direction
         )
-        hints = [
+        return [
             Hint(
                 format_turn(Turn.play(p.placements)),
                 p.score,
@@ -92,7 +92,6 @@ class YushinoRules:
             )
             for p in plays[: max(top, 0)]
         ]
-        return hints or [Hint("pass", 0, {"sequences": [], "bonus": 0})]
 
     def random_transcript(self, seed: int, players: int = 2, turns: int | None = None) -> str:
         """A seeded random legal game (engine.yushino.randomgame)."""

@@ -10,6 +10,7 @@ import random
 import re
 from collections import Counter
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -157,10 +158,8 @@ def test_hints_are_legal_best_first_and_use_the_rack(seed: int, turns: int) -> N
     scores = [h.score for h in hints]
     assert scores == sorted(scores, reverse=True)
     every = legal_plays(game.position, Counter(rack), 7, game.settings.layout, game.settings.direction)
+    assert bool(hints) == bool(every)
     for hint in hints:
-        if hint.moves == "pass":
-            assert not every
-            continue
         verdict = Game(GameSettings(game.players))
         for played in game.history:
             verdict.play(played.turn)
@@ -178,3 +177,32 @@ def test_hint_without_a_rack_draws_on_every_unseen_tile() -> None:
     # the best opening: seven tiles through H8; every hint lays one tile on H8
     assert all(re.search(r"H8\b", h.moves) for h in hints)
     assert hints[0].score >= 100 and len(hints) == 3
+
+
+OPENED = '[Game "Yushino"]\n[Players "Ana, Bo"]\n1. Ana: 8G8, 7H8, 5I8\n'
+
+
+def test_hint_hand_worked() -> None:
+    hints = RULES.hint(OPENED, "2 1 1 0 0 0 0", 3)
+    # column J 0 1 1 2 (J6 is 3*: 0 + 3 + 1 + 2 = 6) and row 8 8 7 5 2 (22): 28
+    assert [(h.moves, h.score) for h in hints] == [
+        ("0J5, 1J6, 1J7, 2J8", 28),
+        ("1J6, 1J7, 2J8", 28),
+        ("1J7, 2J8", 25),
+    ]
+    assert hints[0].to_json()["sequences"][0]["premiums"] == ["J6 3*"]
+
+
+def test_no_legal_play_gives_no_hint() -> None:
+    assert RULES.hint(OPENED, "5", 3) == []  # next to 8 7 5 a lone tile must be 2, 4, 6, 7, 8 or 9
+
+
+def test_bad_hint_requests_are_named() -> None:
+    with pytest.raises(ValueError, match="not a rack tile: 'x'"):
+        RULES.hint(OPENED, "1 x", 3)
+    with pytest.raises(ValueError, match="at most 7"):
+        RULES.hint(OPENED, "1 1 1 1 1 1 1 1", 3)
+    with pytest.raises(ValueError, match="no more '#' tiles"):
+        RULES.hint(OPENED.replace("8G8", "#=8G8").replace("7H8", "#=7H8"), "#", 3)
+    with pytest.raises(ValueError, match="the game is over"):
+        RULES.hint(OPENED + "2. Bo: pass\n3. Ana: pass\n4. Bo: pass\n", None, 3)

@@ -14,14 +14,28 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 
 from engine.yushino.board import CENTRE, SIZE, Layout, Square, square_at
 from engine.yushino.rules import EITHER, PlayResult, Position, evaluate_play, is_sequence
 from engine.yushino.tiles import BLANK, RACK_SIZE, Placement, Tile
 
 
-def _readings(direction: str) -> dict[int, list[tuple[int, ...]]]:
-    """Every valid sequence of each length 1..15 (length 1: the ten numbers)."""
+@dataclass(frozen=True, slots=True)
+class _Readings:
+    """Every valid sequence of one length, and which of them hold number v at place i.
+
+    Attributes:
+        seqs: the sequences, sorted.
+        holding: holding[i][v] -> the indices into ``seqs`` of those with v at place i.
+    """
+
+    seqs: tuple[tuple[int, ...], ...]
+    holding: tuple[tuple[frozenset[int], ...], ...]
+
+
+def _readings(direction: str) -> dict[int, _Readings]:
+    """Every valid sequence of each length 1..15 (length 1: the ten numbers), indexed."""
     out: dict[int, set[tuple[int, ...]]] = {1: {(v,) for v in range(10)}}
     out[2] = {(a, b) for a in range(10) for b in range(10) if is_sequence((a, b))}
     for n in range(3, SIZE + 1):
@@ -35,10 +49,18 @@ def _readings(direction: str) -> dict[int, list[tuple[int, ...]]]:
                 if direction == EITHER:
                     seqs.add(tuple(reversed(seq)))
         out[n] = seqs
-    return {n: sorted(s) for n, s in out.items()}
+    indexed = {}
+    for n, found in out.items():
+        ordered = tuple(sorted(found))
+        holding = tuple(
+            tuple(frozenset(k for k, seq in enumerate(ordered) if seq[i] == v) for v in range(10))
+            for i in range(n)
+        )
+        indexed[n] = _Readings(ordered, holding)
+    return indexed
 
 
-_READINGS: dict[str, dict[int, list[tuple[int, ...]]]] = {}
+_READINGS: dict[str, dict[int, _Readings]] = {}
 
 
 def _cross(
@@ -106,7 +128,9 @@ def legal_plays(
         layout: the premium squares.
         direction: ``"forward"`` or ``"either"``.
     """
-    readings = _READINGS.setdefault(direction, _readings(direction))
+    if direction not in _READINGS:
+        _READINGS[direction] = _readings(direction)
+    readings = _READINGS[direction]
     tiles = position.tiles
     first = not tiles
     max_tiles = min(max_tiles, RACK_SIZE, sum(rack.values()))
@@ -130,12 +154,7 @@ def legal_plays(
                 continue
         elif len(new) == len(vals) and all(c is None for c in crosses):
             continue  # touches no tile
-        old = [(i, v) for i, v in enumerate(vals) if v is not None]
-        for seq in readings[len(vals)]:
-            if any(seq[i] != v for i, v in old):
-                continue
-            if any(c is not None and seq[i] not in c for i, c in zip(new, crosses, strict=True)):
-                continue
+        for seq in _fitting(readings[len(vals)], vals, new, crosses):
             need = Counter(seq[i] for i in new)
             short = {v: n - naturals.get(v, 0) for v, n in need.items() if n > naturals.get(v, 0)}
             if sum(short.values()) > blanks:
@@ -147,6 +166,25 @@ def legal_plays(
                     if key not in found:
                         found[key] = result
     return sorted(found.values(), key=lambda r: (-r.score, [str(p) for p in r.placements]))
+
+
+def _fitting(
+    readings: _Readings, vals: list[int | None], new: list[int], crosses: list[frozenset[int] | None]
+) -> list[tuple[int, ...]]:
+    """The readings that keep the line's old numbers and give each new tile a number its cross
+    line allows."""
+    holding = readings.holding
+    fit: frozenset[int] | None = None
+    for i, v in enumerate(vals):
+        if v is not None:
+            fit = holding[i][v] if fit is None else fit & holding[i][v]
+    for i, allowed in zip(new, crosses, strict=True):
+        if allowed is not None and len(allowed) < 10:
+            some = frozenset().union(*(holding[i][v] for v in allowed))
+            fit = some if fit is None else fit & some
+    if fit is None:
+        return list(readings.seqs)
+    return [readings.seqs[k] for k in sorted(fit)]
 
 
 def _blank_choices(

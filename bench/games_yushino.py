@@ -1,7 +1,8 @@
 """Yushino's cases for bench/bench_engine.py: one turn, the legal placements, one hint (mid-game).
 
 The position is a seeded random game after 20 turns (engine.yushino.randomgame). ``turn`` judges and
-scores a play of two or more tiles found there by the engine's own search; ``hint`` is one
+scores a play of two or more tiles found there by the engine's own search; ``legal`` lists the
+one-tile plays of every square next to a tile and the blocked squares (the set of §6 counted); ``hint`` is one
 ``RULES.hint`` call on the transcript with a rack of seven drawn from the unseen tiles (replay included).
 """
 
@@ -11,7 +12,7 @@ import random
 from collections.abc import Callable
 from functools import partial
 
-from engine.yushino import RULES, Turn, format_transcript, legal_placements, legal_plays, random_game
+from engine.yushino import RULES, Turn, format_transcript, legal_plays, random_game
 
 MID_GAME_TURNS = 20
 
@@ -26,6 +27,6 @@ def cases(seed: int) -> dict[str, Callable[[], object]]:
     rack = " ".join(random.Random(seed).sample(sorted(game.unseen().elements()), 7))
     return {
         "turn": partial(game.evaluate, Turn.play(typical.placements)),
-        "legal": partial(legal_placements, game.position, settings.direction),
+        "legal": game.legal_placements,
         "hint": partial(RULES.hint, text, rack, 5),
     }

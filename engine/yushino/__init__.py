@@ -4,6 +4,10 @@ Modules: board (squares, premium layouts), tiles (tiles, placements, racks, turn
 placement rules and scoring on a position, legal one-tile placements), game (turn order, racks and
 pool counted, exchanges, the end), search (every legal play for a rack), transcript (read, write,
 replay), randomgame (seeded random games), interface (:data:`RULES`, the engine.games interface).
+
+The transcript shows no racks: the game counts them and the pool (engine.yushino.game), and the
+racks left at the end are a tag, ``[Racks "Ana: 3 4 #, Bo: -"]`` (engine.yushino.transcript). A
+hint without a rack assumes the player may hold any tiles still unseen (engine.yushino.interface).
 """
 
 from engine.yushino.board import (

@@ -29,6 +29,8 @@ SIZE = 15
 COLUMNS = "ABCDEFGHIJKLMNO"
 #: Largest row number the reader accepts before calling a square off the board (input limit).
 MAX_ROW = 1000
+#: Largest layout file read (bytes): a real one lists at most 225 squares.
+MAX_LAYOUT_BYTES = 64_000
 
 NUMBER_X2, NUMBER_X3, SEQUENCE_X2, SEQUENCE_X3 = "2*", "3*", "2X", "3X"
 PREMIUM_KINDS = (SEQUENCE_X3, SEQUENCE_X2, NUMBER_X3, NUMBER_X2)
@@ -208,7 +210,8 @@ def load_layout(value: str, folder: Path) -> Layout:
         folder: the transcript's folder; the file must lie inside it.
 
     Raises:
-        LayoutError: a path outside ``folder``, a missing or unreadable file, or a bad file.
+        LayoutError: a path outside ``folder``, a missing, unreadable or oversized file, or a bad
+            file.
     """
     if value.strip().lower() == "classic":
         return classic_layout()
@@ -217,6 +220,8 @@ def load_layout(value: str, folder: Path) -> Layout:
     if not path.is_relative_to(base):
         raise LayoutError(value, 0, f"layout file outside the transcript's folder {str(base)!r}: refused")
     try:
+        if path.stat().st_size > MAX_LAYOUT_BYTES:
+            raise LayoutError(value, 0, f"layout file of more than {MAX_LAYOUT_BYTES} bytes")
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise LayoutError(value, 0, f"cannot read the layout file: {exc}") from None

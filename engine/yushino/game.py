@@ -27,8 +27,16 @@ from dataclasses import dataclass, field, replace
 
 from engine.games import Violation
 from engine.yushino.board import Layout, classic_layout
-from engine.yushino.rules import FORWARD, PlayResult, Position, evaluate_play
+from engine.yushino.rules import (
+    FORWARD,
+    LegalPlacements,
+    PlayResult,
+    Position,
+    evaluate_play,
+    legal_placements,
+)
 from engine.yushino.tiles import (
+    BLANK,
     DISTRIBUTION,
     EXCHANGE,
     PASS,
@@ -211,6 +219,23 @@ class Game:
         """The set of §6 less the tiles on the board: what the pool and the racks hold together."""
         return Counter(DISTRIBUTION) - self._s.laid
 
+    def legal_placements(self) -> LegalPlacements:
+        """§2 and §6: the one-tile plays the board allows (rules.legal_placements), less the numbers
+        the set has no tile left for; a square left with none is blocked. While a blank is unseen,
+        it may stand for any number, so nothing more is taken away."""
+        legal = legal_placements(self.position, self.settings.direction)
+        unseen = self.unseen()
+        if unseen[BLANK]:
+            return legal
+        values, blocked = {}, set(legal.blocked)
+        for square, numbers in legal.values.items():
+            left = frozenset(v for v in numbers if unseen[str(v)])
+            if left:
+                values[square] = left
+            else:
+                blocked.add(square)
+        return LegalPlacements(values, frozenset(blocked))
+
     # -- turns --------------------------------------------------------------------------------
     def evaluate(self, turn: Turn) -> TurnResult:
         """Judge a turn by the player to move, without committing it."""
@@ -312,13 +337,17 @@ class Game:
         """§4: the rack transfer, the winner and the tie-breaks, given what is left in each rack.
 
         Raises:
-            ValueError: the game is not over, a player's rack is missing or holds another count of
+            ValueError: the game is not over, a player's rack is missing (or given for someone not
+                playing) or holds another count of
                 tiles than the game counted, or the racks hold tiles the set of §6 has no more of.
         """
         s = self._s
         if s.ended is None:
             raise ValueError("the game is not over")
         held: Counter[str] = Counter()
+        strangers = sorted(set(racks) - set(self.players))
+        if strangers:
+            raise ValueError(f"a rack is given for {strangers[0]!r}, who is not playing")
         for player in self.players:
             if player not in racks:
                 raise ValueError(f"no rack given for {player}")

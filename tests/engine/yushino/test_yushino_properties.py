@@ -18,6 +18,7 @@ from engine.yushino import (
     RULES,
     Game,
     GameSettings,
+    Turn,
     classic_layout,
     evaluate_play,
     format_transcript,
@@ -217,3 +218,23 @@ def test_bad_hint_requests_are_named() -> None:
         RULES.hint(OPENED.replace("8G8", "#=8G8").replace("7H8", "#=7H8"), "#", 3)
     with pytest.raises(ValueError, match="the game is over"):
         RULES.hint(OPENED + "2. Bo: pass\n3. Ana: pass\n4. Bo: pass\n", None, 3)
+
+
+@settings(max_examples=6, deadline=None, derandomize=True)
+@given(seed=st.integers(0, 10_000), turns=st.integers(20, 40))
+def test_game_legal_placements_also_count_the_set(seed: int, turns: int) -> None:
+    game, _ = random_game(seed, 2, turns)
+    if game.is_over:
+        return
+    legal = game.legal_placements()
+    board_only = legal_placements(game.position)
+    assert set(legal.values) | legal.blocked == set(board_only.values) | board_only.blocked
+    for square in set(legal.values) | legal.blocked:
+        ok = {
+            v
+            for v in range(10)
+            if any(
+                game.evaluate(Turn.play([Placement(square, Tile(v, blank))])).legal for blank in (False, True)
+            )
+        }
+        assert ok == set(legal.values.get(square, ())), square

@@ -22,6 +22,7 @@ import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from types import MappingProxyType
 
@@ -134,8 +135,9 @@ class Layout:
         return sorted((s for s, k in self.premiums.items() if k == kind), key=lambda s: (s.row, s.col))
 
 
+@cache
 def classic_layout() -> Layout:
-    """The default layout of games.md."""
+    """The default layout of games.md (built once; a Layout cannot change)."""
     return Layout("classic", {parse_square(s): kind for kind, text in _CLASSIC.items() for s in text.split()})
 
 

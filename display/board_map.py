@@ -12,7 +12,7 @@ from collections.abc import Iterable
 import pygame
 
 from calibration.layout import SQRT3, Layout
-from display.theme import Theme
+from display.theme import Theme, ink_on
 from display.view import KioskView
 from engine.hexgrid import Hex
 
@@ -88,5 +88,5 @@ def draw_board(surface: pygame.Surface, view: KioskView, layout: Layout, theme: 
         if cell in view.restore:
             label = view.restore[cell]
         if label:
-            text = (font if len(label) <= 2 else small).render(label, True, theme.tile_text)
+            text = (font if len(label) <= 2 else small).render(label, True, ink_on(fill))
             surface.blit(text, text.get_rect(center=layout.hex_to_pixel(cell)))

@@ -213,7 +213,8 @@ class Kiosk:
         draw_panel(screen, t, view, panel, min(r.top for r, _, _ in layout) - int(4 * s), s)
         for button, label, kind in layout:
             pygame.draw.rect(screen, t.button, button, border_radius=int(6 * s))
-            text = t.fitting(label, button.width - 8, int(22 * s), bold=True).render(label, True, t.button_text)
+            font = t.fitting(label, button.width - 8, int(22 * s), bold=True)
+            text = font.render(label, True, t.button_text)
             screen.blit(text, text.get_rect(center=button.center))
             self.buttons.append((button, kind))
 

@@ -44,22 +44,51 @@ def _states() -> dict[str, tuple[KioskView, TableState]]:
     base = _base()
     return {
         "waiting": (base, TableState.WAITING),
-        "reading": (dataclasses.replace(base, provisional={A("M2"): "5"}, provisional_points=1),
-                    TableState.READING),
+        "reading": (
+            dataclasses.replace(base, provisional={A("M2"): "5"}, provisional_points=1),
+            TableState.READING,
+        ),
         "hand": (dataclasses.replace(base, camera=CameraState.HAND), TableState.HAND),
-        "illegal": (dataclasses.replace(base, provisional={A("M2"): "6"}, illegal=frozenset({A("M2")}),
-                                        alert="M2: 3 ~ 6 is not modular-linear (§2-2)",
-                                        alert_level=AlertLevel.ERROR), TableState.ILLEGAL),
-        "out-of-sync": (dataclasses.replace(base, tiles={c: v for c, v in base.tiles.items() if c != A("B1")},
-                                            restore={A("B1"): "6"}, alert="Board out of sync: put back 6B1.",
-                                            alert_level=AlertLevel.ERROR), TableState.OUT_OF_SYNC),
-        "camera-lost": (dataclasses.replace(base, camera=CameraState.NO_CAMERA,
-                                            alert="Camera lost: reconnecting", alert_level=AlertLevel.WARN),
-                        TableState.WAITING),
-        "game-over": (dataclasses.replace(base, is_over=True, players=tuple(
-            dataclasses.replace(p, is_current=False, is_frozen=p.name == "Bo") for p in base.players),
-            end_notes=("Ended by agreement (§3-3) with Ana still playing.", "Bo froze at turn 5.")),
-            TableState.GAME_OVER),
+        "illegal": (
+            dataclasses.replace(
+                base,
+                provisional={A("M2"): "6"},
+                illegal=frozenset({A("M2")}),
+                alert="M2: 3 ~ 6 is not modular-linear (§2-2)",
+                alert_level=AlertLevel.ERROR,
+            ),
+            TableState.ILLEGAL,
+        ),
+        "out-of-sync": (
+            dataclasses.replace(
+                base,
+                tiles={c: v for c, v in base.tiles.items() if c != A("B1")},
+                restore={A("B1"): "6"},
+                alert="Board out of sync: put back 6B1.",
+                alert_level=AlertLevel.ERROR,
+            ),
+            TableState.OUT_OF_SYNC,
+        ),
+        "camera-lost": (
+            dataclasses.replace(
+                base,
+                camera=CameraState.NO_CAMERA,
+                alert="Camera lost: reconnecting",
+                alert_level=AlertLevel.WARN,
+            ),
+            TableState.WAITING,
+        ),
+        "game-over": (
+            dataclasses.replace(
+                base,
+                is_over=True,
+                players=tuple(
+                    dataclasses.replace(p, is_current=False, is_frozen=p.name == "Bo") for p in base.players
+                ),
+                end_notes=("Ended by agreement (§3-3) with Ana still playing.", "Bo froze at turn 5."),
+            ),
+            TableState.GAME_OVER,
+        ),
     }
 
 
@@ -87,7 +116,10 @@ def test_every_state_has_its_words_and_colour(size: tuple[int, int]) -> None:
             image = pygame.image.load(str(kiosk.save(out / f"{name}.png")))
             assert image.get_size() == size
             words[name] = banner_words(view)
-            banner_at = (size[0] - 3, 3)  # the banner runs along the top of the panel (of the screen: game over)
+            banner_at = (
+                size[0] - 3,
+                3,
+            )  # the banner runs along the top of the panel (of the screen: game over)
             assert image.get_at(banner_at)[:3] == kiosk.theme.state_colour(state), name
         kiosk.show(_states()["illegal"][0])
         kiosk.selected, kiosk.typed = A("E1"), "7"
@@ -139,14 +171,24 @@ def test_touch_targets_are_at_least_9_mm(size: tuple[int, int]) -> None:
     assert len(rects) == 5 + 22 + 4 + 2
     assert min(min(r.width, r.height) for r in rects) >= MIN_KEY_PX * size[1] // 480
     assert all(r.right <= size[0] and r.bottom <= size[1] for r in rects)
-    assert not any(a.colliderect(b) for i, a in enumerate(rects[5:31]) for b in rects[5 + i + 1:31])
+    assert not any(a.colliderect(b) for i, a in enumerate(rects[5:31]) for b in rects[5 + i + 1 : 31])
 
 
 def _tap(kiosk: Kiosk, rect: pygame.Rect) -> list:
     """A finger on the centre of ``rect`` (as a touch screen sends it); the requests it makes."""
     x, y = rect.center
-    pygame.event.post(pygame.event.Event(pygame.FINGERDOWN, x=x / kiosk.size[0], y=y / kiosk.size[1],
-                                         touch_id=1, finger_id=0, dx=0.0, dy=0.0, pressure=1.0))
+    pygame.event.post(
+        pygame.event.Event(
+            pygame.FINGERDOWN,
+            x=x / kiosk.size[0],
+            y=y / kiosk.size[1],
+            touch_id=1,
+            finger_id=0,
+            dx=0.0,
+            dy=0.0,
+            pressure=1.0,
+        )
+    )
     return kiosk.poll()
 
 
@@ -180,7 +222,9 @@ def test_a_touch_correction_tap_cell_face_ok() -> None:
         # a touch that SDL also reports as a mouse click counts once
         kiosk.show(view)
         end_turn = next(r for r, kind in kiosk.buttons if kind is ActionKind.END_TURN)
-        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=end_turn.center, button=1, touch=True))
+        pygame.event.post(
+            pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=end_turn.center, button=1, touch=True)
+        )
         assert [a.kind for a in _tap(kiosk, end_turn)] == [ActionKind.END_TURN]
     finally:
         kiosk.close()

@@ -35,8 +35,18 @@ def _session(folder: Path, plan: GamePlan, games: Path, kiosk: Kiosk, **kw: obje
 
 def _tap(kiosk: Kiosk, xy: tuple[float, float]) -> None:
     """A finger down at ``xy`` (screen pixels), as the touch screen sends it."""
-    pygame.event.post(pygame.event.Event(pygame.FINGERDOWN, x=xy[0] / kiosk.size[0], y=xy[1] / kiosk.size[1],
-                                         touch_id=1, finger_id=0, dx=0.0, dy=0.0, pressure=1.0))
+    pygame.event.post(
+        pygame.event.Event(
+            pygame.FINGERDOWN,
+            x=xy[0] / kiosk.size[0],
+            y=xy[1] / kiosk.size[1],
+            touch_id=1,
+            finger_id=0,
+            dx=0.0,
+            dy=0.0,
+            pressure=1.0,
+        )
+    )
 
 
 def _turns(path: Path) -> list[tuple[str | None, str, frozenset[str]]]:
@@ -46,8 +56,10 @@ def _turns(path: Path) -> list[tuple[str | None, str, frozenset[str]]]:
 
 
 def test_a_misread_corrected_by_touch_changes_the_position_and_the_record(
-        tmp_path: Path, truth_recording: tuple[Path, GamePlan],
-        misread: Callable[[Path, GamePlan, bool], tuple[str, str, str]]) -> None:
+    tmp_path: Path,
+    truth_recording: tuple[Path, GamePlan],
+    misread: Callable[[Path, GamePlan, bool], tuple[str, str, str]],
+) -> None:
     folder, plan = truth_recording
     copy = shutil.copytree(folder, tmp_path / "rec")
     address, true_face, wrong_face = misread(copy, plan, False)
@@ -88,7 +100,8 @@ def _turns_of(plan: GamePlan) -> list[tuple[str | None, str, frozenset[str]]]:
 
 
 def test_the_standings_stay_until_a_tap_and_rematch_starts_a_new_game(
-        tmp_path: Path, truth_recording: tuple[Path, GamePlan]) -> None:
+    tmp_path: Path, truth_recording: tuple[Path, GamePlan]
+) -> None:
     folder, plan = truth_recording
     games = tmp_path / "games"
     kiosk = Kiosk((800, 480), screenshots=tmp_path / "shots", sound=False)
@@ -144,8 +157,9 @@ def test_the_standings_stay_until_a_tap_and_rematch_starts_a_new_game(
 
 
 @pytest.mark.parametrize("key", ["n", "x"])
-def test_new_game_or_any_other_key_ends_the_session(tmp_path: Path, truth_recording: tuple[Path, GamePlan],
-                                                    key: str) -> None:
+def test_new_game_or_any_other_key_ends_the_session(
+    tmp_path: Path, truth_recording: tuple[Path, GamePlan], key: str
+) -> None:
     folder, plan = truth_recording
     kiosk = Kiosk((800, 480), sound=False)
 
@@ -154,8 +168,14 @@ def test_new_game_or_any_other_key_ends_the_session(tmp_path: Path, truth_record
             pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=ord(key), unicode=key, mod=0))
 
     with kiosk:
-        session = _session(folder, plan, tmp_path / "games", kiosk, on_frame=at_the_last_frame,
-                           rematch=lambda s: Journal.create(tmp_path / "games", s))
+        session = _session(
+            folder,
+            plan,
+            tmp_path / "games",
+            kiosk,
+            on_frame=at_the_last_frame,
+            rematch=lambda s: Journal.create(tmp_path / "games", s),
+        )
         result = session.run()
     assert result.is_finished and result.new_game is (key == "n")
     assert len(list((tmp_path / "games").iterdir())) == 1

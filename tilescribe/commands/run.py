@@ -228,11 +228,12 @@ def run(args: argparse.Namespace) -> int:
             source = RecordingSource(source.recording.folder, start=resumed.last_frame() + 1)
         kiosk = Kiosk(args.size, args.fullscreen, args.screenshots, sound=not args.no_sound)
         if resumed is None and args.start_screen:
-            settings = _start_screen(kiosk, settings)
-            if settings is None:
+            chosen = _start_screen(kiosk, settings)
+            if chosen is None:
                 kiosk.close()
                 print("no game started")
                 return 0
+            settings = chosen
         tags = (("Source", spec),)
         table, journal, observer = _game(args, source, settings, resumed, tags)
         button = None

@@ -14,8 +14,10 @@ import pytest
 
 from display.keypad import KeyCommand
 from display.kiosk import Kiosk
+from display.theme import Theme
 from engine.hexgrid import parse_address
 from engine.transcript import parse_transcript
+from tilescribe.cli import main
 from tilescribe.demo import GamePlan
 from tilescribe.journal import Journal
 from tilescribe.observe import TruthObserver
@@ -179,3 +181,61 @@ def test_new_game_or_any_other_key_ends_the_session(
         result = session.run()
     assert result.is_finished and result.new_game is (key == "n")
     assert len(list((tmp_path / "games").iterdir())) == 1
+
+
+def test_run_on_a_screen_goes_from_the_standings_to_the_start_screen(
+    tmp_path: Path, truth_recording: tuple[Path, GamePlan], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``tilescribe run`` with a display (the dummy one, not --headless): New game on the standings
+    opens the start screen; leaving it ends the run."""
+    folder, plan = truth_recording
+    games, shots = tmp_path / "games", tmp_path / "shots"
+    done = threading.Event()
+    seen: dict[str, object] = {}
+
+    def players() -> None:
+        try:
+            deadline = time.monotonic() + 60
+            while (
+                not list(games.glob("*/finished.json")) and time.monotonic() < deadline and not done.is_set()
+            ):
+                time.sleep(0.02)
+            time.sleep(0.3)
+            before = len(list(shots.glob("*.png")))
+            pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_n, unicode="n", mod=0))
+            while (
+                len(list(shots.glob("*.png"))) == before and time.monotonic() < deadline and not done.is_set()
+            ):
+                time.sleep(0.02)
+            time.sleep(0.2)
+            seen["start screen"] = max(shots.glob("*.png"))
+            pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, unicode="", mod=0))
+        finally:
+            time.sleep(1.0)
+            if not done.is_set():
+                pygame.event.post(pygame.event.Event(pygame.QUIT))
+
+    helper = threading.Thread(target=players)
+    helper.start()
+    try:
+        args = [
+            "run",
+            "--source",
+            str(folder),
+            "--truth",
+            "--no-sound",
+            "--games",
+            str(games),
+            "--resume",
+            "no",
+        ]
+        status = main([*args, "--speed", "50", "--screenshots", str(shots)])
+    finally:
+        done.set()
+        helper.join()
+    assert status == 0 and "scores final" in capsys.readouterr().out
+    start = pygame.image.load(str(seen["start screen"]))
+    theme = Theme()
+    assert start.get_at((10, 10))[:3] == theme.panel  # the start screen, not the standings' banner
+    assert start.get_at((800 - 60, 480 - 40))[:3] == theme.ok  # its Start button
+    assert len(list(games.iterdir())) == 1  # leaving the start screen started no game

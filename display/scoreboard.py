@@ -1,7 +1,7 @@
 """The kiosk's side panel during play: the state banner, whose turn, the scores, alerts, history.
 
 Sized for reading at the table from 1.5 m: on the 800x480 seven-inch panel (0.19 mm a pixel) the
-score digits are 46 px (8.8 mm) tall and the player to move has a large name and a light card
+score digits are 44 px (8.4 mm) tall and the player to move has a large name and a light card
 among dark ones; everything scales with the screen height (``scale = height / 480``).
 """
 
@@ -12,7 +12,7 @@ import pygame
 from display.theme import Colour, Theme, ink_on
 from display.view import AlertLevel, CameraState, KioskView, TableState
 
-#: Score font size at 800x480; DejaVu Sans Bold digits are 0.77 of it (46 px).
+#: Score font size at 800x480; DejaVu Sans Bold digits are about 0.75 of it (44 px).
 SCORE_PX = 60
 
 
@@ -62,7 +62,7 @@ def draw_scores(
     gap = max(4, int(6 * scale))
     score_font = theme.font(int(SCORE_PX * scale), bold=True)
     name_px = int((28 if columns == 1 else 22) * scale)
-    card_h = int((62 if columns == 1 else 84) * scale)
+    card_h = int((62 if columns == 1 else 80) * scale)
     card_w = (rect.width - gap * (columns - 1)) // columns
     for i, player in enumerate(players):
         col, row = i // rows, i % rows

@@ -132,7 +132,7 @@ def test_every_state_has_its_words_and_colour(size: tuple[int, int]) -> None:
     assert words["game-over"] == "Game over" and words["camera-lost"] == "Waiting: camera lost"
 
 
-@pytest.mark.parametrize("players", [2, 3])
+@pytest.mark.parametrize("players", [2, 3, 6])
 def test_score_digits_are_8_mm_tall_on_the_7_inch_panel(players: int) -> None:
     out = SCREENS / "800x480"
     out.mkdir(parents=True, exist_ok=True)
@@ -143,12 +143,14 @@ def test_score_digits_are_8_mm_tall_on_the_7_inch_panel(players: int) -> None:
     finally:
         kiosk.close()
     theme = kiosk.theme
-    scores = slice(800 - 120, 800)  # the digits are right-aligned in the cards; names are left
     below_banner = slice(45, 480)
-    others = _mask(image, theme.score)[scores, below_banner]
-    current = _mask(image, theme.current_text)[scores, below_banner]
-    heights = _runs(others.any(axis=0)) + _runs(current.any(axis=0))
-    assert len(heights) == players  # one run of digits per card
+    # the other players' digits are the only pixels of the score colour (names are in the text colour)
+    others = _runs(_mask(image, theme.score)[480:, below_banner].any(axis=0))
+    # the current player's digits, right-aligned in the card, in the card's ink (its name is on the left)
+    current = _runs(_mask(image, theme.current_text)[800 - 120 :, below_banner].any(axis=0))
+    rows = players - 1 if players <= 3 else 3  # rows of cards other than the current player's alone
+    assert len(others) == rows and len(current) == (1 if players <= 3 else 0)
+    heights = others + current
     assert min(heights) >= DIGITS_PX, f"score digits {heights} px tall, need {DIGITS_PX} (8 mm)"
 
 

@@ -5,7 +5,8 @@ reading?), let the table work out the turn in progress, apply the end-of-turn si
 events, Enter/space/keypad/touch on the kiosk, the GPIO button; auto mode lives in the table), the
 corrections, undo, pass, freeze and the end of the game; write every committed turn to the journal
 (fsync) before the kiosk shows it. A camera that disappears is shown on the kiosk and reopened;
-the game goes on where it stood.
+the game goes on where it stood. On a screen, the final standings stay until a tap or key; a
+rematch goes on in the same session with a new journal.
 """
 
 from __future__ import annotations

@@ -31,8 +31,11 @@ Point = tuple[float, float]
 
 DEFAULT_DICTIONARY = "DICT_4X4_50"
 
-#: Most pixels in board.png: below Pillow's 89-megapixel decompression-bomb guard, which fpdf2 trips
-#: when it embeds board.png in board.pdf (order 20 at 100 dpi is 27 MP and prints in 2.3 s).
+#: Widest cell (mm between centres): the largest tiles sold are about 60 mm; more is a mistyped unit.
+MAX_CELL_MM = 100.0
+
+#: Most pixels in board.png: OpenCV draws it in memory (80 MP is 240 MB of BGR), and an order-30
+#: board at 150 dpi (129 MP) is better printed from board.pdf at a lower --dpi.
 MAX_SHEET_PIXELS = 80_000_000
 
 
@@ -106,9 +109,9 @@ class BoardGeometry:
     marker_dictionary: str = DEFAULT_DICTIONARY
 
     def __post_init__(self) -> None:
-        if not 0 <= self.order <= MAX_ORDER or not self.cell_mm > 0 or not self.dpi > 0:
-            raise ValueError(f"board needs order 0 to {MAX_ORDER}, cell_mm > 0, dpi > 0; got {self.order}, "
-                             f"{self.cell_mm}, {self.dpi}")
+        if not 0 <= self.order <= MAX_ORDER or not 0 < self.cell_mm <= MAX_CELL_MM or not self.dpi > 0:
+            raise ValueError(f"board needs order 0 to {MAX_ORDER}, cell_mm 0 to {MAX_CELL_MM:g}, dpi > 0; "
+                             f"got {self.order}, {self.cell_mm}, {self.dpi}")
         w, h = self.image_size
         if not (w >= 1 and h >= 1 and w * h <= MAX_SHEET_PIXELS):
             raise ValueError(f"image_size {w}x{h}: need 1 to {MAX_SHEET_PIXELS} pixels")

@@ -13,13 +13,20 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from tilescribe.allocator import keep_freed_memory
-from tilescribe.journal import JournalError
-from vision.locate import BoardNotFoundError
-from vision.sources import SourceError
+
+#: Our error types that are not ValueError or OSError, as module and class: a command's bad input.
+#: Looked up only in modules already loaded (an error of a module never loaded cannot be raised),
+#: so that the command line starts without OpenCV.
+INPUT_ERRORS: tuple[tuple[str, str], ...] = (
+    ("vision.sources", "SourceError"),
+    ("vision.locate", "BoardNotFoundError"),
+    ("tilescribe.journal", "JournalError"),
+)
 
 #: Sub-command modules, in the order ``tilescribe --help`` lists them.
 COMMAND_MODULES: tuple[str, ...] = (
     "tilescribe.commands.score",
+    "tilescribe.commands.hint",
     "tilescribe.commands.board",
     "tilescribe.commands.calibrate",
     "tilescribe.commands.read",
@@ -28,6 +35,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "tilescribe.commands.games",
     "tilescribe.commands.read_tiles",
     "tilescribe.commands.tileset",
+    "tilescribe.commands.doctor",
 )
 
 
@@ -56,6 +64,17 @@ def command_name(args: argparse.Namespace) -> str:
     return " ".join(["tilescribe", *(w for w in words if w)])
 
 
+def is_input_error(exc: BaseException) -> bool:
+    """True for an error that reports bad input: ValueError, OSError or one of INPUT_ERRORS."""
+    if isinstance(exc, ValueError | OSError):
+        return True
+    for module, name in INPUT_ERRORS:
+        loaded = sys.modules.get(module)
+        if loaded is not None and isinstance(exc, getattr(loaded, name)):
+            return True
+    return False
+
+
 def error_line(exc: BaseException) -> str:
     """An error as one line naming its input: an OSError's file and reason, else the message."""
     if isinstance(exc, OSError) and exc.filename is not None and exc.strerror:
@@ -81,7 +100,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     try:
         return int(args.func(args) or 0)
-    except (ValueError, OSError, SourceError, JournalError, BoardNotFoundError) as exc:
+    except Exception as exc:
+        if not is_input_error(exc):
+            raise
         print(f"{command_name(args)}: {error_line(exc)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
-from calibration.board_print import MAX_CELL_MM, PAPER_MM, SheetSpec, print_board
+from calibration.geometry import MAX_CELL_MM
+from calibration.paper import PAPER_MM
 from engine.limits import MAX_ORDER
 from tilescribe.options import float_in, int_in
 
@@ -26,14 +28,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run_print(args: argparse.Namespace) -> int:
-    """Write the board files; returns 0.
+    """Write the board files; returns 0, or 2 with a message for bad options."""
+    from calibration.board_print import SheetSpec, print_board
 
-    Raises:
-        ValueError: the options make a sheet too large (tilescribe.cli reports it in one line).
-        OSError: ``--out`` cannot be written.
-    """
-    spec = SheetSpec(order=args.order, cell_mm=args.cell_mm, dpi=args.dpi)
-    geometry = print_board(spec, args.out, args.paper)
+    try:
+        spec = SheetSpec(order=args.order, cell_mm=args.cell_mm, dpi=args.dpi)
+        geometry = print_board(spec, args.out, args.paper)
+    except (ValueError, OSError) as exc:
+        print(f"tilescribe board print: {exc}", file=sys.stderr)
+        return 2
     print(f"wrote {args.out}/board.pdf, board.png, board.json: order {geometry.order}, "
           f"{len(geometry.cells)} cells, {len(geometry.markers)} markers")
     return 0

@@ -5,15 +5,12 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
-import numpy as np
-
-from calibration.board_calibration import CalibrationError
-from calibration.geometry import BoardGeometry
 from tilescribe.options import MAX_CALIBRATION_FRAMES, int_in, new_file, printable
-from vision.images import load_image
-from vision.locate_calibrate import calibrate
-from vision.sources import open_source
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -36,6 +33,9 @@ def frames_from(args: argparse.Namespace) -> Iterator[tuple[str, np.ndarray]]:
         vision.images.ImageError: an image is missing, unreadable or truncated.
         vision.sources.SourceError: the source cannot be opened or read.
     """
+    from vision.images import load_image
+    from vision.sources import open_source
+
     if args.images:
         for path in args.images:
             yield path, load_image(path)
@@ -55,6 +55,10 @@ def run(args: argparse.Namespace) -> int:
         ValueError, OSError, vision.sources.SourceError: bad input (tilescribe.cli reports it in
             one line, status 2): board.json, an image, the source, or ``--out`` not writable.
     """
+    from calibration.board_calibration import CalibrationError
+    from calibration.geometry import BoardGeometry
+    from vision.locate_calibrate import calibrate
+
     if bool(args.images) == bool(args.source):
         raise CalibrationError("give either images of the empty board or --source, not both or neither")
     if args.images and args.frames is not None:

@@ -5,14 +5,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import TYPE_CHECKING
 
-from calibration.board_calibration import Calibration
-from calibration.geometry import BoardGeometry
-from engine.hexgrid import address_sort_key, format_address
 from engine.limits import MAX_MODULUS
 from tilescribe.options import int_in
-from vision.board_reader import BoardReader, ReadConfig
-from vision.images import load_image
+
+if TYPE_CHECKING:
+    from vision.board_reader import ReadConfig
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -35,6 +34,9 @@ def build_config(board: str, modulus: int, calibration: str | None, tileset: str
         BoardFileError: board.json bad; CalibrationError: calibration bad or for another board;
         ValueError: bad modulus or unknown tile set.
     """
+    from calibration.board_calibration import Calibration
+    from calibration.geometry import BoardGeometry
+    from vision.board_reader import ReadConfig
     from vision.tile_reader import reader_for_tileset
 
     geometry = BoardGeometry.load(board)
@@ -56,6 +58,10 @@ def build_config(board: str, modulus: int, calibration: str | None, tileset: str
 def run(args: argparse.Namespace) -> int:
     """Read one image; 0 when the board was found, 1 when not, 2 for bad input (the image, board.json,
     the calibration or the tile set, named in one line on standard error)."""
+    from engine.hexgrid import address_sort_key, format_address
+    from vision.board_reader import BoardReader
+    from vision.images import load_image
+
     try:
         image = load_image(args.image)
         config = build_config(args.board, args.modulus, args.calibration, args.tileset)

@@ -16,10 +16,8 @@ import json
 import sys
 import time
 
-from calibration.tilesets import TileSetError, load_tileset
 from engine.limits import MAX_MODULUS
 from tilescribe.options import int_in
-from vision.images import ImageError, load_image
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -35,6 +33,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Read one photo; 0 on success, 2 for bad input."""
+    from calibration.tilesets import TileSetError, load_tileset
+    from vision.images import ImageError, load_image
     from vision.loose_tiles import SECOND_OPINION_BELOW, LooseTileError, find_tiles, prepare
     from vision.tile_reader import TileReaderError, reader_for_tileset
 

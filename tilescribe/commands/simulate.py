@@ -13,14 +13,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from calibration.files import InputFileError, read_text
-from calibration.geometry import BoardFileError
-from engine.transcript import parse_transcript
 from tilescribe.options import MAX_SEED, MAX_SIM_EVENTS, SIM_FPS, SIM_SIDE, float_in, int_in, size_in
-from vision.sim.recording import SimOptions, make_recording
-from vision.sim.tiles import SHAPES, SPLITS
-from vision.sim.timeline import Pacing
-from vision.sim.transcripts import TILESETS, plan_game
+from vision.sim.options import SHAPES, SPLITS, TILESETS
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -61,6 +55,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Write the recording; see the module docstring for the exit status."""
+    from calibration.files import InputFileError, read_text
+    from calibration.geometry import BoardFileError
+    from engine.transcript import parse_transcript
+    from vision.sim.recording import SimOptions, make_recording
+    from vision.sim.timeline import Pacing
+    from vision.sim.transcripts import plan_game
+
     try:
         text = read_text(args.transcript)
     except InputFileError as exc:

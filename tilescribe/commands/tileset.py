@@ -15,7 +15,6 @@ from pathlib import Path
 
 from calibration.tilesets import TileSetError, builtin_tilesets, format_tileset, load_tileset
 from tilescribe.options import profile_name
-from vision.images import ImageError, load_image
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -55,6 +54,7 @@ def _show(args: argparse.Namespace) -> int:
 
 def _learn(args: argparse.Namespace) -> int:
     from calibration.geometry import BoardFileError, BoardGeometry
+    from vision.images import ImageError, load_image
     from vision.locate import BoardNotFoundError
     from vision.tile_reader import TileReaderError
     from vision.tile_reader_learn import learn_tileset

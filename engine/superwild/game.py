@@ -26,7 +26,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 
 from engine.games import Violation
-from engine.superwild.table import RULE_SUPPLY, Table
+from engine.superwild.table import RULE_SUPPLY, RULE_WILD_STAYS, Table
 from engine.superwild.tiles import SUPPLY, Move, Tile, format_rack, format_tile
 
 #: Tiles dealt to each player ("Starting": each player draws 6 tiles).
@@ -264,6 +264,9 @@ class Game:
         elif turn.drawn is not None:
             return illegal(Violation(RULE_BAG, (), f"{player} draws {turn.drawn} from an empty bag"))
         for lay in turn.lays:
+            if lay.tile.is_wild:
+                message = f"{lay} lays the Super Wild, which is already on the table"
+                return illegal(Violation(RULE_WILD_STAYS, (str(lay.pos),), message))
             taken = rack.take(lay.tile)
             if taken is None:
                 message = f"{player} lays {lay.tile}, which is not in the rack ({rack})"

@@ -10,9 +10,11 @@ groups of three or more tiles that follow each other, neighbouring groups sharin
   diagonal example "2 W 13 (W = 1)"), at most 13 tiles.
 
 In each line the Super Wild stands for one tile (colour and number), the same one in both groups
-where it is the shared tile; it may stand for a tile that lies elsewhere, even in its own line (so
-``K7 B7 O7 R7 W`` is two sets sharing O7, the Wild a second K7). A 6/9 tile is a 6 or a 9, the same in both of its groups. A colour's
-two 6/9 tiles are never in one group. Two groups of one line never overlap by more than one tile.
+where it is the shared tile, and may stand for another tile in each other line ("It can be a
+different value at the same time in each direction"); it may stand for a tile that lies elsewhere,
+even in its own line (so ``K7 B7 O7 R7 W`` is two sets sharing O7, the Wild a second K7). A 6/9 tile
+is a 6 or a 9, the same in both of its groups. A colour's two 6/9 tiles are never in one group.
+Two groups of one line never overlap by more than one tile.
 
 :func:`split_line` is a dynamic programme over the line's positions: ``reach[i]`` holds the values
 the tile at ``i`` can take as the last tile of a legal chain of groups covering ``0..i``; each group

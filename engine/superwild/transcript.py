@@ -24,10 +24,12 @@ and table moves (``R7@3,0>3,1``), separated by commas.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from engine.errors import TranscriptError
-from engine.record import COORDINATE_TOKENS, RecordLine, Tag, format_line, format_tags, read_record, tag_value
+from engine.record import COORDINATE_TOKENS, RecordLine, Tag, format_line, format_tags, read_record
 from engine.superwild.game import DEAL, Turn
 from engine.superwild.tiles import (
     Tile,
@@ -44,6 +46,9 @@ GAME_NAME = "Super Wild"
 MAX_PLAYERS = 8
 #: Largest round number or trophy count read.
 MAX_COUNT = 1000
+
+T = TypeVar("T")
+V = TypeVar("V")
 
 _YES = {"yes": True, "true": True, "1": True, "no": False, "false": False, "0": False}
 
@@ -123,38 +128,59 @@ def read_settings(tags: list[Tag], lines: list[RecordLine]) -> Settings:
     """
     by_name = {t.name.lower(): t for t in tags}
 
-    def where(name: str) -> str:
+    def read(name: str, default: str, parse: Callable[[str], T]) -> T:
         tag = by_name.get(name.lower())
-        return f"tag {name} (line {tag.line})" if tag else f"tag {name}"
+        try:
+            return parse(default if tag is None else tag.value)
+        except ValueError as exc:
+            where = f"tag {name} (line {tag.line})" if tag else f"tag {name}"
+            raise ValueError(f"{where}: {exc}") from None
 
-    try:
-        names = tag_value(tags, "Players")
-        if names is not None:
-            players = tuple(n.strip() for n in names.split(",") if n.strip())
-        else:
-            players = tuple(dict.fromkeys(ln.player for ln in lines if ln.player))
-        if not players:
-            raise ValueError("no players: add a Players tag")
-        if len(set(players)) != len(players):
-            raise ValueError(f"a player is named twice in {', '.join(players)}")
-        diag = (tag_value(tags, "Diagonals", "no") or "no").strip().lower()
-        if diag not in _YES:
-            raise ValueError(f"Diagonals {diag!r} is not yes or no")
-        deal = _count(tag_value(tags, "Deal", str(DEAL)) or "", "Deal")
-        racks = {n: parse_rack(r) for n, r in _pairs(tag_value(tags, "Racks", "") or "", ":", "Racks")}
-        trophies = {
-            n: _count(k, "trophies")
-            for n, k in _pairs(tag_value(tags, "Trophies", "") or "", " ", "Trophies")
-        }
-        for name in (*racks, *trophies):
+    untagged = ", ".join(dict.fromkeys(ln.player for ln in lines if ln.player))
+    players = read("Players", untagged, _players)
+
+    def named(entries: dict[str, V]) -> dict[str, V]:
+        for name in entries:
             if name not in players:
                 raise ValueError(f"{name!r} is not one of the players {', '.join(players)}")
-        rnd = _count(tag_value(tags, "Round", "1") or "", "Round")
-        return Settings(players, _YES[diag], deal, racks, rnd, trophies)
+        return entries
+
+    diagonals = read("Diagonals", "no", _yes_no)
+    deal = read("Deal", str(DEAL), lambda v: _count(v, "Deal"))
+    racks = read("Racks", "", lambda v: named({n: parse_rack(r) for n, r in _pairs(v, ":", "Racks")}))
+    trophies = read(
+        "Trophies", "", lambda v: named({n: _count(k, "trophies") for n, k in _pairs(v, " ", "Trophies")})
+    )
+    number = read("Round", "1", lambda v: _count(v, "Round"))
+    try:
+        return Settings(players, diagonals, deal, racks, number, trophies)
     except ValueError as exc:
-        tag_names = ("Players", "Diagonals", "Deal", "Racks", "Trophies", "Round")
-        culprit = next((n for n in tag_names if n.lower() in str(exc).lower()), "Players")
-        raise ValueError(f"{where(culprit)}: {exc}") from None
+        raise ValueError(f"tags Players, Deal, Round: {exc}") from None
+
+
+def _players(value: str) -> tuple[str, ...]:
+    """``"Ana, Bo"`` -> ("Ana", "Bo").
+
+    Raises:
+        ValueError: no names, or a name twice.
+    """
+    players = tuple(n.strip() for n in value.split(",") if n.strip())
+    if not players:
+        raise ValueError('no players: name them, e.g. [Players "Ana, Bo"]')
+    if len(set(players)) != len(players):
+        raise ValueError(f"a player is named twice in {value!r}")
+    return players
+
+
+def _yes_no(value: str) -> bool:
+    """ "yes"/"no" (or true/false, 1/0).
+
+    Raises:
+        ValueError: anything else.
+    """
+    if value.strip().lower() not in _YES:
+        raise ValueError(f"{value!r} is not yes or no")
+    return _YES[value.strip().lower()]
 
 
 def parse_turn(line: RecordLine) -> Turn:

@@ -5,11 +5,26 @@ from __future__ import annotations
 
 import pytest
 
-from engine.superwild import RULES, Game, IllegalTurnError, Pos, Turn, legal_placements, parse_move, parse_rack
+from engine.superwild import (
+    RULES,
+    Game,
+    IllegalTurnError,
+    Pos,
+    Turn,
+    legal_placements,
+    parse_move,
+    parse_rack,
+)
 from engine.superwild.game import RULE_BAG, RULE_PLAY_OR_DRAW, RULE_RACK, RULE_ROUND_OVER, RULE_TURN_ORDER
 from engine.superwild.lines import RULE_ADJOINED, RULE_GROUP_SIZE, RULE_SIX_NINE
 from engine.superwild.picture import parse_picture
-from engine.superwild.table import RULE_LONE_TILE, RULE_MOVE_SOURCE, RULE_OCCUPIED, RULE_SUPPLY, RULE_WILD_STAYS
+from engine.superwild.table import (
+    RULE_LONE_TILE,
+    RULE_MOVE_SOURCE,
+    RULE_OCCUPIED,
+    RULE_SUPPLY,
+    RULE_WILD_STAYS,
+)
 
 HEADER = """[Game "Super Wild"]
 [Players "Ana, Bo"]

@@ -107,7 +107,8 @@ def _sets(seg: tuple[Tile, ...], wild_at_end: bool) -> list[tuple[Value, ...]]:
     free = [c for c in COLOURS if c not in colours]
     wild_colours = free if wild_at_end else free[:1]
     out = []
-    for number in sorted(numbers or ()):
+    written = next(t.number for t in seg if not t.is_wild)
+    for number in sorted(numbers or (), key=lambda n: (n != written, n)):
         for wc in wild_colours if len(colours) < len(seg) else [""]:
             out.append(tuple((wc, number) if t.is_wild else (t.colour, number) for t in seg))
     return out

@@ -67,9 +67,10 @@ class Tile:
         return (self.colour, 6 if self.number == 9 else self.number)
 
     def values(self) -> tuple[tuple[str, int], ...]:
-        """The (colour, number) values the tile may take in a line: one, two for a 6/9 tile."""
-        if self.is_six_nine:
-            return ((self.colour, 6), (self.colour, 9))
+        """The (colour, number) values the tile may take in a line: one, two for a 6/9 tile (as
+        written first)."""
+        if self.is_six_nine:  # the number as written first
+            return ((self.colour, self.number), (self.colour, 15 - self.number))
         return ((self.colour, self.number),)
 
     def __str__(self) -> str:

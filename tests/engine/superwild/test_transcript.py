@@ -4,6 +4,7 @@ and a match of rounds counted in trophies."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -152,3 +153,15 @@ def test_match_with_wrong_tags() -> None:
         match_trophies([first, round_text(2, ("Ana", "Bo"), "Ana 1, Bo 0")])
     with pytest.raises(ValueError, match="round 2: Winning"):
         match_trophies([first, round_text(2, ("Bo", "Ana"), "Bo 0, Ana 0")])
+
+
+def test_readme_example_replays() -> None:
+    readme = (Path(__file__).resolve().parents[3] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Super Wild", 1)[1].split("\n## ", 1)[0]
+    text = "\n".join(line[4:] for line in section.splitlines() if line.startswith("    "))
+    replay = RULES.replay_text(text)
+    assert replay.is_legal and not replay.errors and len(replay.turns) == 7
+    assert replay.final["winner"] == "Ana" and replay.final["trophies"] == {"Ana": 1, "Bo": 0}
+    groups = {tuple(g["positions"]): g["groups"] for g in replay.turns[-1].details["groups"]}
+    assert groups[("-1,0", "0,0", "1,0", "2,0", "3,0")][0]["values"] == ["K7", "K6", "K5", "K4", "K3"]
+    assert groups[("-2,2", "-1,2", "0,2")][0]["values"] == ["B9", "O9", "R9"]

@@ -88,11 +88,11 @@ def assign_tiles(plans: list[GroupPlan], table: Table, rack: list[Tile]) -> list
             places[g][i] = tag
             holders[tag] = g
         for g, i in occ[len(used) :]:
-            tag = next((t for t, h in holders.items() if forest.root(h) != forest.root(g)), None)
-            if tag is None:
+            shared = next((t for t, h in holders.items() if forest.root(h) != forest.root(g)), None)
+            if shared is None:
                 return None
-            forest.join(holders.pop(tag), g)
-            places[g][i] = tag
+            forest.join(holders.pop(shared), g)
+            places[g][i] = shared
     return places
 
 

@@ -72,7 +72,7 @@ def _step(number: int, delta: int) -> int:
     return (number - 1 + delta) % TOP + 1
 
 
-def _runs(seg: tuple[Tile, ...]) -> list[tuple[Value, ...]]:
+def _runs(seg: tuple[Tile, ...], six_nine_rule: bool) -> list[tuple[Value, ...]]:
     """Every reading of ``seg`` as a run: the values of its tiles."""
     if len(seg) > MAX_RUN:
         return []
@@ -80,7 +80,7 @@ def _runs(seg: tuple[Tile, ...]) -> list[tuple[Value, ...]]:
     colour = seg[first].colour
     if any(not t.is_wild and t.colour != colour for t in seg):
         return []
-    if sum(1 for t in seg if t.is_six_nine) > 1:
+    if six_nine_rule and sum(1 for t in seg if t.is_six_nine) > 1:
         return []
     out = []
     for _, number in seg[first].values():
@@ -114,20 +114,22 @@ def _sets(seg: tuple[Tile, ...], wild_at_end: bool) -> list[tuple[Value, ...]]:
     return out
 
 
-def _readings(seg: tuple[Tile, ...]) -> list[tuple[str, tuple[Value, ...]]]:
+def _readings(seg: tuple[Tile, ...], six_nine_rule: bool) -> list[tuple[str, tuple[Value, ...]]]:
     """The segment's readings as groups: (kind, values)."""
     if all(t.is_wild for t in seg):
         return []
     wild_at_end = seg[0].is_wild or seg[-1].is_wild
-    return [(RUN, v) for v in _runs(seg)] + [(SET, v) for v in _sets(seg, wild_at_end)]
+    return [(RUN, v) for v in _runs(seg, six_nine_rule)] + [(SET, v) for v in _sets(seg, wild_at_end)]
 
 
 @lru_cache(maxsize=1 << 16)
-def split_line(tiles: tuple[Tile, ...]) -> tuple[GroupFit, ...] | None:
+def split_line(tiles: tuple[Tile, ...], six_nine_rule: bool = True) -> tuple[GroupFit, ...] | None:
     """The groups of a legal line, None when the line is illegal.
 
     Args:
         tiles: the line's tiles in order (two or more; the Super Wild at most once).
+        six_nine_rule: keep a colour's two 6/9 tiles out of one group (False only to tell why a
+            line fails).
 
     Returns:
         The groups from the line's start to its end, each sharing its first tile with the previous
@@ -140,7 +142,7 @@ def split_line(tiles: tuple[Tile, ...]) -> tuple[GroupFit, ...] | None:
         for i in range(j - 1):
             if i > 0 and not reach[i]:
                 continue
-            for kind, values in _readings(tiles[i : j + 1]):
+            for kind, values in _readings(tiles[i : j + 1], six_nine_rule):
                 if (i == 0 or values[0] in reach[i]) and values[-1] not in reach[j]:
                     reach[j][values[-1]] = (i, kind, values)
     if not reach[n - 1]:
@@ -159,42 +161,14 @@ def split_line(tiles: tuple[Tile, ...]) -> tuple[GroupFit, ...] | None:
 def line_problem(tiles: tuple[Tile, ...]) -> tuple[str, str] | None:
     """Why a line is illegal, as (rule, message); None when it is legal.
 
-    A line of two tiles breaks "groups of three or more"; a line that would split if its two 6/9
-    tiles of one colour were different tiles breaks "Sixes and Nines"; any other breaks "Adjoined
-    Groups".
+    A line of two tiles breaks "groups of three or more"; a line that would split if a colour's
+    two 6/9 tiles could share a group breaks "Sixes and Nines"; any other breaks "Adjoined Groups".
     """
     if split_line(tiles) is not None:
         return None
     text = " ".join(format_tile(t) for t in tiles)
     if len(tiles) < 3:
         return RULE_GROUP_SIZE, f"the line {text} has {len(tiles)} tiles, a group needs three or more"
-    if _legal_without_six_nine_rule(tiles):
+    if split_line(tiles, six_nine_rule=False) is not None:
         return RULE_SIX_NINE, f"the line {text} needs a colour's 6 and 9 in one group"
     return RULE_ADJOINED, f"the line {text} does not split into sets and runs sharing one tile"
-
-
-def _legal_without_six_nine_rule(tiles: tuple[Tile, ...]) -> bool:
-    """Whether the line splits when a colour's second 6/9 tile is treated as a different shape."""
-    seen: set[str] = set()
-    relaxed = []
-    for t in tiles:
-        if t.is_six_nine and t.colour in seen:
-            relaxed.append(_TwinSixNine(t.colour, t.number))
-        else:
-            relaxed.append(t)
-            if t.is_six_nine:
-                seen.add(t.colour)
-    return len(seen) > 0 and split_line(tuple(relaxed)) is not None
-
-
-class _TwinSixNine(Tile):
-    """A 6/9 tile that does not count as a 6/9 tile for the one-per-group rule."""
-
-    __slots__ = ()
-
-    @property
-    def is_six_nine(self) -> bool:
-        return False
-
-    def values(self) -> tuple[Value, ...]:
-        return ((self.colour, 6), (self.colour, 9))

@@ -6,8 +6,8 @@ wrapping from 13 to 1, each with or without the Super Wild standing in one place
 cut into runs of these lengths), and how many rack tiles of each shape are laid. Constraints: every
 table tile is used (exactly once, or with ``share`` once or twice: crisscross play lets a tile sit
 in a row group and a column group), the Super Wild in at most two groups (its row and its column),
-a colour's 6 and 9 never both real tiles of one run. Objective: the most rack tiles laid, then the
-fewest groups.
+a colour's 6 and 9 never both real tiles of one run. Objective: the most rack tiles laid (any
+choice of groups among those that lay the most).
 """
 
 from __future__ import annotations
@@ -134,8 +134,10 @@ def choose_groups(table: Counter[Shape], rack: Counter[Shape], share: bool) -> l
     jokers = [picks[i] for i, p in enumerate(plans) if p.joker is not None]
     if jokers:
         model.addConstr(model.qsum(jokers) <= 2)
-    objective = model.qsum(laid.values()) - 0.001 * model.qsum(picks) if laid else -0.001 * model.qsum(picks)
-    model.maximize(objective)
+    if laid:
+        model.maximize(model.qsum(laid.values()))
+    else:
+        model.run()
     if model.getModelStatus() != highspy.HighsModelStatus.kOptimal:
         return None
     values = model.vals(picks)

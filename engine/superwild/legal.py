@@ -15,7 +15,7 @@ from __future__ import annotations
 import itertools
 import random
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 from engine.superwild.lines import split_line
@@ -23,6 +23,7 @@ from engine.superwild.table import Table, neighbours
 from engine.superwild.tiles import MAX_COORD, SUPPLY, Move, Pos, Tile
 
 _LINE_STEPS = ((1, 0), (0, 1))
+_DIAGONAL_STEPS = ((1, 1), (1, -1))
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,13 +48,24 @@ def unseen_tiles(table: Table) -> list[Tile]:
 
 
 def frontier(table: Table) -> list[Pos]:
-    """Empty positions next to a tile (with Diagonals, also the corners of the Super Wild), in
-    reading order."""
+    """Empty positions next to a tile (with Diagonals, also the free positions beyond the ends of the
+    Super Wild's diagonals), in reading order."""
     out: set[Pos] = set()
     for pos in table.tiles:
         out.update(p for p in neighbours(pos) if p not in table.tiles)
-    if table.diagonals:
-        out.update(p for p in neighbours(table.wild_pos, diagonal=True) if p not in table.tiles)
+    if table.diagonals:  # beyond both ends of the Wild's two diagonals
+        wild = table.wild_pos
+        for dx, dy in ((1, 1), (1, -1)):
+            for sign in (1, -1):
+                pos = wild
+                while (
+                    pos in table.tiles
+                    and abs(pos.x + sign * dx) <= MAX_COORD
+                    and abs(pos.y + sign * dy) <= MAX_COORD
+                ):
+                    pos = pos.step(sign * dx, sign * dy)
+                if pos not in table.tiles:
+                    out.add(pos)
     return sorted(out, key=lambda p: (p.y, p.x))
 
 
@@ -87,23 +99,37 @@ def legal_placements(table: Table, tiles: Iterable[Tile] | None = None) -> Legal
 
 def _slots(table: Table) -> Iterator[tuple[Pos, Pos]]:
     """Pairs of empty positions that two tiles could fill to reach a tile: beyond the end of a
-    line (or a lone tile), or either side of a tile."""
+    line (or a lone tile), or either side of a tile; with Diagonals also along the Wild's diagonals."""
     tiles = table.tiles
     for pos in tiles:
-        for dx, dy in _LINE_STEPS:
-            for sign in (1, -1):
-                a = (pos.x + sign * dx, pos.y + sign * dy)
-                b = (pos.x + 2 * sign * dx, pos.y + 2 * sign * dy)
-                if _free(tiles, a) and _free(tiles, b):
-                    yield Pos(*a), Pos(*b)
-            a, b = (pos.x - dx, pos.y - dy), (pos.x + dx, pos.y + dy)
+        steps = _LINE_STEPS + (_DIAGONAL_STEPS if table.diagonals and tiles[pos].is_wild else ())
+        yield from _slots_at(tiles, pos, steps)
+    if table.diagonals:  # from the far ends of the Wild's diagonals
+        for line in table.lines_through(table.wild_pos):
+            if line.direction not in ("row", "column"):
+                step = (line.positions[1].x - line.positions[0].x, line.positions[1].y - line.positions[0].y)
+                for end in (line.positions[0], line.positions[-1]):
+                    yield from _slots_at(tiles, end, (step,))
+
+
+def _slots_at(
+    tiles: Mapping[Pos, Tile], pos: Pos, steps: tuple[tuple[int, int], ...]
+) -> Iterator[tuple[Pos, Pos]]:
+    """The slot pairs at one tile along the given directions."""
+    for dx, dy in steps:
+        for sign in (1, -1):
+            a = (pos.x + sign * dx, pos.y + sign * dy)
+            b = (pos.x + 2 * sign * dx, pos.y + 2 * sign * dy)
             if _free(tiles, a) and _free(tiles, b):
                 yield Pos(*a), Pos(*b)
+        a, b = (pos.x - dx, pos.y - dy), (pos.x + dx, pos.y + dy)
+        if _free(tiles, a) and _free(tiles, b):
+            yield Pos(*a), Pos(*b)
 
 
-def _free(tiles: dict[Pos, Tile] | object, xy: tuple[int, int]) -> bool:
+def _free(tiles: Mapping[Pos, Tile], xy: tuple[int, int]) -> bool:
     x, y = xy
-    return abs(x) <= MAX_COORD and abs(y) <= MAX_COORD and Pos(x, y) not in tiles  # type: ignore[operator]
+    return abs(x) <= MAX_COORD and abs(y) <= MAX_COORD and Pos(x, y) not in tiles
 
 
 def _own_row(table: Table) -> Pos:

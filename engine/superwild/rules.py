@@ -2,9 +2,10 @@
 
 ``RULES.replay_text`` replays one round: each turn's report carries in ``details`` the table after
 the turn (``"table"``: ``[{"tile", "x", "y"}]``), the groups of every line (``"groups"``), the
-drawn tile and the tiles left in each rack; ``Replay.final`` says whether the round is over, its
-winner (the first player out, "Winning"), the players out in order, and the trophies after the
-round (the ``[Trophies]`` tag's counts plus one for the winner).
+drawn tile and the tiles left in each rack; ``Replay.final`` says whether the round is over
+(``"over"``: a player has gone out and won it; the cooperative finish may go on), its winner (the
+first player out, "Winning"), the players out in order (``"out"``; ``"all_out"`` when every player
+is), and the trophies after the round (the ``[Trophies]`` tag's counts plus one for the winner).
 
 A turn naming a player other than the one to move, or an illegal turn, is reported and not applied;
 the player's turn is then spent so the turn order stays in step with the transcript.
@@ -78,6 +79,7 @@ def replay_round(text: str) -> tuple[Settings, Game, Replay]:
         )
     final: dict[str, Any] = {"over": game.winner is not None, "winner": game.winner}
     final["out"] = list(game.state.out)
+    final["all_out"] = game.is_over
     trophies = {p: settings.trophies.get(p, 0) for p in settings.players}
     if game.winner is not None:
         trophies[game.winner] += 1

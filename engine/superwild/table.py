@@ -117,13 +117,19 @@ class Table:
         return True
 
     def around(self, moves: Iterable[Move]) -> set[Pos]:
-        """The positions whose lines a turn's moves can change: where tiles land, and the
-        neighbours (diagonal ones too) of where moved tiles left."""
+        """The positions whose lines a turn's moves can change: where tiles land, the neighbours
+        (diagonal ones too) of where moved tiles left, and every tile of a diagonal through the Super
+        Wild that a moved tile leaves."""
+        wild = self.lines_through(self.wild_pos) if self.diagonals else iter(())
+        diagonals = [ln.positions for ln in wild if ln.direction in (DIAGONAL, ANTIDIAGONAL)]
         near = set()
         for m in moves:
             near.add(m.target)
             if m.dest is not None:
                 near.update(neighbours(m.pos, diagonal=True))
+                for line in diagonals:  # the part cut off from the Wild is no line at all
+                    if m.pos in line:
+                        near.update(line)
         return near
 
     def with_tiles(self, laid: Mapping[Pos, Tile]) -> Table:

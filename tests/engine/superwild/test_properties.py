@@ -14,7 +14,7 @@ from functools import cache
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.superwild import RULES, format_transcript, parse_tile, random_round, split_line
+from engine.superwild import RULES, Move, Pos, Table, format_transcript, parse_tile, random_round, split_line
 
 COLOURS = "KBOR"
 
@@ -150,3 +150,45 @@ def test_small_lines_match_the_restatement(tiles: list[str], wild: int | None) -
     if wild is not None:
         tiles = [*tiles[:wild], "W", *tiles[wild:]]
     assert engine_legal(tiles) == ref_legal(tiles), tiles
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(seed=st.integers(0, 50), data=st.data())
+def test_mangled_transcripts_are_reported_not_raised(seed: int, data: st.DataObject) -> None:
+    # a random round with some characters of its turn lines replaced: every problem is a reported
+    # syntax error or an illegal turn, never an exception
+    text = RULES.random_transcript(seed, turns=12)
+    head, _, body = text.partition("1. ")
+    body = list("1. " + body)
+    for _ in range(data.draw(st.integers(1, 6))):
+        k = data.draw(st.integers(0, len(body) - 1))
+        if body[k] != "\n":
+            body[k] = data.draw(st.sampled_from(list("0123456789-,@>W KBOR9drawx{}")))
+    replay = RULES.replay_text(head + "".join(body))
+    assert all(t.legal == (t.error is None) for t in replay.turns)
+
+
+@settings(max_examples=25, deadline=None, derandomize=True)
+@given(seed=st.integers(0, 10**6), diagonals=st.booleans(), data=st.data())
+def test_judging_near_the_moves_agrees_with_judging_the_whole_table(
+    seed: int, diagonals: bool, data: st.DataObject
+) -> None:
+    # random moves of table tiles (the Wild included) to random free places near the table
+    _, _, game = random_round(seed, players=2, turns=data.draw(st.integers(4, 40)), diagonals=diagonals)
+    table = game.table
+    positions = sorted(table.tiles, key=lambda p: (p.y, p.x))
+    for _ in range(8):
+        picked = data.draw(st.lists(st.sampled_from(positions), min_size=1, max_size=3, unique=True))
+        moves = []
+        taken = set(table.tiles) - set(picked)
+        for pos in picked:
+            dest = Pos(pos.x + data.draw(st.integers(-3, 3)), pos.y + data.draw(st.integers(-3, 3)))
+            if dest in taken or dest == pos:
+                continue
+            taken.add(dest)
+            moves.append(Move(table.tiles[pos], pos, dest))
+        after = table.apply(moves)
+        if not isinstance(after, Table):
+            continue
+        near = after.problem(near=table.around(moves))
+        assert (near is None) == (after.problem() is None), [str(m) for m in moves]

@@ -173,3 +173,30 @@ def test_legal_placements_and_blocked_positions() -> None:
     # above and below the tiles any lay makes a line of two: blocked for every tile
     assert Pos(0, 1) in found.blocked and Pos(-1, -1) in found.blocked
     assert Pos(1, 0) not in found.blocked
+
+
+def test_diagonals_follow_the_wild_when_it_moves() -> None:
+    g = Game.new(("Ana",), {"Ana": parse_rack("R4 R5 K8 B8 O1")}, diagonals=True)
+    g.play(turn("R4@-2,-2 R5@-1,-1"))  # "4 5 (W = 6)" on the diagonal
+    assert g.table.groups()[0]["direction"] == "diagonal"
+    # the Wild moved to a new diagonal B8 K8 W: R4 R5 lie on no line any more
+    error = g.evaluate(turn("W@0,0>5,5 K8@4,4 B8@3,3")).violation
+    assert error.rule == RULE_LONE_TILE and error.places == ("-2,-2",)
+    # and with R4 R5 moved along: B8 K8 W and R4 R5 W on its two diagonals (W as 8 and 6)
+    assert g.evaluate(turn("W@0,0>5,5 K8@4,4 B8@3,3 R4@-2,-2>7,3 R5@-1,-1>6,4")).is_legal
+    found = legal_placements(g.table, parse_rack("R6 R3 K8"))
+    assert {str(m) for m in found.placements} == {"R3@-3,-3"}  # R3 R4 R5 W; R4 R5 W R6 is no run
+    assert Pos(0, 1) in found.blocked  # below the Wild any tile makes a line of two
+
+
+def test_diagonal_anti_direction() -> None:
+    table = parse_picture(
+        """
+        .  .  K10
+        .  W  .
+        O10 . .
+        """,
+        diagonals=True,
+    )
+    assert table.problem() is None
+    assert table.groups()[0]["direction"] == "antidiagonal"

@@ -6,7 +6,8 @@ Choices where the seed is silent (the module's rulings):
 - A turn either lays at least one tile from the rack (rearranging the table as well if wished), or
   draws: ``draw`` first, optionally naming the drawn tile (``draw R5``), then the tiles the player
   plays after drawing ("If you can play it, proceed with your turn"). Rearranging without laying
-  a tile is not a turn. A draw from an empty bag ends the turn with nothing drawn.
+  a tile is not a turn. A draw from an empty bag ends the turn with nothing drawn. The engine cannot
+  see whether a player could have played ("If you cannot play, draw"), so a draw is always allowed.
 - The score of a turn is the number of tiles it lays from the rack (the seed counts no points;
   the round is won by the first player to play all their tiles, who takes a trophy).
 - Racks: each player is dealt 6 tiles ("Starting"), or the ``[Deal]`` count; where ``[Racks]``

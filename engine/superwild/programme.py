@@ -17,11 +17,13 @@ import sys
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from functools import lru_cache
-
-import highspy
+from typing import TYPE_CHECKING
 
 from engine.superwild.lines import RUN, SET, Value
 from engine.superwild.tiles import COLOURS, TOP
+
+if TYPE_CHECKING:
+    import highspy
 
 #: Seconds the integer programme may take.
 SOLVER_SECONDS = 0.5
@@ -86,7 +88,10 @@ def candidate_groups() -> tuple[GroupPlan, ...]:
 
 
 def _new_highs() -> highspy.Highs:
-    """A silent HiGHS model (its one-time banner on standard output is kept off the terminal)."""
+    """A silent HiGHS model (its one-time banner on standard output is kept off the terminal;
+    highspy is imported here, on the first hint, to keep it out of every other command's start)."""
+    import highspy
+
     sys.stdout.flush()
     saved = os.dup(1)
     try:
@@ -138,7 +143,7 @@ def choose_groups(table: Counter[Shape], rack: Counter[Shape], share: bool) -> l
         model.maximize(model.qsum(laid.values()))
     else:
         model.run()
-    if model.getModelStatus() != highspy.HighsModelStatus.kOptimal:
+    if model.getModelStatus() != type(model.getModelStatus()).kOptimal:
         return None
     values = model.vals(picks)
     return [plan for plan, v in zip(plans, values, strict=True) for _ in range(round(v))]

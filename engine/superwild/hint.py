@@ -10,10 +10,13 @@ fails the check is dropped, never shown):
   Super Wild's groups through its position and every other tree in a band of its own below. When
   that layout fails (a cycle of shared tiles, groups that collide or touch), the programme is
   solved again with every tile in exactly one group, whose layout (separate rows) always holds.
+  A chosen group that is already a whole line of the table, crossing no other, stays where it lies
+  when the layout around it holds (else everything is laid out afresh).
 
 Guaranteed: every hint is a legal turn on the given table with the given rack. Not guaranteed:
 that no turn lays more tiles (the programme sees neither adjoined groups in one line nor a tile in
-more than two groups), or that the rearranged turn moves few tiles (its layout is built afresh).
+more than two groups), or that the rearranged turn moves few tiles (only whole lines that the
+programme happens to choose as they lie stay put).
 """
 
 from __future__ import annotations
@@ -135,10 +138,34 @@ def _grow(
     return placed
 
 
-def lay_out(places: list[list[Tag]], wild: Pos) -> dict[Pos, Tag] | None:
+def kept_lines(places: list[list[Tag]], table: Table) -> tuple[list[list[Tag]], dict[Pos, Tag]]:
+    """The groups still to lay out, and the tiles that stay: a group whose tiles are a whole line
+    of the table, crossing no other line and shared with no other group, stays where it lies."""
+    uses = Counter(tag for group in places for tag in group)
+    lines = list(table.lines())
+    crossings = Counter(p for line in lines for p in line.positions)
+    whole = {frozenset(line.positions) for line in lines}
+    rest: list[list[Tag]] = []
+    kept: dict[Pos, Tag] = {}
+    for group in places:
+        spots = frozenset(where for kind, where in group if kind == "table" and isinstance(where, Pos))
+        if (
+            len(spots) == len(group)
+            and spots in whole
+            and all(uses[t] == 1 for t in group)
+            and all(crossings[p] == 1 for p in spots)
+        ):
+            kept.update({p: ("table", p) for p in spots})
+        else:
+            rest.append(group)
+    return rest, kept
+
+
+def lay_out(places: list[list[Tag]], wild: Pos, kept: dict[Pos, Tag] | None = None) -> dict[Pos, Tag] | None:
     """Positions for every tile of the groups: the Super Wild's trees through ``wild``, every other
-    tree in a band two rows below everything laid so far; None when groups collide."""
-    layout: dict[Pos, Tag] = {wild: WILD_TAG}
+    tree in a band two rows below everything laid so far (``kept`` tiles included, which stay where
+    they are); None when groups collide."""
+    layout: dict[Pos, Tag] = {wild: WILD_TAG, **(kept or {})}
     wild_groups = [g for g, group in enumerate(places) if WILD_TAG in group]
     wild_roots = [(g, wild, places[g].index(WILD_TAG), k == 0) for k, g in enumerate(wild_groups)]
     done = _grow(places, wild_roots, layout)
@@ -168,19 +195,28 @@ def rearranged_turn(table: Table, rack: list[Tile]) -> Turn | None:
     for share in (True, False):
         plans = choose_groups(on_table, in_rack, share)
         places = None if plans is None else assign_tiles(plans, table, rack)
-        layout = None if places is None else lay_out(places, table.wild_pos)
-        if layout is None:
+        if places is None:
             continue
-        moves = []
-        for pos, (kind, where) in sorted(layout.items(), key=lambda pt: (pt[0].y, pt[0].x)):
-            if kind == "rack" and isinstance(where, int):
-                moves.append(Move(rack[where], pos))
-            elif kind == "table" and isinstance(where, Pos) and where != pos:
-                moves.append(Move(table.tiles[where], where, pos))
-        turn = Turn(tuple(moves))
-        if turn.lays and _is_legal(table, turn):
+        turn = _turn_from(places, table, rack, keep=True) or _turn_from(places, table, rack, keep=False)
+        if turn is not None:
             return turn
     return None
+
+
+def _turn_from(places: list[list[Tag]], table: Table, rack: list[Tile], keep: bool) -> Turn | None:
+    """The turn that lays the groups out (whole lines kept in place if ``keep``), None unless legal."""
+    rest, kept = kept_lines(places, table) if keep else (places, {})
+    layout = lay_out(rest, table.wild_pos, kept)
+    if layout is None:
+        return None
+    moves = []
+    for pos, (kind, where) in sorted(layout.items(), key=lambda pt: (pt[0].y, pt[0].x)):
+        if kind == "rack" and isinstance(where, int):
+            moves.append(Move(rack[where], pos))
+        elif kind == "table" and isinstance(where, Pos) and where != pos:
+            moves.append(Move(table.tiles[where], where, pos))
+    turn = Turn(tuple(moves))
+    return turn if turn.lays and _is_legal(table, turn) else None
 
 
 def _is_legal(table: Table, turn: Turn) -> bool:

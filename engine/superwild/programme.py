@@ -6,8 +6,9 @@ wrapping from 13 to 1, each with or without the Super Wild standing in one place
 cut into runs of these lengths), and how many rack tiles of each shape are laid. Constraints: every
 table tile is used (exactly once, or with ``share`` once or twice: crisscross play lets a tile sit
 in a row group and a column group), the Super Wild in at most two groups (its row and its column),
-a colour's 6 and 9 never both real tiles of one run. Objective: the most rack tiles laid (any
-choice of groups among those that lay the most).
+a colour's 6 and 9 never both real tiles of one run. Objective: the most rack tiles laid; with
+sharing, a second stage then keeps that many laid and seeks the fewest tile places (the fewest
+tiles serving two groups), taking the best it finds within the time limit.
 """
 
 from __future__ import annotations
@@ -146,4 +147,12 @@ def choose_groups(table: Counter[Shape], rack: Counter[Shape], share: bool) -> l
     if model.getModelStatus() != type(model.getModelStatus()).kOptimal:
         return None
     values = model.vals(picks)
+    if share:  # second stage: as many laid, the fewest tiles serving two groups (best found in time)
+        best = round(sum(model.vals(list(laid.values())))) if laid else 0
+        if laid:
+            model.addConstr(model.qsum(laid.values()) >= best)
+        model.setSolution(model.getSolution())
+        model.minimize(model.qsum(len(p.values) * x for p, x in zip(plans, picks, strict=True)))
+        if model.getSolution().value_valid:
+            values = model.vals(picks)
     return [plan for plan, v in zip(plans, values, strict=True) for _ in range(round(v))]

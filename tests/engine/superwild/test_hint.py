@@ -89,3 +89,17 @@ def test_rearranged_turn_on_a_mid_game_table_is_legal_or_none() -> None:
         turn = rearranged_turn(game.table, rack)
         if turn is not None:
             assert legal_on(game.table, ", ".join(str(m) for m in turn.moves))
+
+
+def test_rearranging_keeps_whole_lines_in_place() -> None:
+    table = parse_picture(
+        """
+        W  K2 K3
+        .  .  .
+        R7 R8 R9
+        """
+    )
+    (best,) = hints(table, list(parse_rack("K1")), top=1)
+    assert best.score == 1 and legal_on(table, best.moves)
+    assert not any(m.startswith(("R7", "R8", "R9")) for m in best.moves.split(", "))
+    assert best.details["moved"] <= 2

@@ -19,8 +19,8 @@ from engine.games import Hint, Replay, TurnReport, Violation
 from engine.superwild.game import RULE_TURN_ORDER, Game, TurnResult
 from engine.superwild.hint import hints
 from engine.superwild.randomgame import random_round
-from engine.superwild.tiles import format_move, format_tile, parse_rack
-from engine.superwild.transcript import GAME_NAME, Settings, format_transcript, read_transcript
+from engine.superwild.tiles import parse_rack
+from engine.superwild.transcript import GAME_NAME, Settings, format_transcript, format_turn, read_transcript
 
 RULE_MATCH_START = "Rounds: the next player clockwise starts the next round"
 RULE_MATCH_TROPHIES = "Winning: the round's winner takes a Trophy Peg"
@@ -30,9 +30,12 @@ def new_game(settings: Settings) -> Game:
     """The round's game from its settings.
 
     Raises:
-        ValueError: racks or a deal the bag cannot give.
+        ValueError: racks or a deal the bag cannot give (the message names the tags).
     """
-    return Game.new(settings.players, settings.racks, settings.deal, settings.diagonals)
+    try:
+        return Game.new(settings.players, settings.racks, settings.deal, settings.diagonals)
+    except ValueError as exc:
+        raise ValueError(f"tags Players, Deal, Racks: {exc}") from None
 
 
 def replay_round(text: str) -> tuple[Settings, Game, Replay]:
@@ -51,10 +54,8 @@ def replay_round(text: str) -> tuple[Settings, Game, Replay]:
         if turn is None:
             continue
         player = line.player or game.current_player
-        moves = (
-            [("draw" if turn.drawn is None else f"draw {format_tile(turn.drawn)}")] if turn.draw else []
-        ) + [format_move(m) for m in turn.moves]
-        if player != game.current_player:
+        moves = format_turn(turn).split(", ")
+        if player != game.current_player and not game.is_over:
             message = f"it is {game.current_player}'s turn, not {player}'s"
             violation = Violation(RULE_TURN_ORDER, (), message)
             reports.append(TurnReport(line.number, player, turn.kind, tuple(moves), False, violation, 0))

@@ -165,3 +165,11 @@ def test_readme_example_replays() -> None:
     groups = {tuple(g["positions"]): g["groups"] for g in replay.turns[-1].details["groups"]}
     assert groups[("-1,0", "0,0", "1,0", "2,0", "3,0")][0]["values"] == ["K7", "K6", "K5", "K4", "K3"]
     assert groups[("-2,2", "-1,2", "0,2")][0]["values"] == ["B9", "O9", "R9"]
+
+
+def test_racks_the_bag_cannot_give() -> None:
+    head = '[Game "Super Wild"]\n[Players "Ana, Bo, Cy"]\n'
+    with pytest.raises(ValueError, match="tags Players, Deal, Racks: cannot deal 60"):
+        RULES.replay_text(head + '[Deal "20"]\n1. Ana: draw\n')
+    with pytest.raises(ValueError, match="more K7 tiles"):
+        RULES.replay_text(head + '[Racks "Ana: K7; Bo: K7"]\n1. Ana: draw\n')

@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field, replace
 
-from engine.games import Violation
+from engine.errors import IllegalTurnError, Violation
 from engine.superwild.table import RULE_SUPPLY, RULE_WILD_STAYS, Table
 from engine.superwild.tiles import SUPPLY, Move, Tile, format_rack, format_tile
 
@@ -43,13 +43,6 @@ RULE_BAG = "Playing: draw a new tile from the bag"
 RULE_TURN_ORDER = "Playing: play continues clockwise"
 RULE_ROUND_OVER = "Cooperative Finish: every player has played all tiles"
 
-
-class IllegalTurnError(ValueError):
-    """A turn that breaks a rule; ``violation`` says which rule and where."""
-
-    def __init__(self, violation: Violation) -> None:
-        super().__init__(str(violation))
-        self.violation = violation
 
 
 @dataclass(frozen=True, slots=True)

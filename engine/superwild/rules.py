@@ -13,6 +13,7 @@ the player's turn is then spent so the turn order stays in step with the transcr
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from engine.games import Hint, Replay, TurnReport, Violation
@@ -143,16 +144,18 @@ class SuperWildRules:
 
     name = GAME_NAME
 
-    def replay_text(self, text: str) -> Replay:
-        """Read and replay a round (see :func:`replay_round`).
+    def replay_text(self, text: str, folder: Path | None = None) -> Replay:
+        """Read and replay a round (see :func:`replay_round`); ``folder`` is not used: a Super Wild
+        transcript names no files.
 
         Raises:
             ValueError: the tags cannot make a round.
         """
         return replay_round(text)[2]
 
-    def hint(self, text: str, rack: str | None, top: int) -> list[Hint]:
-        """The ``top`` best turns for the player to move (see :func:`engine.superwild.hint.hints`).
+    def hint(self, text: str, rack: str | None, top: int, folder: Path | None = None) -> list[Hint]:
+        """The ``top`` best turns for the player to move (see :func:`engine.superwild.hint.hints`);
+        ``folder`` is not used, as for :meth:`replay_text`.
 
         Args:
             text: the round so far.

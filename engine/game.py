@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import cast
 
 from engine.errors import RULE_FROZEN, RULE_GAME_OVER, RULE_TURN_ORDER, IllegalTurnError, RuleViolation
-from engine.hexgrid import Hex, address_sort_key
+from engine.cells import Cell, cell_sort_key
 from engine.position import Position
 from engine.rules import TurnResult
 from engine.ruleset import Ruleset, ruleset_for
@@ -71,8 +71,8 @@ class PositionDiff:
     """
 
     placements: tuple[Placement, ...] = ()
-    vanished: tuple[Hex, ...] = ()
-    changed: tuple[Hex, ...] = field(default=())
+    vanished: tuple[Cell, ...] = ()
+    changed: tuple[Cell, ...] = field(default=())
 
     @property
     def is_clean(self) -> bool:
@@ -116,7 +116,7 @@ class Game:
         self._frozen: frozenset[str] = frozenset()
         self._history: list[TurnRecord] = []
         self._undo: list[_Snapshot] = []
-        self._legal_cache: dict[Hex, frozenset[int]] | None = None
+        self._legal_cache: dict[Cell, frozenset[int]] | None = None
 
     # -- state ---------------------------------------------------------------------------------
     @property
@@ -164,17 +164,17 @@ class Game:
         best = max(self._scores.values())
         return [p for p in self.players if self._scores[p] == best]
 
-    def blocked_cells(self) -> frozenset[Hex]:
+    def blocked_cells(self) -> frozenset[Cell]:
         """Empty cells where no value can ever be legal (§2-2)."""
         return self._state.blocked_cells()
 
-    def legal_values(self) -> dict[Hex, frozenset[int]]:
+    def legal_values(self) -> dict[Cell, frozenset[int]]:
         """Legal values of every empty cell of the board (§2-2), cached until the next turn."""
         if self._legal_cache is None:
             self._legal_cache = self._state.legal_values()
         return dict(self._legal_cache)
 
-    def wild_values(self) -> dict[Hex, frozenset[int]]:
+    def wild_values(self) -> dict[Cell, frozenset[int]]:
         """Every wild tile's possible values (one value when resolved, §7-2, §7-3)."""
         return dict(self._state.domains)
 
@@ -273,7 +273,7 @@ class Game:
                 return
 
     # -- camera readings -----------------------------------------------------------------------
-    def diff(self, observed: Mapping[Hex, Tile]) -> PositionDiff:
+    def diff(self, observed: Mapping[Cell, Tile]) -> PositionDiff:
         """Compare an observed board with the committed position.
 
         A wild tile matches any wild tile (a declared value is not visible); the modulus marker
@@ -302,7 +302,7 @@ class Game:
         for cell, new in observed.items():
             if cell not in committed:
                 placements.append(Placement(cell, new))
-        placements.sort()  # Hex order: along the line when the tiles lie on one (as in §2-1)
-        vanished.sort(key=address_sort_key)
-        changed.sort(key=address_sort_key)
+        placements.sort()  # Cell order: along the line when the tiles lie on one (as in §2-1)
+        vanished.sort(key=cell_sort_key)
+        changed.sort(key=cell_sort_key)
         return PositionDiff(tuple(placements), tuple(vanished), tuple(changed))

@@ -32,7 +32,11 @@ LINE_ORDER: tuple[str, ...] = tuple(LINE_DIRECTIONS)
 
 #: §10: addition runs left to right on zero-slope lines, from upper right to lower left on positive
 #: slope and from lower right to upper left on negative slope; the tables run W->E, SW->NE, NW->SE.
-_HEX_READING = ((True, "left to right"), (False, "upper right to lower left"), (False, "lower right to upper left"))
+_HEX_READING = (
+    (True, "left to right"),
+    (False, "upper right to lower left"),
+    (False, "lower right to upper left"),
+)
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -171,7 +175,8 @@ def _rect_tables(board: RectBoard, cells: tuple[Cell, ...], index: dict[Cell, in
             )
         )
     neighbours = tuple(
-        tuple(sorted({t[i] for t in forward + backward if t[i] >= 0 and t[i] != i})) for i in range(len(cells))
+        tuple(sorted({t[i] for t in forward + backward if t[i] >= 0 and t[i] != i}))
+        for i in range(len(cells))
     )
     reads = tuple(True for _ in board.directions)
     names = tuple(READING_NAMES[d] for d in board.directions)
@@ -196,7 +201,11 @@ def grid_of(board: AnyBoard) -> Grid:
     """The (cached) index tables of ``board``."""
     cells: tuple[Cell, ...] = tuple(board)
     index: dict[Cell, int] = {c: i for i, c in enumerate(cells)}
-    tables = _rect_tables(board, cells, index) if isinstance(board, RectBoard) else _hex_tables(board, cells, index)
+    tables = (
+        _rect_tables(board, cells, index)
+        if isinstance(board, RectBoard)
+        else _hex_tables(board, cells, index)
+    )
     forward, backward, neighbours, reads, names, seams, ids = tables
     return Grid(
         board,

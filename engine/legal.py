@@ -1,7 +1,8 @@
 """Legal values and blocked cells (§2-2: "a computerized version could detect the blocked cells").
 
 A value x is legal on an empty cell when installing x there leaves every line through the cell a
-sequence of the game's law (engine.laws: §2 modular-linear, §10 fibonacciësque, §11 multiplicative). Lines through a cell only grow as the game goes on, so a cell where no value is
+sequence of the game's law (engine.laws: §2 modular-linear, §10 fibonacciësque, §11
+multiplicative). Lines through a cell only grow as the game goes on, so a cell where no value is
 legal now never gets one: it is blocked for the rest of the game.
 
 Speed: an empty cell with no neighbouring tile takes any value. For the others, each of the three

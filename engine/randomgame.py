@@ -31,7 +31,11 @@ def random_turn(game: Game, rng: random.Random, max_tiles: int = 4) -> list[Plac
     grid = state.grid
     centre = grid.centre
     position = game.position
-    if centre is not None and all(t.is_marker for t in position.tiles()) and grid.cells[centre] not in position:
+    if (
+        centre is not None
+        and all(t.is_marker for t in position.tiles())
+        and grid.cells[centre] not in position
+    ):
         starts = [grid.cells[centre]]
     else:
         legal = game.legal_values()

@@ -5,8 +5,9 @@ legal, scores it and returns the state after it. Checks, in order (the first bro
 reported with its cells):
 
 1. at least one tile (§3-2); every tile on a cell of the board (§1-2) with a value below the
-   modulus (§1-3), and not 0 under §11; one tile per cell; every cell empty, or holding a wild tile that a natural
-   replaces under the hash swap (§7-4); wild tiles only when the game has them (§7-1);
+   modulus (§1-3), and not 0 under §11; one tile per cell; every cell empty, or holding a wild
+   tile that a natural replaces under the hash swap (§7-4); wild tiles only when the game has them
+   (§7-1);
 2. all changed cells on one straight line (§3-2), forming one unbroken run with the tiles already
    there: the primary sequence;
 3. the first turn covers A0 (§3-3; with the modulus marker: its primary sequence runs through A0,
@@ -36,6 +37,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from engine.bonus import bonus_cells
+from engine.cells import Cell, cell_sort_key, format_cell
 from engine.errors import (
     RULE_ABUT,
     RULE_ACROSS_EDGE,
@@ -57,7 +59,6 @@ from engine.errors import (
     RULE_WILD_POLICY,
     RuleViolation,
 )
-from engine.cells import Cell, cell_sort_key, format_cell
 from engine.grid import AMBIGUOUS, EMPTY, Grid, grid_of
 from engine.laws import FIBONACCI, LINEAR, Law
 from engine.legal import line_end_cells
@@ -181,7 +182,9 @@ def _check_placements(state: BoardState, placements: Sequence[Placement]) -> Rul
                 f"{text}: value {tile.value} is not below modulus {s.modulus}",
             )
         if tile.value == 0 and s.law.lowest > 0:
-            return _violation(RULE_NO_ZERO, (cell,), f"{text}: multiplicative sets (§11) have no tiles bearing 0")
+            return _violation(
+                RULE_NO_ZERO, (cell,), f"{text}: multiplicative sets (§11) have no tiles bearing 0"
+            )
         if tile.is_wild and s.wild_policy is None:
             return _violation(RULE_NO_WILDS, (cell,), f"{text}: this game has no wild tiles")
         if tile.is_wild and s.wild_policy == "D" and tile.value is None:
@@ -223,7 +226,7 @@ def _not_straight(grid: Grid, changed: Sequence[int]) -> str:
     if isinstance(board, RectBoard) and not board.diagonals:
         with_diagonals = grid_of(replace(board, diagonals=True))
         if _direction(with_diagonals, [with_diagonals.index[grid.cells[i]] for i in changed]) is not None:
-            return "the tiles of a turn must lie on one row or column (diagonals are not lines on this board, §12)"
+            return "the tiles of a turn must lie on one row or column (diagonals are not lines here, §12)"
     return "the tiles of a turn must lie on one straight line"
 
 
@@ -295,7 +298,9 @@ def _check_turn(state: BoardState, placements: Sequence[Placement]) -> RuleViola
     if AMBIGUOUS in values:
         solved = resolve_wilds(grid, values, law, known=state.ambiguous_masks())
         if solved is None:
-            return _violation(law.rule, ordered, f"no values of the wild tiles make every line {law.adjective}")
+            return _violation(
+                law.rule, ordered, f"no values of the wild tiles make every line {law.adjective}"
+            )
         masks = solved
     after = BoardState.assemble(s, grid, state.position.apply(placements), values, wild, masks, state.blocked)
     error = _check_wild_policy(after, placements, changed)
@@ -345,7 +350,9 @@ def _line_violation(grid: Grid, law: Law, values: list[int], run: list[int], k: 
         )
     if grid.crosses_edge(run, k):
         return _violation(
-            RULE_ACROSS_EDGE, cells, f"{text} continues across the edge and is not {adjective} under modulus {m}"
+            RULE_ACROSS_EDGE,
+            cells,
+            f"{text} continues across the edge and is not {adjective} under modulus {m}",
         )
     return _violation(law.rule, cells, f"{text} is not {adjective} under modulus {m}")
 

@@ -115,10 +115,13 @@ class Settings:
             raise ValueError("the modulus marker (§8) is a 0, and multiplicative sets (§11) have no 0")
         if self.wild_policy == "B" and self.sequence in (FIBONACCI, MULTIPLICATIVE):
             raise ValueError(
-                f"wild policy B (§7-2) does not settle wild values of {self.sequence} sequences: use A, C, D or E"
+                f"wild policy B (§7-2) does not settle wild values of {self.sequence} sequences: "
+                "use A, C, D or E"
             )
         if self.wild_policy == "A" and mult and not is_prime(self.modulus):
-            raise ValueError("wild policy A (§7-2) does not settle the factor under a composite modulus (§11)")
+            raise ValueError(
+                "wild policy A (§7-2) does not settle the factor under a composite modulus (§11)"
+            )
         rect = isinstance(self.board, RectBoard)
         if rect and self.bonus is not None:
             raise ValueError("bonus patterns (§9) are laid out on hex boards, not on a rectangular board")

@@ -79,7 +79,9 @@ def parse_square(text: str) -> Square:
     """
     m = _ADDRESS_RE.fullmatch(text.strip()) if isinstance(text, str) else None
     if m is None:
-        raise ValueError(f"not a square address: {text!r} (expected column letters and a row number, e.g. C5)")
+        raise ValueError(
+            f"not a square address: {text!r} (expected column letters and a row number, e.g. C5)"
+        )
     col = 0
     for ch in m.group(1).upper():
         col = col * 26 + ord(ch) - ord("A") + 1

@@ -22,17 +22,17 @@ Bonus ("9A", "9B" or "no", §9), TilesPerValue (a number or "no", §1-3); for §
 Board ("rect 12x8": a rectangular board of 12 columns and 8 rows, whose cells are written C5,
 engine.squaregrid; it replaces Order), Wrap and Diagonals ("yes"/"no"), LoopBonus (points).
 Numbers are bounded (Modulus at most 1000, Order 100, LoopBonus 1000, a side of a rectangular
-board 100). Other tags are kept as they are. The reader is forgiving: it collects every :class:`engine.errors.TranscriptError` with its
-line and column and carries on.
+board 100). Other tags are kept as they are. The reader is forgiving: it collects every
+:class:`engine.errors.TranscriptError` with its line and column and carries on.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
 
+from engine.cells import AnyBoard
 from engine.errors import RULE_GAME_OVER, RULE_TURN_ORDER, RuleViolation, TranscriptError
 from engine.game import FREEZE, PASS, PLAY, Game
-from engine.cells import AnyBoard
 from engine.hexgrid import Board
 from engine.laws import LINEAR
 from engine.record import RecordLine, format_line, format_tags, read_record

@@ -113,7 +113,7 @@ class Law:
     def valid_loop(self, values: Sequence[int]) -> bool:
         """True when ``values`` closed into a loop (the last tile followed by the first) obey the law
         across the seam too (§12)."""
-        return self.valid([*values, *values[:2]])
+        return self.valid((list(values) * 3)[: len(values) + 2])
 
     def term(self, a: int, b: int, p: int) -> int:
         """The value at position ``p`` >= 0 of the sequence with parameters (a, b)."""

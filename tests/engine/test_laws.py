@@ -47,7 +47,17 @@ def test_multiplicative_example_modulus_17_both_ways():
 
 
 #: modlinseq-10-12.md: factor pairs (forward, backward) and their periods mod 17.
-PAIRS_17 = [(1, 1, 1), (2, 9, 8), (3, 6, 16), (4, 13, 4), (5, 7, 16), (8, 15, 8), (10, 12, 16), (11, 14, 16), (16, 16, 2)]
+PAIRS_17 = [
+    (1, 1, 1),
+    (2, 9, 8),
+    (3, 6, 16),
+    (4, 13, 4),
+    (5, 7, 16),
+    (8, 15, 8),
+    (10, 12, 16),
+    (11, 14, 16),
+    (16, 16, 2),
+]
 
 
 def test_multiplicative_factor_pairs_and_periods_mod_17():

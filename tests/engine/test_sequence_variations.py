@@ -136,7 +136,9 @@ def test_wild_tile_in_a_fibonacci_line_takes_its_value():
     assert game.wild_values()[parse_address("B1")] == {7}
     assert game.legal_values()[parse_address("M1")] == {3}
     mult = _game(13, "multiplicative", wild_policy="C")
-    assert mult.evaluate(parse_placements("2B1, #A0, 8M1")).error.rule == "§7-2 wild value resolution"  # 4 or 9
+    assert (
+        mult.evaluate(parse_placements("2B1, #A0, 8M1")).error.rule == "§7-2 wild value resolution"
+    )  # 4 or 9
 
 
 def test_transcript_tags_round_trip_and_replay():

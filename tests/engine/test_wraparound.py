@@ -23,7 +23,9 @@ def _turn(board: RectBoard, text: str):
     return parse_placements(text, board)
 
 
-@pytest.mark.parametrize(("text", "cell"), [("A1", Square(0, 0)), ("c5", Square(4, 2)), ("AB12", Square(11, 27))])
+@pytest.mark.parametrize(
+    ("text", "cell"), [("A1", Square(0, 0)), ("c5", Square(4, 2)), ("AB12", Square(11, 27))]
+)
 def test_square_addresses_round_trip(text, cell):
     assert parse_square(text) == cell
     assert format_square(cell) == text.upper()

@@ -78,7 +78,7 @@ def best_turns(
             :data:`DEFAULT_MAX_TILES` without a rack).
 
     Returns:
-        Suggestions sorted by score (highest first), then by fewer tiles, then by notation.
+        Suggestions sorted by score (highest first), then by fewer tiles, then by cells and values.
     """
     if game.is_over or top < 1:
         return []
@@ -91,20 +91,25 @@ def best_turns(
     if most < 1:
         return []
     search = _Search(game, counts, most)
-    bounded: dict[frozenset[Placement], tuple[int, int, list[str], list[Placement]]] = {}
-    for placements, bound in search.candidates():
-        key = frozenset(placements)
-        if key not in bounded:
-            bounded[key] = (-bound, len(placements), [str(p) for p in placements], placements)
-    best: list[tuple[tuple[int, int, list[str]], Suggestion]] = []
-    for neg_bound, size, notation, placements in sorted(bounded.values(), key=lambda c: c[:3]):
-        if len(best) >= top and (neg_bound, size, notation) > best[top - 1][0]:
+    bounded: dict[tuple[Move, ...], tuple[int, list[Move]]] = {}
+    for moves, bound in search.candidates():
+        key = tuple(sorted(moves))
+        if bounded.get(key, (-1, moves))[0] < bound:
+            bounded[key] = (bound, moves)
+    best: list[tuple[tuple[int, int, tuple[Move, ...]], Suggestion]] = []
+    for key, (bound, moves) in sorted(bounded.items(), key=lambda kv: (-kv[1][0], len(kv[0]), kv[0])):
+        if len(best) >= top and (-bound, len(key), key) > best[top - 1][0]:
             break  # a score never exceeds its bound: nothing later can enter the best
+        placements = search.placements(moves)
         result = game.evaluate(placements)
         if result.legal:
-            best.append(((-result.score, size, notation), Suggestion(tuple(placements), result)))
+            best.append(((-result.score, len(key), key), Suggestion(tuple(placements), result)))
             best.sort(key=lambda item: item[0])
     return [suggestion for _, suggestion in best[:top]]
+
+
+#: One new tile of a candidate: (cell index, value, wild).
+Move = tuple[int, int, bool]
 
 
 class _Search:
@@ -126,9 +131,20 @@ class _Search:
         marks = bonus_cells(self.grid.board, game.settings.bonus) if game.settings.bonus else {}
         self.bonus = frozenset(index[c] for c, sign in marks.items() if sign > 0)
         self.loop_bonus = game.settings.loop_bonus
+        self.wraps = any(self.grid.seams)
+        self._cross: dict[tuple[int, int], int] = {}
 
-    def candidates(self) -> Iterator[tuple[list[Placement], int]]:
-        """Every candidate turn (placements in line order; repeats possible) with its score's bound."""
+    def placements(self, moves: list[Move]) -> list[Placement]:
+        """The moves as placements, in line order."""
+        cells = self.grid.cells
+        out = []
+        for i, v, wild in moves:
+            tile = Tile.wild(v if self.declare else None) if wild else Tile.natural(v)
+            out.append(Placement(cells[i], tile))
+        return out
+
+    def candidates(self) -> Iterator[tuple[list[Move], int]]:
+        """Every candidate turn (repeats possible) with its score's bound."""
         grid = self.grid
         values = self.values
         if self.first:
@@ -165,7 +181,7 @@ class _Search:
                     break
         return out
 
-    def _stretches(self, start: int, k: int) -> Iterator[tuple[list[Placement], int]]:
+    def _stretches(self, start: int, k: int) -> Iterator[tuple[list[Move], int]]:
         """The turns whose first new cell along ``k`` is ``start``."""
         grid, values = self.grid, self.values
         fwd, back = grid.forward[k], grid.backward[k]
@@ -189,8 +205,10 @@ class _Search:
                 tail.append(j)
                 j = fwd[j]
             if values[i] == EMPTY and self._shape_ok(new, tail):
-                for placements in self._assign(tail, k, set(new)):
-                    yield placements, self._bound(placements)
+                found: list[list[Move]] = []
+                self._assign(tail, k, set(new), found)
+                for moves in found:
+                    yield moves, self._bound(moves, k, len(tail))
             i = fwd[i]
             if i == start:
                 return
@@ -202,59 +220,92 @@ class _Search:
             return grid.centre in run
         return any(self.values[j] != EMPTY for i in new for j in grid.neighbours[i])
 
-    def _assign(self, run: list[int], k: int, new: set[int]) -> Iterator[list[Placement]]:
-        """Values for the new cells of ``run`` (table order), each prefix obeying the law."""
+    def _assign(self, run: list[int], k: int, new: set[int], found: list[list[Move]]) -> None:
+        """Values for the new cells of ``run`` (table order), each prefix obeying the law, added to
+        ``found``."""
         grid, law = self.grid, self.law
         reverse = law.directed and not grid.reads_forward[k]
         seq: list[int] = []
-        chosen: list[Placement] = []
+        chosen: list[Move] = []
         counts = self.counts
+        values = self.values
+        allowed = self.allowed
+        full = law.full_mask
+        local = law.local
+        lowest, modulus = law.lowest, law.modulus
+        wild_left = counts[WILD] > 0
 
         def prefix_ok() -> bool:
-            if law.local:
+            if local:
                 return len(seq) < 3 or bool(_following(law, seq[-3], seq[-2], reverse) >> seq[-1] & 1)
             return law.valid(seq[::-1] if reverse else seq)
 
-        def walk(p: int) -> Iterator[list[Placement]]:
+        def walk(p: int) -> None:
             if p == len(run):
-                yield list(chosen)
+                found.append(list(chosen))
                 return
             i = run[p]
             if i not in new:
-                seq.append(self.values[i])
+                seq.append(values[i])
                 if prefix_ok():
-                    yield from walk(p + 1)
+                    walk(p + 1)
                 seq.pop()
                 return
-            mask = self.allowed.get(i, law.full_mask)
-            if law.local and len(seq) >= 2:
+            mask = allowed.get(i, full)
+            if local and len(seq) >= 2:
                 mask &= _following(law, seq[-2], seq[-1], reverse)
-            cell = grid.cells[i]
-            for v in range(law.lowest, law.modulus):
+            for v in range(lowest, modulus):
                 if not mask >> v & 1:
                     continue
-                for wild in (False, True):
+                for wild in (False, True) if wild_left else (False,):
                     key = WILD if wild else v
                     if counts[key] <= 0:
                         continue
                     seq.append(v)
                     if prefix_ok():
                         counts[key] -= 1
-                        tile = Tile.wild(v if self.declare else None) if wild else Tile.natural(v)
-                        chosen.append(Placement(cell, tile))
-                        yield from walk(p + 1)
+                        chosen.append((i, v, wild))
+                        walk(p + 1)
                         chosen.pop()
                         counts[key] += 1
                     seq.pop()
 
-        yield from walk(0)
+        walk(0)
 
-    def _bound(self, placements: list[Placement]) -> int:
+    def _bound(self, moves: list[Move], k: int, run_length: int) -> int:
         """At least the score of the turn: every run through a new tile, wild tiles counted,
         bonus cells but no malus, a loop's bonus (engine.rules scores the same runs)."""
+        if self.wraps:
+            return self._wrapped_bound(moves)
+        new = [i for i, _, _ in moves]
+        bonus = self.bonus
+        if len(new) == 1:  # a one-tile turn: its primary is any of its lines
+            return sum(self._cross_points(new[0], d) for d in self.grid.directions)
+        total = points(run_length + sum(1 for i in new if i in bonus))
+        for d in self.grid.directions:
+            if d != k:
+                total += sum(self._cross_points(i, d) for i in new)
+        return total
+
+    def _cross_points(self, i: int, d: int) -> int:
+        """Points of the line along ``d`` through empty cell i alone filled (bonus counted)."""
+        key = (i, d)
+        found = self._cross.get(key)
+        if found is None:
+            length = 1 + (i in self.bonus)
+            for table in (self.grid.forward[d], self.grid.backward[d]):
+                j = table[i]
+                while j >= 0 and self.values[j] != EMPTY:
+                    length += 1
+                    j = table[j]
+            found = self._cross[key] = points(length)
+        return found
+
+    def _wrapped_bound(self, moves: list[Move]) -> int:
+        """The bound on a wrapping board, where two cells can share more than one line (§12)."""
         grid = self.grid
         scratch = list(self.values)
-        new = [grid.index[p.cell] for p in placements]
+        new = [i for i, _, _ in moves]
         for i in new:
             scratch[i] = 0
         total = 0

@@ -336,12 +336,17 @@ def _line_violation(grid: Grid, law: Law, values: list[int], run: list[int], k: 
     seq = [values[j] for j in ordered]
     cells = [grid.cells[j] for j in ordered]
     text, adjective, m = tilde(seq), law.adjective, law.modulus
-    if grid.is_loop(run, k) and law.valid(seq):
+    if grid.is_loop(run, k):
+        n = len(seq)
+        turns = [r for r in range(n) if law.valid(seq[r:] + seq[:r])]
+        if not turns:
+            return _violation(RULE_LOOP, cells, f"{text} closes a loop of {n} tiles and is not {adjective}")
+        r = turns[0]
         return _violation(
             RULE_LOOP,
-            cells,
-            f"{text} closes a loop of {len(run)} tiles that is not {adjective} across the seam "
-            f"(a loop's length must be a whole number of the sequence's periods)",
+            cells[r:] + cells[:r],
+            f"{tilde(seq[r:] + seq[:r])} closes a loop of {n} tiles that is not {adjective} across the "
+            f"seam (a loop's length must be a whole number of the sequence's periods)",
         )
     if law.directed and law.valid(seq[::-1]):
         rule = RULE_ADDITION_DIRECTION if law.kind == FIBONACCI else RULE_FACTOR_DIRECTION

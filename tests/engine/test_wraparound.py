@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from engine.asciiboard import format_board
 from engine.errors import RULE_ACROSS_EDGE, RULE_FIRST_TURN_A0, RULE_LOOP, RULE_STRAIGHT_LINE
 from engine.game import Game
 from engine.position import Position
@@ -164,3 +165,15 @@ def test_rectangular_transcript_round_trip():
 def test_bad_board_tags_are_reported(tags, message):
     _, errors = parse_transcript(f'[Modulus "13"]\n{tags}\n1. 1E3\n')
     assert any(message in e.message for e in errors), errors
+
+
+def test_a_rectangular_board_as_a_text_picture():
+    board = RectBoard(4, 3, wrap=True)
+    game = _game(board, modulus=5)
+    game.play(_turn(board, "1B2, 2C2, 3D2"))
+    picture = format_board(board, game.position, game.blocked_cells())
+    # A2 would close the row into a loop of 4, and step 1 has period 5: blocked
+    assert picture == "  .   .   .   .\n  x   1   2   3\n  .   .   .   .\n"
+    error = game.evaluate(_turn(board, "4A2")).error
+    assert error.rule == RULE_LOOP and error.message.startswith("1 ~ 2 ~ 3 ~ 4 closes a loop of 4 tiles")
+    assert error.addresses == ["B2", "C2", "D2", "A2"]

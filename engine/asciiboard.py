@@ -58,7 +58,7 @@ def format_board(board: AnyBoard, tiles: Mapping[Cell, Tile], blocked: frozenset
     lines = []
     if isinstance(board, RectBoard):
         for row in range(board.height):
-            tokens = [_cell_token(board, Square(row, col), tiles, blocked) for col in range(board.width)]
+            tokens = [_cell_token(board, Square(col, row), tiles, blocked) for col in range(board.width)]
             lines.append(" ".join(f"{token:>3}" for token in tokens).rstrip())
         return "\n".join(lines) + "\n"
     n = board.order

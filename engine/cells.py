@@ -1,9 +1,10 @@
 """Cells of either kind of board: hex cells (§1-2) and square cells of rectangular boards (§12).
 
-The engine's values (placements, positions, rule violations, sequences) hold a :data:`Cell`; these
-functions address one whatever its kind: ``B2`` for a hex cell (engine.hexgrid), ``C5`` for a
-square cell (engine.squaregrid). Parsing needs the board, since the two notations share their
-spelling.
+The engine's values (placements, positions, rule violations, sequences) hold a :data:`Cell`: a
+:class:`engine.hexgrid.Hex`, or its subclass :class:`engine.squaregrid.Square` on a rectangular
+board (a subclass so that code written for hex boards keeps its types). These functions address
+one whatever its kind: ``B2`` for a hex cell, ``C5`` for a square cell. Parsing needs the board,
+since the two notations share their spelling.
 """
 
 from __future__ import annotations
@@ -11,8 +12,8 @@ from __future__ import annotations
 from engine.hexgrid import Board, Hex, address_sort_key, format_address, parse_address
 from engine.squaregrid import RectBoard, Square, format_square, parse_square
 
-#: A cell of a hex board or of a rectangular board.
-Cell = Hex | Square
+#: A cell of a hex board (Hex) or of a rectangular board (Square, a Hex subclass).
+Cell = Hex
 #: A board of either kind.
 AnyBoard = Board | RectBoard
 

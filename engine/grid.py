@@ -143,35 +143,36 @@ def _hex_tables(board: AnyBoard, cells: tuple[Cell, ...], index: dict[Cell, int]
     forward, backward = [], []
     for name in LINE_ORDER:
         d = LINE_DIRECTIONS[name]
-        forward.append(tuple(index.get(Hex(c.q + d.q, c.r + d.r), -1) for c in cells))  # type: ignore[union-attr]
-        backward.append(tuple(index.get(Hex(c.q - d.q, c.r - d.r), -1) for c in cells))  # type: ignore[union-attr]
+        forward.append(tuple(index.get(Hex(c.q + d.q, c.r + d.r), -1) for c in cells))
+        backward.append(tuple(index.get(Hex(c.q - d.q, c.r - d.r), -1) for c in cells))
     neighbours = tuple(
-        tuple(index[n] for n in (Hex(c.q + d.q, c.r + d.r) for d in DIRECTIONS.values()) if n in index)  # type: ignore[union-attr]
+        tuple(index[n] for n in (Hex(c.q + d.q, c.r + d.r) for d in DIRECTIONS.values()) if n in index)
         for c in cells
     )
     reads = tuple(r for r, _ in _HEX_READING)
     names = tuple(n for _, n in _HEX_READING)
     # what stays constant along a line: zero slope r, positive slope q + r, negative slope q
     ids = (
-        tuple(c.r for c in cells),  # type: ignore[union-attr]
-        tuple(c.q + c.r for c in cells),  # type: ignore[union-attr]
-        tuple(c.q for c in cells),  # type: ignore[union-attr]
+        tuple(c.r for c in cells),
+        tuple(c.q + c.r for c in cells),
+        tuple(c.q for c in cells),
     )
     return forward, backward, neighbours, reads, names, tuple(frozenset() for _ in LINE_ORDER), ids
 
 
 def _rect_tables(board: RectBoard, cells: tuple[Cell, ...], index: dict[Cell, int]) -> tuple:
     forward, backward, seams = [], [], []
+    squares = list(board)  # the cells, as squares
     for d in board.directions:
-        nxt = [board.step(c, d, +1) for c in cells]  # type: ignore[arg-type]
-        prev = [board.step(c, d, -1) for c in cells]  # type: ignore[arg-type]
+        nxt = [board.step(c, d, +1) for c in squares]
+        prev = [board.step(c, d, -1) for c in squares]
         forward.append(tuple(-1 if n is None else index[n] for n in nxt))
         backward.append(tuple(-1 if p is None else index[p] for p in prev))
         seams.append(
             frozenset(
                 i
-                for i, (c, n) in enumerate(zip(cells, nxt, strict=True))
-                if n is not None and (abs(n.col - c.col) > 1 or abs(n.row - c.row) > 1)  # type: ignore[union-attr]
+                for i, (c, n) in enumerate(zip(squares, nxt, strict=True))
+                if n is not None and (abs(n.col - c.col) > 1 or abs(n.row - c.row) > 1)
             )
         )
     neighbours = tuple(

@@ -11,7 +11,6 @@ from collections.abc import Iterable, Iterator, Mapping
 
 from engine.cells import Cell, cell_sort_key, format_cell
 from engine.hexgrid import ORIGIN, Hex
-from engine.squaregrid import Square
 from engine.tiles import Placement, Tile, format_placement
 
 
@@ -39,7 +38,7 @@ class Position(Mapping[Cell, Tile]):
                     raise ValueError(f"two tiles on {format_cell(p.cell)}")
                 items[p.cell] = p.tile
         for cell, tile in items.items():
-            if not isinstance(cell, (Hex, Square)) or not isinstance(tile, Tile):
+            if not isinstance(cell, Hex) or not isinstance(tile, Tile):
                 raise ValueError(f"a position maps cells to tiles, got {cell!r}: {tile!r}")
         self._tiles: dict[Cell, Tile] = items
         self._hash: int | None = None

@@ -122,12 +122,13 @@ class Settings:
             raise ValueError(
                 "wild policy A (§7-2) does not settle the factor under a composite modulus (§11)"
             )
-        rect = isinstance(self.board, RectBoard)
+        board = self.board
+        rect = isinstance(board, RectBoard)
         if rect and self.bonus is not None:
             raise ValueError("bonus patterns (§9) are laid out on hex boards, not on a rectangular board")
         if not isinstance(self.loop_bonus, int) or not 0 <= self.loop_bonus <= MAX_LOOP_BONUS:
             raise ValueError(f"loop bonus must be 0..{MAX_LOOP_BONUS} points, got {self.loop_bonus!r}")
-        if self.loop_bonus and not (rect and self.board.wrap):  # type: ignore[union-attr]
+        if self.loop_bonus and not (isinstance(board, RectBoard) and board.wrap):
             raise ValueError("a loop bonus (§12) needs a wrapping rectangular board")
 
     @property
@@ -150,11 +151,12 @@ class Settings:
         dictionary keeps its keys: ``sequence``, ``composite``, ``loop_bonus``, and for a
         rectangular board ``board`` (``"rect 12x8"``), ``wrap`` and ``diagonals`` (``order`` None).
         """
-        rect = self.board if isinstance(self.board, RectBoard) else None
+        board = self.board
+        rect = board if isinstance(board, RectBoard) else None
         out: dict[str, Any] = {
             "game": self.game,
             "modulus": self.modulus,
-            "order": None if rect else self.board.order,  # type: ignore[union-attr]
+            "order": board.order if isinstance(board, Board) else None,
             "dropped": self.dropped,
             "wild": self.wild_policy,
             "hash_swap": self.hash_swap,

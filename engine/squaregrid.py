@@ -17,6 +17,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from engine.hexgrid import Hex
+
 #: Most columns or rows of a rectangular board (input limit of the transcript reader).
 MAX_SIDE = 100
 #: Fewest columns or rows: a wrapped line of two cells would meet itself on both sides.
@@ -37,23 +39,32 @@ READING_NAMES = {
 
 
 @dataclass(frozen=True, slots=True, order=True)
-class Square:
-    """One cell of a rectangular board (0-based; sorted row by row).
+class Square(Hex):
+    """One cell of a rectangular board: ``Square(column, row)``, 0-based from the top left.
 
-    Attributes:
-        row: row index, 0 at the top.
-        col: column index, 0 at the left.
+    A Square is a :class:`engine.hexgrid.Hex` by type only, so that positions, placements and
+    results hold either kind of cell: its ``q`` is the column and its ``r`` the row, and it never
+    equals a Hex. Its geometry is the board's (engine.grid builds the line tables), not the hex
+    grid's: the Hex methods (neighbours, ring) do not apply to it, and hex addresses refuse it.
 
     Raises:
         ValueError: a negative or non-integer coordinate.
     """
 
-    row: int
-    col: int
-
     def __post_init__(self) -> None:
-        if not isinstance(self.row, int) or not isinstance(self.col, int) or self.row < 0 or self.col < 0:
-            raise ValueError(f"square coordinates must be integers >= 0, got ({self.row!r}, {self.col!r})")
+        Hex.__post_init__(self)
+        if self.q < 0 or self.r < 0:
+            raise ValueError(f"square coordinates must be >= 0, got ({self.q!r}, {self.r!r})")
+
+    @property
+    def col(self) -> int:
+        """Column index, 0 at the left."""
+        return self.q
+
+    @property
+    def row(self) -> int:
+        """Row index, 0 at the top."""
+        return self.r
 
 
 def column_letters(col: int) -> str:
@@ -88,7 +99,7 @@ def parse_square(text: str) -> Square:
     row = int(m.group(2))
     if row < 1:
         raise ValueError(f"not a square address: {text!r} (rows are numbered from 1)")
-    return Square(row - 1, col - 1)
+    return Square(col - 1, row - 1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,7 +134,13 @@ class RectBoard:
     @property
     def centre(self) -> Square:
         """The cell that plays the part of A0 (§3-3, §8)."""
-        return Square(self.height // 2, self.width // 2)
+        return Square(self.width // 2, self.height // 2)
+
+    @property
+    def order(self) -> int:
+        """§1-2's order, "the number of cells to the left of" the centre cell: width // 2. It does
+        not give a rectangular board's size (width and height do)."""
+        return self.width // 2
 
     @property
     def directions(self) -> tuple[tuple[int, int], ...]:
@@ -134,9 +151,9 @@ class RectBoard:
         """The cell next to ``cell`` along ``direction`` (sign +1 forward, -1 back), None off the board."""
         col, row = cell.col + sign * direction[0], cell.row + sign * direction[1]
         if self.wrap:
-            return Square(row % self.height, col % self.width)
+            return Square(col % self.width, row % self.height)
         if 0 <= col < self.width and 0 <= row < self.height:
-            return Square(row, col)
+            return Square(col, row)
         return None
 
     def tag(self) -> str:
@@ -147,7 +164,7 @@ class RectBoard:
         return isinstance(cell, Square) and cell.col < self.width and cell.row < self.height
 
     def __iter__(self) -> Iterator[Square]:
-        return (Square(r, c) for r in range(self.height) for c in range(self.width))
+        return (Square(c, r) for r in range(self.height) for c in range(self.width))
 
     def __len__(self) -> int:
         return self.width * self.height

@@ -13,7 +13,6 @@ from dataclasses import dataclass
 
 from engine.cells import AnyBoard, Cell, format_cell, parse_cell
 from engine.hexgrid import Hex
-from engine.squaregrid import Square
 
 WILD_FACE = "#"
 MARKER_FACE = "marker"
@@ -102,7 +101,7 @@ class Placement:
     tile: Tile
 
     def __post_init__(self) -> None:
-        if not isinstance(self.cell, (Hex, Square)) or not isinstance(self.tile, Tile):
+        if not isinstance(self.cell, Hex) or not isinstance(self.tile, Tile):
             raise ValueError(f"a placement needs a cell and a Tile, got {self.cell!r}, {self.tile!r}")
 
     def __str__(self) -> str:

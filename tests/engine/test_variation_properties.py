@@ -54,7 +54,7 @@ class Model:
         if isinstance(board, RectBoard):
             self.steps = [(1, 0), (0, 1), (1, 1), (1, -1)][: 4 if board.diagonals else 2]
             self.forward_reading = [True] * len(self.steps)
-            self.centre: Cell = Square(board.height // 2, board.width // 2)
+            self.centre: Cell = Square(board.width // 2, board.height // 2)
         else:
             self.steps = [(1, 0), (1, -1), (0, 1)]
             self.forward_reading = [True, False, False]  # §10: left to right, NE to SW, SE to NW
@@ -65,8 +65,8 @@ class Model:
         if isinstance(board, RectBoard):
             col, row = cell.col + sign * step[0], cell.row + sign * step[1]  # type: ignore[union-attr]
             if board.wrap:
-                return Square(row % board.height, col % board.width)
-            return Square(row, col) if 0 <= col < board.width and 0 <= row < board.height else None
+                return Square(col % board.width, row % board.height)
+            return Square(col, row) if 0 <= col < board.width and 0 <= row < board.height else None
         nxt = Hex(cell.q + sign * step[0], cell.r + sign * step[1])  # type: ignore[union-attr]
         return nxt if nxt in board else None
 

@@ -25,7 +25,7 @@ def _turn(board: RectBoard, text: str):
 
 
 @pytest.mark.parametrize(
-    ("text", "cell"), [("A1", Square(0, 0)), ("c5", Square(4, 2)), ("AB12", Square(11, 27))]
+    ("text", "cell"), [("A1", Square(0, 0)), ("c5", Square(2, 4)), ("AB12", Square(27, 11))]
 )
 def test_square_addresses_round_trip(text, cell):
     assert parse_square(text) == cell

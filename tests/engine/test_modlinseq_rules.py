@@ -4,6 +4,7 @@ transcripts and hints, the hints checked against an exhaustive search."""
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -139,3 +140,12 @@ def test_hint_errors_and_game_over():
         RULES.hint(TRANSCRIPT.replace("1B4", "1Z4"), "1", 3)
     over = TRANSCRIPT.replace("5. Ana: pass", "5. Ana: freeze")
     assert RULES.hint(over, "1 2 3", 3) == []
+
+
+def test_the_readme_wrap_around_example_replays_with_its_scores():
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## MODLINSEQ §10-12", 1)[1].split("\n## ", 1)[0]
+    text = "\n".join(line[4:] for line in section.splitlines() if line.startswith("    "))
+    replayed = RULES.replay_text(text)
+    assert replayed.errors == () and replayed.is_legal
+    assert [t.score for t in replayed.turns] == [3, 10, 3]

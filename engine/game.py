@@ -16,8 +16,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import cast
 
-from engine.cells import Cell, cell_sort_key
+from engine.cells import cell_sort_key
 from engine.errors import RULE_FROZEN, RULE_GAME_OVER, RULE_TURN_ORDER, IllegalTurnError, RuleViolation
+from engine.hexgrid import Hex
 from engine.position import Position
 from engine.rules import TurnResult
 from engine.ruleset import Ruleset, ruleset_for
@@ -71,8 +72,8 @@ class PositionDiff:
     """
 
     placements: tuple[Placement, ...] = ()
-    vanished: tuple[Cell, ...] = ()
-    changed: tuple[Cell, ...] = field(default=())
+    vanished: tuple[Hex, ...] = ()
+    changed: tuple[Hex, ...] = field(default=())
 
     @property
     def is_clean(self) -> bool:
@@ -116,7 +117,7 @@ class Game:
         self._frozen: frozenset[str] = frozenset()
         self._history: list[TurnRecord] = []
         self._undo: list[_Snapshot] = []
-        self._legal_cache: dict[Cell, frozenset[int]] | None = None
+        self._legal_cache: dict[Hex, frozenset[int]] | None = None
 
     # -- state ---------------------------------------------------------------------------------
     @property
@@ -164,17 +165,17 @@ class Game:
         best = max(self._scores.values())
         return [p for p in self.players if self._scores[p] == best]
 
-    def blocked_cells(self) -> frozenset[Cell]:
+    def blocked_cells(self) -> frozenset[Hex]:
         """Empty cells where no value can ever be legal (§2-2)."""
         return self._state.blocked_cells()
 
-    def legal_values(self) -> dict[Cell, frozenset[int]]:
+    def legal_values(self) -> dict[Hex, frozenset[int]]:
         """Legal values of every empty cell of the board (§2-2), cached until the next turn."""
         if self._legal_cache is None:
             self._legal_cache = self._state.legal_values()
         return dict(self._legal_cache)
 
-    def wild_values(self) -> dict[Cell, frozenset[int]]:
+    def wild_values(self) -> dict[Hex, frozenset[int]]:
         """Every wild tile's possible values (one value when resolved, §7-2, §7-3)."""
         return dict(self._state.domains)
 
@@ -273,7 +274,7 @@ class Game:
                 return
 
     # -- camera readings -----------------------------------------------------------------------
-    def diff(self, observed: Mapping[Cell, Tile]) -> PositionDiff:
+    def diff(self, observed: Mapping[Hex, Tile]) -> PositionDiff:
         """Compare an observed board with the committed position.
 
         A wild tile matches any wild tile (a declared value is not visible); the modulus marker
@@ -288,21 +289,36 @@ class Game:
             seeds' transcripts write them), the cells whose tiles vanished and the cells whose tiles
             changed otherwise (in address order).
         """
-        placements, vanished, changed = [], [], []
-        committed = self.position
-        for cell, old in committed.items():
-            new = observed.get(cell)
-            if new is None:
-                vanished.append(cell)
-            elif not old.same_face(new):
-                if self.settings.hash_swap and old.is_wild and new.is_natural:
-                    placements.append(Placement(cell, new))
-                else:
-                    changed.append(cell)
-        for cell, new in observed.items():
-            if cell not in committed:
+        return _diff(self.position, observed, self.settings.hash_swap)
+
+    def diff_before_last(self, observed: Mapping[Hex, Tile]) -> PositionDiff | None:
+        """Compare an observed board with the position before the last committed turn, as
+        :meth:`diff` does: what the board means if the players lifted that turn's tiles.
+
+        Returns:
+            The diff, or None when the last turn is not a play (or there is none).
+        """
+        if not self._history or self._history[-1].kind != PLAY:
+            return None
+        return _diff(self._undo[-1].state.position, observed, self.settings.hash_swap)
+
+
+def _diff(committed: Position, observed: Mapping[Hex, Tile], hash_swap: bool) -> PositionDiff:
+    """See :meth:`Game.diff`."""
+    placements, vanished, changed = [], [], []
+    for cell, old in committed.items():
+        new = observed.get(cell)
+        if new is None:
+            vanished.append(cell)
+        elif not old.same_face(new):
+            if hash_swap and old.is_wild and new.is_natural:
                 placements.append(Placement(cell, new))
-        placements.sort()  # Cell order: along the line when the tiles lie on one (as in §2-1)
-        vanished.sort(key=cell_sort_key)
-        changed.sort(key=cell_sort_key)
-        return PositionDiff(tuple(placements), tuple(vanished), tuple(changed))
+            else:
+                changed.append(cell)
+    for cell, new in observed.items():
+        if cell not in committed:
+            placements.append(Placement(cell, new))
+    placements.sort()  # Hex order: along the line when the tiles lie on one (as in §2-1)
+    vanished.sort(key=cell_sort_key)
+    changed.sort(key=cell_sort_key)
+    return PositionDiff(tuple(placements), tuple(vanished), tuple(changed))

@@ -204,6 +204,9 @@ class Session:
                 log.warning("%s", exc)
 
     def _record(self, record: TurnRecord | None) -> None:
+        """Journal the turns taken back by lifting their tiles, then ``record`` (a committed turn)."""
+        if self.table.take_lifted():
+            self.journal.rewrite(self.table.game)
         if record is None:
             return
         frame = self._frame

@@ -10,7 +10,11 @@ and the latest settled reading of the board, and works out what the reading mean
   with the next settled reading (at once when the board has been quiet since the last one); an
   illegal turn is not committed; in auto mode a legal turn ends by itself after the board has
   stayed still for ``auto_end_seconds``;
-- corrections of misread cells, undo, pass, freeze, the end of the game (§3-3).
+- corrections of misread cells, undo, pass, freeze, the end of the game (§3-3);
+- lift to undo: when every tile of the last committed turn has been lifted and a new turn lies in
+  its place, that turn is taken back and the board read as the new turn in progress; tiles only
+  knocked off are shown to be put back (or replaced by a new turn), and an end-of-turn signal with
+  the last turn lifted and nothing new takes it back.
 
 Pure logic: no camera, no screen, no files (tilescribe.session wires those in).
 """
@@ -68,6 +72,8 @@ class Table:
         self._end_requested = False
         self._turn: TurnResult | None = None
         self._vanished: dict[Hex, Tile] = {}
+        self._lifted: list[TurnRecord] = []
+        self._just_lifted = False
         self.game_over = self.game.is_over
         #: shown after the title (e.g. that a recording's truth stands in for the vision)
         self.note = ""
@@ -86,6 +92,8 @@ class Table:
             self._unsure = frozenset(c for c, p in obs.confidence.items() if p < UNSURE_BELOW)
             self._reading_t, self._fresh = obs.t, True
             self._update()
+            if self._just_lifted:  # the undo is journalled before anything is committed
+                return None
             if self._end_requested:
                 return self.end_turn()
         auto = self.settings.auto_end_seconds
@@ -119,7 +127,8 @@ class Table:
         what is wrong and commit nothing."""
         self._end_requested = False
         if self._vanished:
-            self._say(self._sync_message(), AlertLevel.ERROR)
+            if not self._lift_last(require_new=False):
+                self._say(self._sync_message(), AlertLevel.ERROR)
             return None
         if self._unreadable - set(self.game.position):
             return None  # the alert asks for a correction
@@ -210,6 +219,42 @@ class Table:
         self.game = game
         return True
 
+    def take_lifted(self) -> list[TurnRecord]:
+        """The turns taken back by lifting their tiles since the last call (oldest first), for the
+        journal."""
+        lifted, self._lifted = self._lifted, []
+        return lifted
+
+    def _lift_last(self, require_new: bool) -> bool:
+        """Take back the last committed turn when its tiles are all off the board (or replaced) and
+        the board is otherwise the position before it.
+
+        Args:
+            require_new: also require a tile that the last turn did not lay (a new turn in its
+                place), so that tiles merely knocked off are put back rather than undone.
+
+        Returns:
+            True when the turn was taken back (the reading is then derived again).
+        """
+        before = self.game.diff_before_last(self._reading)
+        if self.game_over or before is None or not before.is_clean:
+            return False
+        last = self.game.history[-1]
+        if set(self._vanished) != {p.cell for p in last.placements}:
+            return False
+        if require_new and not before.placements:
+            return False
+        turn = self.game.undo()
+        self._lifted.append(turn)
+        self._update()
+        self._just_lifted = True
+        taken = f"Turn {turn.number} taken back ({turn.player}: {turn_text(turn)} lifted)."
+        if self.alert_level is AlertLevel.ERROR:
+            self._say(f"{taken} {self.alert}", AlertLevel.ERROR)
+        else:
+            self._say(taken, AlertLevel.WARN)
+        return True
+
     # -- state -------------------------------------------------------------------------------
     @property
     def turn(self) -> TurnResult | None:
@@ -254,6 +299,9 @@ class Table:
             self._reading[cell] = tile
         diff = self.game.diff(self._reading)
         self._vanished = {c: self.game.position[c] for c in (*diff.vanished, *diff.changed)}
+        self._just_lifted = False
+        if self._vanished and self._lift_last(require_new=True):
+            return
         blocked = self._unreadable - set(self.game.position)
         if self._vanished or not diff.placements or blocked:
             self._turn = None
@@ -275,6 +323,9 @@ class Table:
 
     def _sync_message(self) -> str:
         cells = ", ".join(f"{t.notation()}{format_address(c)}" for c, t in sorted(self._vanished.items()))
+        history = self.game.history
+        if history and set(self._vanished) == {p.cell for p in history[-1].placements}:
+            return f"Board out of sync: put back {cells}, or lay a new turn in its place."
         return f"Board out of sync: put back {cells}."
 
     @staticmethod

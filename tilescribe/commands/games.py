@@ -6,7 +6,6 @@ import argparse
 import json
 
 from tilescribe.commands.run import add_games_argument
-from tilescribe.journal import game_folders, summarise
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -19,6 +18,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def games(args: argparse.Namespace) -> int:
     """Print one line per game: folder, state, turns, scores. Returns 0 (also with no games)."""
+    from tilescribe.journal import game_folders, summarise
+
     summaries = [summarise(folder) for folder in game_folders(args.games.expanduser())]
     if args.json:
         doc = [{"folder": str(s.folder), "transcript": str(s.folder / "transcript.txt"),

@@ -17,23 +17,16 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from tqdm import tqdm
+from tilescribe.paths import cache_dir, games_dir, settings_file
 
-from calibration.geometry import BoardGeometry
-from engine.hexgrid import Board, format_address, parse_address
-from tilescribe.demo import demo_recording, recording_settings
-from tilescribe.faces import FaceMap
-from tilescribe.gpio import EndTurnButton, GpioError
-from tilescribe.journal import Journal, JournalError, latest_unfinished
-from tilescribe.observe import Observer, TruthObserver
-from tilescribe.settings import SettingsError, TableSettings, load_settings
-from tilescribe.table import Table
-from vision.sources import FrameSource, RecordingSource, SourceError, open_source
-
-DEFAULT_GAMES = Path("~/.local/share/tilescribe/games")
-DEFAULT_CACHE = Path("~/.cache/tilescribe")
+if TYPE_CHECKING:
+    from tilescribe.journal import Journal
+    from tilescribe.observe import Observer
+    from tilescribe.settings import TableSettings
+    from tilescribe.table import Table
+    from vision.sources import FrameSource
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -46,8 +39,8 @@ def _size(text: str) -> tuple[int, int]:
 
 def add_games_argument(parser: argparse.ArgumentParser) -> None:
     """The ``--games DIR`` option (shared with ``tilescribe games``)."""
-    parser.add_argument("--games", type=Path, default=DEFAULT_GAMES,
-                        help=f"folder of the game journals (default {DEFAULT_GAMES})")
+    parser.add_argument("--games", type=Path, default=games_dir(),
+                        help=f"folder of the game journals (default {games_dir()})")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -57,7 +50,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--source", help="pi, a camera index, a stream URL, a video file or a recording folder "
                                     "(default: the bundled demo recording)")
     p.add_argument("--board", type=Path, help="board.json of the printed board (recordings name their own)")
-    p.add_argument("--settings", type=Path, help="TOML settings file (see deploy/settings.toml)")
+    p.add_argument("--settings", type=Path,
+                   help=f"TOML settings file (default: {settings_file()}, if it exists)")
     p.add_argument("--players", help="player names in turn order, comma-separated")
     p.add_argument("--modulus", type=int, help="the modulus (§1-3)")
     p.add_argument("--order", type=int, dest="board_order", help="board order (§1-2)")
@@ -70,7 +64,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--auto", type=float, nargs="?", const=4.0, dest="auto_end_seconds", metavar="SECONDS",
                    help="auto mode: end a legal turn after the board is still this long (4 s)")
     add_games_argument(p)
-    p.add_argument("--cache", type=Path, default=DEFAULT_CACHE, help=f"demo cache (default {DEFAULT_CACHE})")
+    p.add_argument("--cache", type=Path, default=cache_dir(), help=f"demo cache (default {cache_dir()})")
     p.add_argument("--resume", choices=["ask", "yes", "no"], default="ask",
                    help="resume the last unfinished game (default: ask on the terminal)")
     p.add_argument("--start-screen", action="store_true",
@@ -91,6 +85,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _board_shape(board: Path) -> dict[str, Any]:
     """The board order and dropped cells of a printed board (board.json), as settings keys."""
+    from calibration.geometry import BoardGeometry
+    from engine.hexgrid import Board, format_address, parse_address
+
     cells = {parse_address(a) for a in BoardGeometry.load(board).cells}
     order = max(c.ring() for c in cells)
     dropped = [format_address(c) for c in Board.hexagon(order) if c not in cells]
@@ -98,6 +95,8 @@ def _board_shape(board: Path) -> dict[str, Any]:
 
 
 def _settings(args: argparse.Namespace, recorded: TableSettings | None, board: Path | None) -> TableSettings:
+    from tilescribe.settings import TableSettings, load_settings
+
     overrides: dict[str, Any] = {
         key: getattr(args, key)
         for key in ("modulus", "board_order", "wild", "hash_swap", "marker", "bonus", "tileset",
@@ -111,11 +110,14 @@ def _settings(args: argparse.Namespace, recorded: TableSettings | None, board: P
         base = recorded.to_dict()
         base.update({k: v for k, v in overrides.items() if v is not None})
         return TableSettings.from_dict(base, "the recording's settings (or the command line)")
-    return load_settings(args.settings, overrides)
+    default = settings_file()
+    return load_settings(args.settings or (default if default.is_file() else None), overrides)
 
 
 def _resumed(args: argparse.Namespace) -> Journal | None:
     """The unfinished game's journal when the players resume it, else None."""
+    from tilescribe.journal import latest_unfinished
+
     unfinished = latest_unfinished(args.games.expanduser())
     if unfinished is not None:
         resume = args.resume == "yes"
@@ -132,6 +134,10 @@ def _resumed(args: argparse.Namespace) -> Journal | None:
 
 def _observer(args: argparse.Namespace, source: FrameSource, settings: TableSettings,
               table: Callable[[], Table]) -> Observer:
+    from tilescribe.faces import FaceMap
+    from tilescribe.observe import TruthObserver
+    from vision.sources import RecordingSource, SourceError
+
     if args.truth:
         if not isinstance(source, RecordingSource):
             raise SourceError("--truth needs a recording folder as the source")
@@ -159,8 +165,15 @@ def run(args: argparse.Namespace) -> int:
     """Run the session; prints the transcript path and the final scores. Returns the exit status."""
     from display.kiosk import Kiosk
     from display.start_screen import choose
+    from tilescribe.demo import demo_recording, recording_settings
+    from tilescribe.gpio import EndTurnButton, GpioError
+    from tilescribe.journal import Journal, JournalError
+    from tilescribe.progress import progress
     from tilescribe.session import Session
+    from tilescribe.settings import SettingsError
     from tilescribe.start import chosen_settings, start_choices
+    from tilescribe.table import Table
+    from vision.sources import RecordingSource, SourceError, open_source
 
     no_screen = not any(os.environ.get(v) for v in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER"))
     if no_screen and not args.headless:
@@ -173,7 +186,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         spec = args.source
         if spec is None:
-            bar = tqdm(desc="making the demo recording (first use only)", unit="frame", leave=False)
+            bar = progress(desc="making the demo recording (first use only)", unit="frame", leave=False)
 
             def made(done: int, total: int) -> None:
                 bar.total = total
@@ -223,7 +236,7 @@ def run(args: argparse.Namespace) -> int:
     total = len(source) if isinstance(source, RecordingSource) else None
     if args.speed is None and not args.headless and source.finite:
         args.speed = 1.0  # on a screen, a recording plays at its own pace, to be watched
-    bar = tqdm(total=total, unit="frame", desc="table session", disable=total is None)
+    bar = progress(total=total, unit="frame", desc="table session", quiet=total is None)
     try:
         with kiosk, source:
             result = Session(source, observer, table, journal, kiosk, button,

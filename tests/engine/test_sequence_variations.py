@@ -162,14 +162,21 @@ def test_transcript_tags_round_trip_and_replay():
 
 
 @pytest.mark.parametrize(
-    ("tag", "message"),
+    ("tags", "message"),
     [
         ('[Sequence "geometric"]', "sequence must be one of"),
         ('[Composite "maybe"]', "expected yes or no"),
         ('[Modulus "1000000"]', "0..1000"),
         ('[Order "5000"]', "0..100"),
+        ('[Board "rect 2x8"]', "width must be 3..100"),
+        ('[Board "rect 1000x8"]', "width must be 3..100"),
+        ('[Board "square"]', "rect WIDTHxHEIGHT"),
+        ('[Wrap "yes"]', "needs a rectangular board"),
+        ('[Board "rect 8x5"]\n[Bonus "9A"]', "hex boards"),
+        ('[Board "rect 8x5"]\n[LoopBonus "5"]', "wrapping rectangular board"),
+        ('[LoopBonus "99999"]', "0..1000"),
     ],
 )
-def test_bad_tags_are_reported(tag, message):
-    _, errors = parse_transcript(f'[Modulus "13"]\n{tag}\n1. 1A0\n')
+def test_bad_tags_are_reported(tags, message):
+    _, errors = parse_transcript(f'[Modulus "13"]\n{tags}\n1. 1A0\n')
     assert any(message in e.message for e in errors), errors

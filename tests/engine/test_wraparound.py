@@ -150,23 +150,6 @@ def test_rectangular_transcript_round_trip():
     assert transcript.settings.to_dict()["board"] == "rect 8x5"
 
 
-@pytest.mark.parametrize(
-    ("tags", "message"),
-    [
-        ('[Board "rect 2x8"]', "width must be 3..100"),
-        ('[Board "rect 1000x8"]', "width must be 3..100"),
-        ('[Board "square"]', "rect WIDTHxHEIGHT"),
-        ('[Wrap "yes"]', "needs a rectangular board"),
-        ('[Board "rect 8x5"]\n[Bonus "9A"]', "hex boards"),
-        ('[Board "rect 8x5"]\n[LoopBonus "5"]', "wrapping rectangular board"),
-        ('[LoopBonus "99999"]', "0..1000"),
-    ],
-)
-def test_bad_board_tags_are_reported(tags, message):
-    _, errors = parse_transcript(f'[Modulus "13"]\n{tags}\n1. 1E3\n')
-    assert any(message in e.message for e in errors), errors
-
-
 def test_a_rectangular_board_as_a_text_picture():
     board = RectBoard(4, 3, wrap=True)
     game = _game(board, modulus=5)

@@ -58,7 +58,7 @@ def _grow(game: Game, start: Cell, rng: random.Random, max_tiles: int) -> list[P
     law = game.settings.law
     grid = game.state.grid
     k = rng.choice(grid.directions)
-    table = grid.forward[k] if rng.random() < 0.5 else grid.backward[k]
+    table = grid.backward[k] if rng.random() < 0.5 else grid.forward[k]
     target = rng.randint(1, max_tiles)
     occupied = list(game.state.values)
     turn: list[Placement] = []

@@ -16,6 +16,7 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter
+from collections.abc import Iterable
 from typing import Any
 
 from engine.cells import Cell, format_cell
@@ -39,7 +40,7 @@ def _address_key(address: str) -> tuple[int, str, int]:
     return (len(letters), letters, int(address[len(letters) :]))
 
 
-def sorted_addresses(cells: Any) -> list[str]:
+def sorted_addresses(cells: Iterable[Cell]) -> list[str]:
     """The cells' addresses sorted by letters, then number (as ``score`` prints blocked cells)."""
     return sorted((format_cell(c) for c in cells), key=_address_key)
 
@@ -188,13 +189,3 @@ class ModlinseqRules:
 
 #: The MODLINSEQ rules object registered in engine.games.GAME_MODULES.
 RULES = ModlinseqRules()
-
-__all__ = [
-    "RULES",
-    "Cell",
-    "ModlinseqRules",
-    "parse_rack",
-    "random_game_text",
-    "sequence_json",
-    "turn_details",
-]

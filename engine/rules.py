@@ -224,8 +224,8 @@ def _not_straight(grid: Grid, changed: Sequence[int]) -> str:
     """Why the tiles of a turn are not on one line, in the board's words."""
     board = grid.board
     if isinstance(board, RectBoard) and not board.diagonals:
-        with_diagonals = grid_of(replace(board, diagonals=True))
-        if _direction(with_diagonals, [with_diagonals.index[grid.cells[i]] for i in changed]) is not None:
+        wider = grid_of(replace(board, diagonals=True))
+        if _direction(wider, [wider.index[grid.cells[i]] for i in changed]) is not None:
             return "the tiles of a turn must lie on one row or column (diagonals are not lines here, §12)"
     return "the tiles of a turn must lie on one straight line"
 

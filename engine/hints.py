@@ -275,20 +275,24 @@ class _Search:
     def _bound(self, moves: list[Move], k: int, run_length: int) -> int:
         """At least the score of the turn: every run through a new tile, wild tiles counted,
         bonus cells but no malus, a loop's bonus (engine.rules scores the same runs)."""
-        if self.wraps:
-            return self._wrapped_bound(moves)
+        grid = self.grid
         new = [i for i, _, _ in moves]
-        bonus = self.bonus
+        if self.wraps and any(
+            len({grid.line_ids[d][i] for i in new}) < len(new) for d in grid.directions if d != k
+        ):
+            return self._wrapped_bound(moves)  # two new tiles share a line besides the primary (§12)
+        extra = self.loop_bonus * len(grid.directions)
         if len(new) == 1:  # a one-tile turn: its primary is any of its lines
-            return sum(self._cross_points(new[0], d) for d in self.grid.directions)
-        total = points(run_length + sum(1 for i in new if i in bonus))
-        for d in self.grid.directions:
+            return extra + sum(self._cross_points(new[0], d) for d in grid.directions)
+        total = extra + points(run_length + sum(1 for i in new if i in self.bonus))
+        for d in grid.directions:
             if d != k:
                 total += sum(self._cross_points(i, d) for i in new)
         return total
 
     def _cross_points(self, i: int, d: int) -> int:
-        """Points of the line along ``d`` through empty cell i alone filled (bonus counted)."""
+        """Points of the line along ``d`` through empty cell i alone filled (bonus counted; on a
+        line that i would close into a loop its tiles are counted from both sides: still a bound)."""
         key = (i, d)
         found = self._cross.get(key)
         if found is None:

@@ -92,8 +92,10 @@ def _brute_best(text: str, rack: list[int]) -> int | None:
         Settings(modulus=8, sequence="fibonacci", board=Board.hexagon(3), players=("A", "B")),
         Settings(modulus=7, sequence="multiplicative", board=Board.hexagon(3), players=("A", "B")),
         Settings(modulus=6, board=RectBoard(5, 4, wrap=True), players=("A", "B")),
+        # a diagonal of a 7 x 4 torus meets each row seven times: lines shared beside the primary
+        Settings(modulus=11, board=RectBoard(7, 4, wrap=True, diagonals=True), players=("A", "B")),
     ],
-    ids=["linear", "fibonacci", "multiplicative", "wrap"],
+    ids=["linear", "fibonacci", "multiplicative", "wrap", "torus-diagonals"],
 )
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_the_best_hint_equals_an_exhaustive_search(settings, seed):

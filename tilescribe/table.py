@@ -22,7 +22,7 @@ Pure logic: no camera, no screen, no files (tilescribe.session wires those in).
 from __future__ import annotations
 
 from display.view import AlertLevel, CameraState, HistoryLine, KioskView, PlayerLine
-from engine.game import PASS, PLAY, Game, TurnRecord
+from engine.game import FREEZE, PASS, PLAY, Game, TurnRecord
 from engine.hexgrid import Hex, format_address
 from engine.rules import TurnResult
 from engine.tiles import Placement, Tile
@@ -167,6 +167,16 @@ class Table:
         winners = " and ".join(self.game.winners())
         self._say(f"Game over: {winners} {'win' if ' and ' in winners else 'wins'}. {self._standings()}",
                   AlertLevel.INFO)
+
+    def restart(self) -> None:
+        """A rematch: a new game with the same players and settings; the board's reading is kept
+        (tiles still on it show as out of place until cleared)."""
+        self.game = Game(self.settings.game)
+        self.game_over = False
+        self._corrections.clear()
+        self._end_requested = self._fresh = False
+        self._update()
+        self._say("Rematch: clear the board.", AlertLevel.INFO)
 
     def correct(self, cell: Hex, face: str) -> bool:
         """Correct a misread cell: while the reader sees what it saw there (or, corrected before the
@@ -355,6 +365,32 @@ class Table:
                 return f"#={next(iter(values))}"
         return tile.notation()
 
+    def keypad_faces(self) -> tuple[str, ...]:
+        """The faces a correction can set, for the kiosk's keypad: the numbers in value order, the
+        wild face where the game has wild tiles (§7-1), the modulus marker where it is used (§8)."""
+        values = self.faces.face_values()
+        numbers = sorted((v, f) for f, v in values.items() if v is not None and f != "marker")
+        faces = [f for _, f in numbers]
+        if self.settings.game.wild_policy is not None:
+            faces += [f for f, v in values.items() if v is None]
+        if self.settings.game.marker and "marker" in values:
+            faces.append("marker")
+        return tuple(faces)
+
+    def end_notes(self) -> tuple[str, ...]:
+        """The end of the game in words (§3-3): who froze at which turn, how the game ended."""
+        if not self.game_over:
+            return ()
+        frozen = [f"{r.player} froze at turn {r.number}" for r in self.game.history if r.kind == FREEZE]
+        playing = [p for p in self.game.players if p not in self.game.frozen]
+        ended = ("Every player froze (§3-3)." if not playing
+                 else f"Ended by agreement (§3-3) with {', '.join(playing)} still playing.")
+        notes = [ended]
+        if frozen:
+            notes.append("; ".join(frozen) + ".")
+        notes.append("Every player keeps every point scored; no end-of-game points (§3-3).")
+        return tuple(notes)
+
     def view(self) -> KioskView:
         """The kiosk's picture of the table now."""
         turn = self._turn
@@ -387,4 +423,6 @@ class Table:
                                                   else f"turn {len(history) + 1}")
             + (f" ({self.note})" if self.note else ""),
             is_over=self.game_over,
+            faces=self.keypad_faces(),
+            end_notes=self.end_notes(),
         )

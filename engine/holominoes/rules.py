@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from engine.games import MAX_RACK, Hint, Replay
 from engine.holominoes.game import Game
@@ -56,17 +57,18 @@ class HolominoesRules:
 
     name: str = "Holominoes"
 
-    def replay_text(self, text: str) -> Replay:
-        """Read and replay a transcript (see engine.holominoes.transcript.replay).
+    def replay_text(self, text: str, folder: Path | None = None) -> Replay:
+        """Read and replay a transcript (see engine.holominoes.transcript.replay); ``folder`` is
+        not used: a Holominoes transcript names no files.
 
         Raises:
             ValueError: the tags cannot make a game.
         """
         return replay(text)[1]
 
-    def hint(self, text: str, rack: str | None, top: int) -> list[Hint]:
+    def hint(self, text: str, rack: str | None, top: int, folder: Path | None = None) -> list[Hint]:
         """The best placements for the player to move; without a rack, of every tile not on the
-        table. Empty once the game is over.
+        table. Empty once the game is over (``folder`` is not used, as for :meth:`replay_text`).
 
         Raises:
             ValueError: an unreadable rack (see :func:`parse_rack`) or tags that make no game.

@@ -53,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"--rack {args.rack[:40]!r}...: more than {MAX_RACK} tiles", file=sys.stderr)
         return 2
     try:
-        hints = rules_for(name).hint(text, args.rack, args.top)
+        hints = rules_for(name).hint(text, args.rack, args.top, path.parent)
     except ValueError as exc:
         print(f"{path}: cannot hint: {exc}", file=sys.stderr)
         return 2

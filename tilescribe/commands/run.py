@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from tilescribe.paths import cache_dir, games_dir, settings_file
 
 if TYPE_CHECKING:
+    from display.kiosk import Kiosk
     from tilescribe.journal import Journal
     from tilescribe.observe import Observer
     from tilescribe.settings import TableSettings
@@ -161,18 +162,54 @@ def _observer(args: argparse.Namespace, source: FrameSource, settings: TableSett
         return TruthObserver(source.recording, settings.still_seconds)
 
 
+def _start_screen(kiosk: Kiosk, settings: TableSettings) -> TableSettings | None:
+    """The settings chosen on the kiosk's start screen (asked again, with the reason as the heading,
+    while the choice is not allowed); None when the players leave it."""
+    from display.start_screen import choose
+    from tilescribe.settings import SettingsError
+    from tilescribe.start import chosen_settings, start_choices
+
+    title = "New game"
+    while True:
+        chosen = choose(kiosk, start_choices(settings), title)
+        if chosen is None:
+            return None
+        try:
+            return chosen_settings(settings, chosen)
+        except SettingsError as exc:
+            title = str(exc)
+
+
+def _game(args: argparse.Namespace, source: FrameSource, settings: TableSettings, resumed: Journal | None,
+          tags: tuple[tuple[str, str], ...]) -> tuple[Table, Journal, Observer]:
+    """The table, journal and observer of a game: the resumed one, or a new one with ``settings``."""
+    from tilescribe.journal import Journal
+    from tilescribe.table import Table
+
+    tables: list[Table] = []
+    observer = _observer(args, source, settings, lambda: tables[0])
+    if resumed is not None:
+        journal = resumed
+        tables.append(Table(settings, journal.restore()))
+        journal.rewrite(tables[0].game)  # drops a line a crash may have torn
+        print(f"Resuming {journal.folder} after turn {len(tables[0].game.history)}.")
+    else:
+        journal = Journal.create(args.games.expanduser(), settings, tags)
+        tables.append(Table(settings))
+    if args.truth:
+        tables[0].note = "recorded truth, no vision"
+    return tables[0], journal, observer
+
+
 def run(args: argparse.Namespace) -> int:
     """Run the session; prints the transcript path and the final scores. Returns the exit status."""
     from display.kiosk import Kiosk
-    from display.start_screen import choose
     from tilescribe.demo import demo_recording, recording_settings
     from tilescribe.gpio import EndTurnButton, GpioError
     from tilescribe.journal import Journal, JournalError
     from tilescribe.progress import progress
     from tilescribe.session import Session
     from tilescribe.settings import SettingsError
-    from tilescribe.start import chosen_settings, start_choices
-    from tilescribe.table import Table
     from vision.sources import RecordingSource, SourceError, open_source
 
     no_screen = not any(os.environ.get(v) for v in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER"))
@@ -205,25 +242,14 @@ def run(args: argparse.Namespace) -> int:
             source = RecordingSource(source.recording.folder, start=resumed.last_frame() + 1)
         kiosk = Kiosk(args.size, args.fullscreen, args.screenshots, sound=not args.no_sound)
         if resumed is None and args.start_screen:
-            chosen = choose(kiosk, start_choices(settings))
+            chosen = _start_screen(kiosk, settings)
             if chosen is None:
                 kiosk.close()
                 print("no game started")
                 return 0
-            settings = chosen_settings(settings, chosen)
-        tables: list[Table] = []
-        observer = _observer(args, source, settings, lambda: tables[0])
-        if resumed is not None:
-            journal = resumed
-            tables.append(Table(settings, journal.restore()))
-            journal.rewrite(tables[0].game)  # drops a line a crash may have torn
-            print(f"Resuming {journal.folder} after turn {len(tables[0].game.history)}.")
-        else:
-            journal = Journal.create(args.games.expanduser(), settings, (("Source", spec),))
-            tables.append(Table(settings))
-        table = tables[0]
-        if args.truth:
-            table.note = "recorded truth, no vision"
+            settings = chosen
+        tags = (("Source", spec),)
+        table, journal, observer = _game(args, source, settings, resumed, tags)
         button = None
         if args.gpio is not None:
             try:
@@ -236,11 +262,20 @@ def run(args: argparse.Namespace) -> int:
     total = len(source) if isinstance(source, RecordingSource) else None
     if args.speed is None and not args.headless and source.finite:
         args.speed = 1.0  # on a screen, a recording plays at its own pace, to be watched
+    # on a screen the final standings stay until a tap or key (Rematch, New game); headless, the
+    # session ends with the game
+    games = args.games.expanduser()
+    rematch = None if args.headless else (lambda s: Journal.create(games, s, tags))
     bar = progress(total=total, unit="frame", desc="table session", quiet=total is None)
     try:
         with kiosk, source:
-            result = Session(source, observer, table, journal, kiosk, button,
-                             speed=args.speed, on_frame=lambda _f: bar.update()).run()
+            while True:
+                result = Session(source, observer, table, journal, kiosk, button, speed=args.speed,
+                                 on_frame=lambda _f: bar.update(), rematch=rematch).run()
+                chosen = _start_screen(kiosk, table.settings) if result.new_game else None
+                if chosen is None:
+                    break
+                table, journal, observer = _game(args, source, chosen, None, tags)
     except (SourceError, JournalError) as exc:
         print(f"tilescribe run: {exc}", file=sys.stderr)
         return 1

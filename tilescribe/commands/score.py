@@ -127,7 +127,7 @@ def _print_replay(replay: Replay) -> None:
 def _run_game(path: Path, text: str, name: str, as_json: bool) -> int:
     """Replay a transcript of ``name`` through its :class:`engine.games.GameRules`."""
     try:
-        replay = rules_for(name).replay_text(text)
+        replay = rules_for(name).replay_text(text, path.parent)
     except ValueError as exc:
         print(f"{path}: cannot replay: {exc}", file=sys.stderr)
         return 2

@@ -17,6 +17,7 @@ import random
 import re
 from collections import Counter
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 
 from engine.cells import Cell, format_cell
@@ -143,8 +144,9 @@ class ModlinseqRules:
 
     name = "MODLINSEQ"
 
-    def replay_text(self, text: str) -> Replay:
-        """Read and replay a transcript; syntax errors are collected in the result."""
+    def replay_text(self, text: str, folder: Path | None = None) -> Replay:
+        """Read and replay a transcript; syntax errors are collected in the result (``folder`` is
+        not used: MODLINSEQ's tags name no files)."""
         transcript, errors = parse_transcript(text)
         game, turns = replay(transcript)
         over = game.is_over
@@ -157,8 +159,9 @@ class ModlinseqRules:
             final={"over": over, "winner": winners[0] if len(winners) == 1 else None},
         )
 
-    def hint(self, text: str, rack: str | None, top: int) -> list[Hint]:
-        """The ``top`` best turns for the player to move (engine.hints), best first.
+    def hint(self, text: str, rack: str | None, top: int, folder: Path | None = None) -> list[Hint]:
+        """The ``top`` best turns for the player to move (engine.hints), best first (``folder`` is
+        not used).
 
         Raises:
             ValueError: a transcript with syntax errors (the first named by line and column) or an

@@ -1,4 +1,4 @@
-"""The engine's error family and the rule-violation value (§2-2, §3-2, §3-3, §7).
+"""The engine's error family and the rule-violation value (§2-2, §3-2, §3-3, §7, §10-12).
 
 - :class:`RuleViolation`: a broken rule as data (rule section, cells, message), carried by an
   illegal :class:`engine.rules.TurnResult`.
@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engine.hexgrid import Hex, format_address
+from engine.cells import Cell, format_cell
 
 #: Rule identifiers: the section of the rules (or variations) a turn breaks.
 RULE_AT_LEAST_ONE_TILE = "§3-2 at least one tile"
@@ -35,6 +35,13 @@ RULE_MARKER = "§8 modulus marker"
 RULE_TURN_ORDER = "§3-3 turn order"
 RULE_FROZEN = "§3-3 frozen player"
 RULE_GAME_OVER = "§3-3 game over"
+RULE_FIBONACCI = "§10 fibonacciësque"
+RULE_ADDITION_DIRECTION = "§10 addition direction"
+RULE_MULTIPLICATIVE = "§11 multiplicative"
+RULE_FACTOR_DIRECTION = "§11 factor direction"
+RULE_NO_ZERO = "§11 no tiles bearing 0"
+RULE_ACROSS_EDGE = "§12 line across an edge"
+RULE_LOOP = "§12 loop"
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +55,7 @@ class RuleViolation:
     """
 
     rule: str
-    cells: tuple[Hex, ...]
+    cells: tuple[Cell, ...]
     message: str
 
     def __post_init__(self) -> None:
@@ -58,7 +65,7 @@ class RuleViolation:
     @property
     def addresses(self) -> list[str]:
         """The cells as addresses (``["B2", "M1"]``)."""
-        return [format_address(c) for c in self.cells]
+        return [format_cell(c) for c in self.cells]
 
     def __str__(self) -> str:
         where = f" at {', '.join(self.addresses)}" if self.cells else ""
@@ -107,8 +114,8 @@ class IllegalTurnError(ValueError):
         return self.violation.rule
 
     @property
-    def cells(self) -> tuple[Hex, ...]:
-        """The hex cells involved (MODLINSEQ; empty for the other games)."""
+    def cells(self) -> tuple[Cell, ...]:
+        """The board cells involved (MODLINSEQ; empty for the other games)."""
         return self.violation.cells if isinstance(self.violation, RuleViolation) else ()
 
     def as_violation(self) -> Violation:

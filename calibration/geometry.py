@@ -177,8 +177,8 @@ class BoardGeometry:
             raise BoardFileError(f"{exc} (the board file)") from exc
         except json.JSONDecodeError as exc:
             raise BoardFileError(f"{path}: line {exc.lineno}: not JSON ({exc.msg})") from exc
-        except RecursionError as exc:
-            raise BoardFileError(f"{path}: not JSON (nested too deep)") from exc
+        except (ValueError, RecursionError) as exc:  # a number too long for Python's int, nested too deep
+            raise BoardFileError(f"{path}: not JSON we can read ({exc})") from exc
         try:
             return cls.from_json(doc)
         except (KeyError, TypeError, ValueError, IndexError, AttributeError, OverflowError) as exc:

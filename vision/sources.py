@@ -301,7 +301,7 @@ class Recording:
             data = json.loads(read_text(index_path))
         except InputFileError as exc:
             raise SourceError(str(exc)) from exc
-        except (json.JSONDecodeError, RecursionError) as exc:
+        except (ValueError, RecursionError) as exc:  # a number too long for Python's int, nested too deep
             raise SourceError(f"{index_path}: not valid JSON ({exc})") from exc
         entries = enumerate(_list(data, index_path))
         frames = tuple(_recorded_frame(index_path, i, entry) for i, entry in entries)

@@ -40,6 +40,9 @@ TRANSCRIPTS = (
     '[Modulus "11"]\n[Order "4"]\n[Wild "B"]\n[HashSwap "yes"]\n[Marker "yes"]\n[Bonus "9B"]\n'
     '[TilesPerValue "10"]\n[Dropped "B10 M7"]\n[Players "Ana, Bo, Cy"]\n'
     "1. Ana: #B1, 3M1\n2. Bo: #=8B2 4M2\n3. Cy: pass\n4. 5T1\n",
+    '[Modulus "18"]\n[Board "rect 12x8"]\n[Wrap "yes"]\n[Diagonals "yes"]\n[LoopBonus "10"]\n'
+    '[Players "Ana, Bo"]\n1. Ana: 4F5, 5G5, 6H5\n2. Bo: 7I5 8J5\n',
+    '[Modulus "17"]\n[Sequence "multiplicative"]\n[Wild "A"]\n[Players "Ana, Bo"]\n1. Ana: 1A0, 2M1\n',
 )
 
 #: Numbers that break naive readers: too long for Python's int, far beyond every limit, negative,
@@ -91,6 +94,16 @@ TOKENS = (
     "Ana: ",
     "pass",
     "freeze",
+    '[Board "rect 12x8"]\n',
+    '[Board "rect 100000x100000"]\n',
+    '[Wrap "yes"]\n',
+    '[Diagonals "yes"]\n',
+    '[Sequence "fibonacci"]\n',
+    '[Sequence "multiplicative"]\n',
+    '[Composite "yes"]\n',
+    '[LoopBonus "99999"]\n',
+    "4A1",
+    "#L8",
 )
 
 #: JSON values for a field of a board, recording or settings document.

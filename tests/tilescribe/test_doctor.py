@@ -169,7 +169,8 @@ def test_small_checks_on_real_folders(tmp_path):
     binary = tmp_path / "binary.toml"
     binary.write_bytes(b"modulus = 13\n\xff\xfe\n")
     garbled = check_settings(binary, given=True)
-    assert garbled.status == "FAIL" and "binary.toml" in garbled.message and "utf-8" in garbled.message.lower()
+    assert garbled.status == "FAIL" and "binary.toml" in garbled.message
+    assert "utf-8" in garbled.message.lower()
     assert check_games_writable(tmp_path / "new" / "games").status == "OK"
     with pytest.raises(ValueError, match="status must be one of"):
         Check("x", "BAD", "y")  # type: ignore[arg-type]

@@ -1,9 +1,12 @@
 """``tilescribe score TRANSCRIPT [--json]``: replay a transcript and print every turn's score.
 
-Per turn: the placements, each sequence formed or extended (tilde and MSA notation) with its
-points, the turn's score and the cells blocked afterwards; then the standings, and with ``--board``
-the final position as a text picture (engine.asciiboard). An illegal turn is
-reported (number, cells, rule) and not applied; replay goes on (engine.transcript.replay).
+The transcript's ``[Game "..."]`` tag picks the rules (engine.games). For MODLINSEQ, per turn: the
+placements, each sequence formed or extended (tilde and MSA notation) with its points, the turn's
+score and the cells blocked afterwards; then the standings, and with ``--board`` the final position
+as a text picture (engine.asciiboard). For the other games, per turn the moves and the score, then
+the standings and the end of the game. ``--json`` prints every game's replay
+(engine.games.Replay.to_json). An illegal turn is reported (number, places, rule) and not applied;
+replay goes on.
 Exit status: 0 all turns legal, 1 some turn illegal, 2 unreadable file or transcript syntax errors
 (each printed as ``tilescribe score: FILE:LINE:COLUMN: message`` on standard error).
 """
@@ -14,15 +17,13 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
 
 from calibration.files import InputFileError, read_text
 from engine.asciiboard import format_board
 from engine.game import Game
 from engine.games import Replay, canonical_name, rules_for
-from engine.hexgrid import format_address
+from engine.modlinseq_rules import sorted_addresses
 from engine.record import game_tag
-from engine.rules import ScoredSequence
 from engine.tiles import format_placement
 from engine.transcript import ReplayedTurn, parse_transcript, replay
 
@@ -42,42 +43,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--board", action="store_true", help="also draw the final position as a text picture (x = blocked)"
     )
     parser.set_defaults(func=run)
-
-
-def _addresses(cells: Any) -> list[str]:
-    return sorted((format_address(c) for c in cells), key=lambda a: (a[0], int(a[1:])))
-
-
-def _sequence_json(seq: ScoredSequence) -> dict[str, Any]:
-    return {
-        "cells": seq.addresses,
-        "values": list(seq.values),
-        "msa": seq.msa,
-        "length": seq.length,
-        "points": seq.points,
-        "primary": seq.primary,
-        "wild": list(seq.wild),
-    }
-
-
-def turn_json(item: ReplayedTurn) -> dict[str, Any]:
-    """One replayed turn in the ``--json`` shape of issue 2."""
-    result = item.result
-    error = item.error
-    return {
-        "number": item.turn.number,
-        "player": item.player,
-        "kind": item.turn.kind,
-        "placements": [format_placement(p) for p in item.turn.placements],
-        "legal": error is None,
-        "error": None
-        if error is None
-        else {"rule": error.rule, "cells": error.addresses, "message": error.message},
-        "score": result.score if result is not None else 0,
-        "sequences": [_sequence_json(s) for s in result.sequences] if result is not None else [],
-        "blocked": _addresses(result.blocked) if result is not None else [],
-        "warnings": list(result.warnings) if result is not None else [],
-    }
 
 
 def _standings(game: Game) -> list[tuple[str, int]]:
@@ -100,7 +65,7 @@ def _print_text(game: Game, turns: list[ReplayedTurn]) -> None:
             msa = seq.msa or "M?-S?-A?"
             values = seq.resolved_tilde()
             print(f"   {kind} {seq.tilde()}  ({values})  {msa}  length {seq.length}  +{seq.points}")
-        blocked = ", ".join(_addresses(item.result.blocked)) or "none"
+        blocked = ", ".join(sorted_addresses(item.result.blocked)) or "none"
         print(f"   blocked: {blocked}")
         for warning in item.result.warnings:
             print(f"   warning: {warning}")
@@ -111,7 +76,7 @@ def _print_text(game: Game, turns: list[ReplayedTurn]) -> None:
 
 
 def _print_replay(replay: Replay) -> None:
-    """A game other than MODLINSEQ as text: one line per turn, then the standings and the end."""
+    """A game as text: one line per turn, then the standings and the end of the game."""
     for turn in replay.turns:
         body = ", ".join(turn.moves) if turn.moves else turn.kind
         if turn.error is not None:
@@ -165,7 +130,7 @@ def run(args: argparse.Namespace) -> int:
     if read is None:
         return 2
     text, name = read
-    if name != "MODLINSEQ":
+    if name != "MODLINSEQ" or args.json:
         return _run_game(path, text, name, args.json)
     transcript, errors = parse_transcript(text)
     for err in errors:
@@ -175,18 +140,9 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"tilescribe score: {path}: cannot replay: {exc}", file=sys.stderr)
         return 2
-    if args.json:
-        out = {
-            "settings": transcript.settings.to_dict(),
-            "turns": [turn_json(t) for t in turns],
-            "scores": game.scores,
-            "errors": [{"line": e.line, "column": e.column, "message": e.message} for e in errors],
-        }
-        print(json.dumps(out, indent=1))
-    else:
-        _print_text(game, turns)
-        if args.board:
-            print(format_board(game.settings.board, game.position, game.blocked_cells()), end="")
+    _print_text(game, turns)
+    if args.board:
+        print(format_board(game.settings.board, game.position, game.blocked_cells()), end="")
     if errors:
         return 2
     return 1 if any(t.error is not None for t in turns) else 0

@@ -136,6 +136,10 @@ def _cases(f: dict[str, Path], tmp: Path) -> list[Case]:
         Case("31-digit modulus, wild B", ("score", str(f["wildB31.txt"])), str(f["wildB31.txt"])),
         Case("5,000-digit value", ("score", str(f["digits5000.txt"])), str(f["digits5000.txt"])),
         Case("--games is a file", ("games", "--games", str(f["a file"])), str(f["a file"])),
+        Case("missing transcript", ("hint", str(tmp / "missing.txt")), "missing.txt"),
+        Case("transcript not UTF-8", ("hint", str(f["latin1.txt"])), str(f["latin1.txt"])),
+        Case("--top 0", ("hint", str(f["game.txt"]), "--top", "0"), "--top"),
+        Case("a rack of 5,000 tiles", ("hint", str(f["game.txt"]), "--rack", "1 " * 5000), "--rack"),
         Case("--order 60", ("board", "print", "--order", "60", "--out", str(tmp / "b")), "'60'"),
         Case(
             "--order 30 (too many pixels)",

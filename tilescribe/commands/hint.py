@@ -50,12 +50,12 @@ def run(args: argparse.Namespace) -> int:
         return 2
     text, name = read
     if args.rack is not None and len(args.rack.split()) > MAX_RACK:
-        print(f"--rack {args.rack[:40]!r}...: more than {MAX_RACK} tiles", file=sys.stderr)
+        print(f"tilescribe hint: --rack {args.rack[:40]!r}...: more than {MAX_RACK} tiles", file=sys.stderr)
         return 2
     try:
         hints = rules_for(name).hint(text, args.rack, args.top, path.parent)
     except ValueError as exc:
-        print(f"{path}: cannot hint: {exc}", file=sys.stderr)
+        print(f"tilescribe hint: {path}: cannot hint: {exc}", file=sys.stderr)
         return 2
     if args.json:
         print(json.dumps([h.to_json() for h in hints], indent=1))

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import sys
 import tempfile
 import warnings
@@ -33,10 +34,12 @@ MAX_FILE_BYTES = 64 * 1024 * 1024
 #: Largest image (width x height): the biggest phone sensors are 48 MP; decoded it is 150 MB of BGR.
 MAX_PIXELS = 50_000_000
 
-#: libjpeg's warning for scan parameters some phone encoders write for a sequential JPEG, which
-#: it decodes in full; every other decoder warning (premature end of a segment, bytes before a
-#: marker, a bad Huffman code: data missing or damaged) refuses the image.
-_HARMLESS = "Invalid SOS parameters for sequential JPEG"
+#: What libjpeg and libpng write to standard error when data is missing or damaged (premature end of
+#: a segment, bytes before a marker, a bad Huffman code, too little image data); other lines there
+#: (another thread's log) are not the decoder's. libjpeg's "Invalid SOS parameters for sequential
+#: JPEG", written for some phone encoders' files that it decodes in full, is not among them.
+_DAMAGE = re.compile(r"Corrupt JPEG data|Premature end|Bogus|Huffman|Invalid JPEG|libpng (error|warning)"
+                     r"|Not enough image data")
 
 _JPEG_SIGNATURE = b"\xff\xd8\xff"
 _PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -74,7 +77,7 @@ def load_image(path: str | Path) -> np.ndarray:
         raise ImageError(f"{where}: cannot read image ({exc.strerror or exc})") from exc
     check_image_bytes(data, where)
     image, warnings_text = _decode(data)
-    problems = [line for line in warnings_text.splitlines() if line.strip() and _HARMLESS not in line]
+    problems = [line for line in warnings_text.splitlines() if _DAMAGE.search(line)]
     if image is None or problems:
         reason = problems[0].strip() if problems else "OpenCV cannot decode it"
         raise ImageError(f"{where}: corrupt image ({reason})")

@@ -18,10 +18,10 @@ MAX_MODULUS = 100
 #: Tiles of one value in a set (§1-3): the seeds' sets hold ten; 100 leaves room for merged sets.
 MAX_TILES_PER_VALUE = 100
 
-#: Players at one table: the kiosk's scoreboard shows at most this many rows.
+#: Players at one table: more than twelve cannot all reach one board (Holominoes allows twelve too).
 MAX_PLAYERS = 12
 
-#: Characters of one player's name: the scoreboard's column width and the transcript's tag line.
+#: Characters of one player's name: enough for any name, few enough for a score card on the kiosk.
 MAX_NAME = 40
 
 #: Digits of a number read as text: more cannot be below any limit here, and Python refuses to

@@ -1,4 +1,4 @@
-"""Benchmark of the table session (issue 5): frames per second on one core, and still-to-shown delay.
+"""Benchmark of the table session: frames per second on one core, and still-to-shown delay.
 
 Runs the whole session loop (observer -> table -> kiosk at 800x480 with the dummy video driver ->
 journal) over a 1280x960 recording, pinned to one CPU core with OpenCV single-threaded and glibc

@@ -1,4 +1,4 @@
-"""A calibration of the camera's view of the empty board, as a value and a file (issue 3).
+"""A calibration of the camera's view of the empty board, as a value and a file.
 
 vision.locate_calibrate.calibrate makes one from frames of the empty board: every fiducial marker
 and every cell seen, the reprojection error of the marker corners (pixels), the empty-board

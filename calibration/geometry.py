@@ -1,4 +1,4 @@
-"""The printed board's geometry: board.json (issue 3) as a value.
+"""The printed board's geometry: board.json as a value.
 
 board.json holds, in board.png pixels, every cell's centre and six corners and every fiducial
 marker's four corners (ArUco order: top-left, top-right, bottom-right, bottom-left)::

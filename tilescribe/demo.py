@@ -1,6 +1,6 @@
 """Simulated game recordings for the demo, the tests and the benchmark; the bundled demo game.
 
-Issue 5, "The default run": with no source, ``tilescribe run`` plays a recording of a complete
+With no source, ``tilescribe run`` plays a recording of a complete
 MODLINSEQ game, made by the scene simulator (vision.sim) on first use and cached: hands, pauses
 mid-turn, tiles cut from the real Rummikub photos, and one illegal placement that is then fixed.
 

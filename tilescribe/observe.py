@@ -1,6 +1,6 @@
 """From frames to observations of the board: the camera state, and a reading once it is settled.
 
-Issue 5, "Turns at the table": only still, unoccluded frames count; the board is read after it has
+Only still, unoccluded frames count; the board is read after it has
 been still for ``still_seconds`` with no hand or arm over it; a hand never creates or removes a
 tile. An observer looks at each frame (locating the board, checking the gate) and returns an
 :class:`Observation`; :class:`Settle` decides, from the per-frame quiet/not-quiet flags and the

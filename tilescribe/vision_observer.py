@@ -101,7 +101,7 @@ class VisionObserver:
         voting = (self._settle.still_seconds - VOTE_SECONDS <= quiet_for < self._settle.still_seconds
                   and (not self._pool or frame.t - self._pool[-1][0] >= VOTE_EVERY))
         if settled or voting:
-            # the whole board is read again (issue 5: an earlier misread is caught)
+            # the whole board is read again (an earlier misread is caught)
             legal = self.legal() if self.legal is not None else None
             self._pool.append((frame.t, self.reader.read(frame.image, where, legal, location=location)))
         if not settled:

@@ -1,4 +1,4 @@
-"""The read pipeline: one camera frame -> which tile is on which cell (issue 3).
+"""The read pipeline: one camera frame -> which tile is on which cell.
 
 locate the board (vision.locate) -> rectify -> presence per cell (vision.presence) -> read the face
 of every occupied cell with the tile reader on its region of interest -> :class:`BoardReading`.

@@ -1,4 +1,4 @@
-"""Motion/occlusion gate: is the board still, and is a hand over it? (issue 3)
+"""Motion/occlusion gate: is the board still, and is a hand over it?
 
 The gate works on a small top-down board image (``pitch_px`` pixels between cell centres, 12 by
 default: about 330 x 300 pixels for an order-9 board), so it costs a few milliseconds a frame.

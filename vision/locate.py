@@ -1,4 +1,4 @@
-"""Locate the printed board in a camera frame from its ArUco fiducial markers (issue 3).
+"""Locate the printed board in a camera frame from its ArUco fiducial markers.
 
 Every frame is located afresh from the markers it shows, so the locator re-locks at once after the
 board is bumped. The homography is fitted by least squares to the corners of every marker seen, dropping the

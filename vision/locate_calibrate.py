@@ -1,4 +1,4 @@
-"""Calibrate from frames of the empty board (issue 3, "Calibration").
+"""Calibrate from frames of the empty board.
 
 Checks that every fiducial marker and every cell is seen, measures the reprojection error of the
 marker corners (pixels), learns the empty-board appearance of every cell (the per-pixel median of

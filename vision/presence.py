@@ -1,4 +1,4 @@
-"""Which cells hold a tile: presence from light-independent cell features (issue 3).
+"""Which cells hold a tile: presence from light-independent cell features.
 
 Every measure is blind to the overall brightness and to slow, smooth changes of light:
 

@@ -1,4 +1,4 @@
-"""Frame sources: where camera frames come from (issue 5, "Sources").
+"""Frame sources: where camera frames come from.
 
 One interface, :class:`FrameSource`, over four kinds of source:
 

@@ -1,4 +1,4 @@
-"""Issue 4: a MODLINSEQ game played with Rummikub tiles on the printed board is read and scored
+"""A MODLINSEQ game played with Rummikub tiles on the printed board is read and scored
 correctly (simulated frames built from the real tile crops of the train/ photos, §1-3 modulus 13:
 the 13 tile stands for 0)."""
 

@@ -1,6 +1,6 @@
 """``tilescribe read-tiles IMAGE --tileset rummikub [--json]``: loose tiles lying face up in a photo.
 
-Prints every tile found (issue 4 format)::
+Prints every tile found::
 
     {"tiles": [{"face": "7", "colour": "red", "joker": false, "value": 7,
                 "corners": [[x, y], ...4], "center": [x, y], "confidence": 0.98}, ...], "ms": 85.0}

@@ -1,1 +1,1 @@
-"""Scene simulator and tile rendering: synthetic camera frames of the printed board (issue 3)."""
+"""Scene simulator and tile rendering: synthetic camera frames of the printed board."""

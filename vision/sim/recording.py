@@ -1,6 +1,6 @@
 """Simulated recordings of a game: frames in memory (``simulate``) or on disk (``make_recording``).
 
-A recording folder holds (issue 3)::
+A recording folder holds::
 
     000000.jpg 000001.jpg ...      camera frames, in order
     frames.json                    {"board": "board.json", "fps": F, "frames": [

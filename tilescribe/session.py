@@ -187,7 +187,7 @@ class Session:
             self._record(table.request_end())
         elif action.kind is ActionKind.UNDO:
             if table.undo() is not None:
-                self.journal.rewrite(table.game)
+                self.journal.rewrite(table.game, "undone")
         elif table.game_over:
             return
         elif action.kind is ActionKind.PASS:
@@ -199,7 +199,7 @@ class Session:
         elif action.kind is ActionKind.CORRECT and action.cell is not None and action.face is not None:
             try:
                 if table.correct(action.cell, action.face):
-                    self.journal.rewrite(table.game)
+                    self.journal.rewrite(table.game, "corrected")
             except ValueError as exc:
                 log.warning("%s", exc)
 

@@ -26,8 +26,9 @@ from engine.hexgrid import Board, format_address, parse_address
 from tilescribe.demo import demo_recording, recording_settings
 from tilescribe.faces import FaceMap
 from tilescribe.gpio import EndTurnButton, GpioError
-from tilescribe.journal import Journal, JournalError, latest_unfinished
+from tilescribe.journal import GameInUseError, Journal, JournalError, latest_unfinished
 from tilescribe.observe import Observer, TruthObserver
+from tilescribe.recovery import recover
 from tilescribe.settings import SettingsError, TableSettings, load_settings
 from tilescribe.table import Table
 from vision.sources import FrameSource, RecordingSource, SourceError, open_source
@@ -115,18 +116,27 @@ def _settings(args: argparse.Namespace, recorded: TableSettings | None, board: P
 
 
 def _resumed(args: argparse.Namespace) -> Journal | None:
-    """The unfinished game's journal when the players resume it, else None."""
-    unfinished = latest_unfinished(args.games.expanduser())
+    """Repair the games folder (saying what was done), then the unfinished game's journal, locked, when
+    the players resume it, else None.
+
+    Raises:
+        GameInUseError: another session holds the game to resume.
+        JournalError: the games folder cannot be repaired.
+    """
+    games = args.games.expanduser()
+    for line in recover(games):
+        print(f"tilescribe run: {line}", file=sys.stderr)
+    unfinished = latest_unfinished(games)
     if unfinished is not None:
         resume = args.resume == "yes"
         if args.resume == "ask":
             if sys.stdin.isatty():
-                answer = input(f"Resume the unfinished game in {unfinished.folder}? [Y/n] ")
+                answer = input(f"Resume the unfinished game in {unfinished}? [Y/n] ")
                 resume = answer.strip().lower() in ("", "y", "yes")
             else:
-                print(f"An unfinished game is in {unfinished.folder}; --resume yes continues it.")
+                print(f"An unfinished game is in {unfinished}; --resume yes continues it.")
         if resume:
-            return unfinished
+            return Journal.open(unfinished)
     return None
 
 
@@ -203,7 +213,6 @@ def run(args: argparse.Namespace) -> int:
         if resumed is not None:
             journal = resumed
             tables.append(Table(settings, journal.restore()))
-            journal.rewrite(tables[0].game)  # drops a line a crash may have torn
             print(f"Resuming {journal.folder} after turn {len(tables[0].game.history)}.")
         else:
             journal = Journal.create(args.games.expanduser(), settings, (("Source", spec),))
@@ -217,6 +226,9 @@ def run(args: argparse.Namespace) -> int:
                 button = EndTurnButton(args.gpio)
             except GpioError as exc:  # the button is optional: keys and touch still end turns
                 print(f"tilescribe run: no end-of-turn button: {exc}", file=sys.stderr)
+    except GameInUseError as exc:
+        print(f"tilescribe run: {exc}; not starting a second session on it", file=sys.stderr)
+        return 1
     except (SourceError, SettingsError, JournalError, ValueError, OSError) as exc:
         print(f"tilescribe run: {exc}", file=sys.stderr)
         return 2
@@ -233,6 +245,7 @@ def run(args: argparse.Namespace) -> int:
         return 1
     finally:
         bar.close()
+        journal.close()
         if button is not None:
             button.close()
     print(f"transcript: {result.transcript}")

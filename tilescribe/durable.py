@@ -10,7 +10,8 @@ Kill points, for the reliability tests (tests/reliability/) and bench/bench_reli
 the environment variable ``TILESCRIBE_KILL_AT=N`` the process ends at once (``os._exit(137)``, as
 a SIGKILL would: no clean-up, no flush of Python's buffers) at the N-th write point (1-based).
 Each :func:`write_atomic` has three: the temporary file half written, the temporary file complete
-and fsynced, and the target replaced before the folder's fsync; :func:`kill_point` marks others.
+and fsynced, and the target replaced before the folder's fsync; :func:`kill_point` marks others,
+and :func:`passed_points` counts them (a run with a kill point past its last counts its points).
 Without the variable a write point costs one dictionary look-up.
 """
 
@@ -36,6 +37,11 @@ def kill_point() -> None:
     _passed += 1
     if _passed == int(target):
         os._exit(137)
+
+
+def passed_points() -> int:
+    """The write points this process has passed (counted only while ``TILESCRIBE_KILL_AT`` is set)."""
+    return _passed
 
 
 def fsync_dir(folder: Path) -> None:

@@ -13,9 +13,11 @@ what a kill must never cause: committed turns lost, unreadable or tangled games,
 
 from __future__ import annotations
 
+import json
 import os
 import select
 import signal
+import subprocess
 import sys
 import time
 from dataclasses import dataclass
@@ -27,6 +29,7 @@ from engine.game import PLAY, Game, TurnRecord
 from engine.hexgrid import Board
 from engine.randomgame import random_game
 from engine.settings import Settings
+from engine.transcript import parse_transcript, replay
 from tilescribe import durable
 from tilescribe.durable import KILL_AT, TMP_SUFFIX
 from tilescribe.journal import (
@@ -257,3 +260,42 @@ def race(games_dir: Path, target: tuple[TurnRecord, ...], hold: float) -> tuple[
     os.close(gate[1])  # both start now
     first, second = (finish_writer(pid, read) for pid, read in writers)
     return first, second
+
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def start_run(
+    recording: Path, games_dir: Path, kill_at: int | None = None, speed: float | None = None
+) -> subprocess.Popen[str]:
+    """A real ``tilescribe run --resume yes`` of a recording (its recorded truth, headless) in a new
+    process, optionally killed at a write point or paced ``speed`` times faster than recorded."""
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+    env.pop(KILL_AT, None)
+    if kill_at is not None:
+        env[KILL_AT] = str(kill_at)
+    cmd = [
+        sys.executable,
+        "-m",
+        "tilescribe.cli",
+        "run",
+        "--source",
+        str(recording),
+        "--truth",
+        "--headless",
+        "--no-sound",
+        "--games",
+        str(games_dir),
+        "--resume",
+        "yes",
+    ]
+    if speed is not None:
+        cmd += ["--speed", str(speed)]
+    return subprocess.Popen(cmd, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def recorded_game(recording: Path) -> tuple[TurnRecord, ...]:
+    """The turns a recording's truth plays (its frames.json transcript), as committed turns."""
+    transcript = json.loads((recording / "frames.json").read_text())["transcript"]
+    game, _ = replay(parse_transcript(transcript)[0])
+    return game.history

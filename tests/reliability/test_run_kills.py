@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.reliability.harness import check, complete, recorded_game, start_run
+from tilescribe.journal import game_folders
 
 
 @pytest.mark.parametrize("point", [6, 40])  # the new game's settings; a turn in the middle
@@ -38,3 +39,18 @@ def test_a_second_session_on_the_same_game_refuses(tmp_path: Path, recording: Pa
         line,
     ), line
     assert check(tmp_path, target, len(target)).sound and complete(tmp_path, target)
+
+
+def test_an_unreadable_game_is_moved_aside_and_a_new_one_starts(tmp_path: Path, recording: Path) -> None:
+    target = recorded_game(recording)
+    start_run(recording, tmp_path, kill_at=40).communicate(timeout=120)  # an unfinished game...
+    (folder,) = game_folders(tmp_path)
+    with (folder / "transcript.txt").open("ab") as f:
+        f.write(b"{caf\xe9}\n")  # ...that is no longer UTF-8
+    session = start_run(recording, tmp_path)
+    _, err = session.communicate(timeout=120)
+    assert session.returncode == 0, err
+    said = [line for line in err.splitlines() if "damaged" in line]
+    assert len(said) == 1 and str(folder) in said[0] and "not UTF-8 (byte 0xe9" in said[0]
+    assert (tmp_path / "damaged" / folder.name / "transcript.txt").is_file()
+    assert complete(tmp_path, target)  # the new game, played whole

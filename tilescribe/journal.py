@@ -174,8 +174,8 @@ class GameRecord:
 
     @property
     def is_finished(self) -> bool:
-        """True once the game ended."""
-        return self.result != UNFINISHED
+        """True once the game ended (a journal from before the Result tag has ``finished.json``)."""
+        return self.result != UNFINISHED or (self.folder / "finished.json").is_file()
 
 
 def read_game(folder: Path) -> GameRecord:

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from engine.game import Game
 from engine.settings import Settings
@@ -183,3 +185,28 @@ def test_export_writes_the_transcript_and_the_photos(
     capsys.readouterr()
     assert main(["export", "nope", "--out", str(out), "--games", str(tmp_path / "games")]) == 2
     assert "no game 'nope'" in capsys.readouterr().err
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_games_never_fails_on_any_file_contents(
+    tmp_path_factory: pytest.TempPathFactory, data: st.DataObject
+) -> None:
+    games = tmp_path_factory.mktemp("games")
+    with Journal.create(games, _settings()) as journal:
+        _three_turns(journal)
+    name = data.draw(st.sampled_from(["transcript.txt", "settings.json", "turns.jsonl"]))
+    text = (journal.folder / name).read_bytes()
+    cut = data.draw(st.integers(0, len(text)))
+    noise = data.draw(st.binary(max_size=40) | st.text(max_size=40).map(str.encode))
+    (journal.folder / name).write_bytes(text[:cut] + noise + text[cut + len(noise) :])
+    try:
+        record = read_game(journal.folder)
+    except JournalError as exc:
+        assert str(exc).startswith(str(journal.folder))
+    else:
+        assert len(record.game.history) <= 3
+    assert main(["games", "--games", str(games)]) == 0
+    for line in recover(games):
+        assert line.startswith(str(journal.folder))
+    assert main(["games", "--games", str(games)]) == 0

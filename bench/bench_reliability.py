@@ -39,9 +39,11 @@ from tests.reliability.harness import (  # noqa: E402 - after the path
     race,
     recorded_game,
     run_writer,
+    small_recording,
     start_run,
     target_game,
 )
+from tilescribe.journal import game_folders, read_game  # noqa: E402
 
 
 class Tally:
@@ -135,19 +137,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _real_sessions(root: Path, kills: int, rng: random.Random) -> None:
-    from calibration.board_print import SheetSpec, print_board
-    from tests.tilescribe.conftest import small_plan
-    from tilescribe.demo import write_recording
-    from tilescribe.journal import game_folders, read_game
-    from vision.sim.recording import SimOptions
-
-    print_board(SheetSpec(order=4), root / "board")
-    recording = write_recording(
-        small_plan(),
-        root / "board" / "board.json",
-        root / "recording",
-        SimOptions(seed=5, size=(320, 240), fps=10.0),
-    )
+    recording = small_recording(root)
     target = recorded_game(recording)
     tally, landed = Tally(), 0
     for n in range(kills):

@@ -35,21 +35,6 @@ def rss() -> int:
         return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
 
 
-def _small_recording(out: Path) -> Path:
-    from calibration.board_print import SheetSpec, print_board
-    from tests.tilescribe.conftest import small_plan
-    from tilescribe.demo import write_recording
-    from vision.sim.recording import SimOptions
-
-    print_board(SheetSpec(order=4), out / "board")
-    return write_recording(
-        small_plan(),
-        out / "board" / "board.json",
-        out / "recording",
-        SimOptions(seed=5, size=(320, 240), fps=10.0, hands=True),
-    )
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -67,13 +52,14 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     os.environ["SDL_VIDEODRIVER"] = "dummy"
     os.environ["SDL_AUDIODRIVER"] = "dummy"
+    from tests.reliability.harness import small_recording
     from tilescribe.cli import main as tilescribe
     from vision.sources import Recording
 
     stretch = 60.0 * (args.minutes if args.minutes is not None else 60.0 * args.hours)
     with tempfile.TemporaryDirectory() as scratch:
         root = Path(scratch)
-        recording = args.recording or _small_recording(root)
+        recording = args.recording or small_recording(root, hands=True)
         length = Recording.load(recording).frames[-1].t
         games = max(1, round(stretch / length))
         warm = max(2, games // 10)

@@ -299,3 +299,15 @@ def recorded_game(recording: Path) -> tuple[TurnRecord, ...]:
     transcript = json.loads((recording / "frames.json").read_text())["transcript"]
     game, _ = replay(parse_transcript(transcript)[0])
     return game.history
+
+
+def small_recording(out: Path, hands: bool = False) -> Path:
+    """A 320x240 recording of the seven-turn game of tests/tilescribe (``small_plan``) under ``out``."""
+    from calibration.board_print import SheetSpec, print_board
+    from tests.tilescribe.conftest import small_plan
+    from tilescribe.demo import write_recording
+    from vision.sim.recording import SimOptions
+
+    print_board(SheetSpec(order=4), out / "board")
+    options = SimOptions(seed=5, size=(320, 240), fps=10.0, hands=hands)
+    return write_recording(small_plan(), out / "board" / "board.json", out / "recording", options)

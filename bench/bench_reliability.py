@@ -143,20 +143,22 @@ def _real_sessions(root: Path, kills: int, rng: random.Random) -> None:
     for n in range(kills):
         games = root / f"run-{n}"
         session = start_run(recording, games, speed=20.0)
-        acked = 0
+        acked, ended = 0, False
         try:
             session.communicate(timeout=rng.uniform(1.0, 3.5))  # start-up, then about 1.5 s of play
         except subprocess.TimeoutExpired:  # still running, as wanted: what it committed, then the kill
-            acked = max((len(read_game(f).game.history) for f in game_folders(games)), default=0)
+            records = [read_game(f) for f in game_folders(games)]
+            acked = max((len(r.game.history) for r in records), default=0)
+            ended = any(r.is_finished for r in records)
             session.send_signal(signal.SIGKILL)
             session.communicate()
-        landed += session.returncode == -signal.SIGKILL
+        landed += session.returncode == -signal.SIGKILL and not ended
         after = check(games, target, acked)
         resumed = start_run(recording, games)
         resumed.communicate(timeout=300)
         final = check(games, target, len(target))
         tally.add(after, final, resumed.returncode == 0 and complete(games, target))
-    print(tally.line("real sessions SIGKILLed") + f" ({landed} killed mid-game)")
+    print(tally.line("real sessions SIGKILLed") + f" ({landed} killed before the game's end)")
 
 
 if __name__ == "__main__":

@@ -62,6 +62,8 @@ TURNS = "turns.jsonl"
 SETTINGS = "settings.json"
 PHOTOS = "photos"
 LOCK = "lock"
+#: What marked a finished game before the Result tag did.
+LEGACY_FINISHED = "finished.json"
 #: The folder under the games folder that holds the games that could not be read.
 DAMAGED = "damaged"
 #: The games folder's own lock file (held while a game is made or the folder recovered).
@@ -175,7 +177,7 @@ class GameRecord:
     @property
     def is_finished(self) -> bool:
         """True once the game ended (a journal from before the Result tag has ``finished.json``)."""
-        return self.result != UNFINISHED or (self.folder / "finished.json").is_file()
+        return self.result != UNFINISHED or (self.folder / LEGACY_FINISHED).is_file()
 
 
 def read_game(folder: Path) -> GameRecord:
@@ -261,7 +263,8 @@ class Journal:
     def is_finished(self) -> bool:
         """True once the game ended (its Result tag is written)."""
         at = _result_row(self._lines)
-        return at is not None and self._lines[at] != format_tags([("Result", UNFINISHED)])[0]
+        ended = at is not None and self._lines[at] != format_tags([("Result", UNFINISHED)])[0]
+        return ended or (self.folder / LEGACY_FINISHED).is_file()
 
     @classmethod
     def create(

@@ -242,9 +242,10 @@ def check(games_dir: Path, target: tuple[TurnRecord, ...], acked: int) -> Check:
 
 
 def complete(games_dir: Path, target: tuple[TurnRecord, ...]) -> bool:
-    """True when ``games_dir`` holds one game, finished, whose turns are exactly ``target``'s."""
-    folders = [p for p in games_dir.glob("*") if p.is_dir() and p.name != DAMAGED]
-    if len(folders) != 1:
+    """True when the first game of ``games_dir`` has finished with exactly ``target``'s turns (a game
+    that ended before its kill is followed by a new one when the session starts again)."""
+    folders = game_folders(games_dir)
+    if not folders:
         return False
     record = read_game(folders[0])
     same = [(r.kind, r.placements) for r in record.game.history] == [(r.kind, r.placements) for r in target]

@@ -136,7 +136,10 @@ def _resumed(args: argparse.Namespace) -> Journal | None:
             else:
                 print(f"An unfinished game is in {unfinished}; --resume yes continues it.")
         if resume:
-            return Journal.open(unfinished)
+            journal = Journal.open(unfinished)
+            if not journal.is_finished:  # another session may have ended it since
+                return journal
+            journal.close()
     return None
 
 

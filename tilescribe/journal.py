@@ -73,6 +73,7 @@ UNFINISHED = "*"
 #: Seconds a session waits for another one's short hold on the games folder.
 GAMES_LOCK_WAIT = 30.0
 
+_PHOTO = re.compile(rf"{PHOTOS}/turn-\d{{3,}}\.jpg")
 _CLOCK = re.compile(r"\s*\{\[%time (\d\d:\d\d:\d\d)\]\}\s*$")
 
 
@@ -128,6 +129,24 @@ def read_text(path: Path) -> str:
         raise JournalError(f"{path}: not UTF-8 (byte 0x{raw[exc.start]:02x} at offset {exc.start})") from exc
 
 
+def _index_entry(line: bytes, turn: int) -> dict[str, Any] | None:
+    """One ``turns.jsonl`` line as an entry for ``turn``, None when torn or malformed."""
+    try:
+        entry = json.loads(line)
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        return None
+    if (
+        not isinstance(entry, dict)
+        or entry.get("turn") != turn
+        or not isinstance(entry.get("frame", -1), int)
+    ):
+        return None
+    photo = entry.get("photo")
+    if photo is not None and not (isinstance(photo, str) and _PHOTO.fullmatch(photo)):
+        return None
+    return entry
+
+
 def read_index(folder: Path) -> list[dict[str, Any]]:
     """The ``turns.jsonl`` entries in order, up to the first that is torn or malformed."""
     path = folder / TURNS
@@ -135,11 +154,8 @@ def read_index(folder: Path) -> list[dict[str, Any]]:
     if not path.is_file():
         return out
     for line in path.read_bytes().split(b"\n"):
-        try:
-            entry = json.loads(line)
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            break
-        if not isinstance(entry, dict) or entry.get("turn") != len(out) + 1:
+        entry = _index_entry(line, len(out) + 1)
+        if entry is None:
             break
         out.append(entry)
     return out

@@ -210,3 +210,20 @@ def test_games_never_fails_on_any_file_contents(
     for line in recover(games):
         assert line.startswith(str(journal.folder))
     assert main(["games", "--games", str(games)]) == 0
+
+
+def test_an_index_naming_a_file_outside_the_photos_is_not_followed(tmp_path: Path) -> None:
+    with Journal.create(tmp_path / "games", _settings()) as journal:
+        _three_turns(journal)
+    index = journal.folder / "turns.jsonl"
+    lines = index.read_text().splitlines()
+    lines[1] = json.dumps({"turn": 2, "kind": "pass", "frame": 30, "photo": "../settings.json"})
+    index.write_text("\n".join(lines) + "\n")
+    assert [e["turn"] for e in read_game(journal.folder).index] == [1]
+    said = recover(tmp_path / "games")
+    assert said == [f"{journal.folder}: turns.jsonl brought in line with the transcript's 3 turns"]
+    assert [e["photo"] for e in read_game(journal.folder).index] == [
+        "photos/turn-001.jpg",
+        None,
+        "photos/turn-003.jpg",
+    ]

@@ -6,7 +6,8 @@ A game folder (``GAMES/<yyyymmdd-hhmmss>[-N]/``) holds:
   (engine.transcript) with PGN's habits (design/style.md, Records). Its header carries the settings
   tags and Event, Site, Date, Time (the start), Round, Result (``*`` until the game ends, then the
   points, ``"Ana 34, Bo 21"``) and Source. Every committed turn is one line with its points and
-  the time it was committed as a clock comment::
+  the time of day it was committed as a clock comment (``%time``: PGN's ``%clk`` is a player's
+  remaining clock time, which a MODLINSEQ table does not keep)::
 
       3. Ana: 4B2, 7B1 {+6} {[%time 20:14:03]}
 
@@ -15,6 +16,9 @@ A game folder (``GAMES/<yyyymmdd-hhmmss>[-N]/``) holds:
 
       {[%time 20:15:10] undone: 3. Ana: 4B2, 7B1 +6 [%time 20:14:03]}
       {[%time 20:16:40] corrected: 2. Bo: 9M1 +3 [%time 20:12:55]}
+      {[%time 20:17:02] corrected: B2 is 7}
+
+  (the last: a misread cell corrected before its turn was committed).
 
   Comment lines are skipped by the transcript reader, so ``tilescribe score`` replays the file.
 - ``turns.jsonl``: the index of the committed turns, ``{"turn", "kind", "frame", "photo"}`` (the
@@ -425,6 +429,18 @@ class Journal:
                     remove(self.folder / name)
         except OSError as exc:
             raise JournalError(f"{self.folder}: cannot rewrite the journal: {exc}") from exc
+
+    def note(self, text: str) -> None:
+        """Add a comment line with the time, e.g. a misread cell corrected before its turn was committed.
+
+        Raises:
+            JournalError: the transcript cannot be written.
+        """
+        flat = " ".join(text.replace("{", "(").replace("}", ")").split())
+        try:
+            self._write_transcript([*self._lines, f"{{[%time {now_clock()}] {flat}}}"])
+        except OSError as exc:
+            raise JournalError(f"{self.folder}: cannot write a note: {exc}") from exc
 
     def finish(self, game: Game) -> None:
         """Write the Result tag: the final points in turn order (``"Ana 34, Bo 21"``).

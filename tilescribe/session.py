@@ -18,7 +18,7 @@ from pathlib import Path
 
 from display.kiosk import ActionKind, Kiosk, KioskAction
 from engine.game import TurnRecord
-from engine.hexgrid import parse_address
+from engine.hexgrid import format_address, parse_address
 from tilescribe.gpio import EndTurnButton
 from tilescribe.journal import Journal
 from tilescribe.observe import Observer
@@ -200,6 +200,8 @@ class Session:
             try:
                 if table.correct(action.cell, action.face):
                     self.journal.rewrite(table.game, "corrected")
+                else:
+                    self.journal.note(f"corrected: {format_address(action.cell)} is {action.face or 'empty'}")
             except ValueError as exc:
                 log.warning("%s", exc)
 

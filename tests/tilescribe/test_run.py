@@ -134,6 +134,8 @@ def test_misread_corrected_from_the_kiosk(tmp_path: Path, truth_recording: tuple
     assert status == 0
     same = _turns(transcript.read_text()) == _turns(plan.transcript())
     assert same is corrected  # without the correction the misread spoils the transcript
+    notes = re.findall(r"^\{\[%time [\d:]+\] corrected: (\w+) is (\w+)\}$", transcript.read_text(), re.M)
+    assert len(notes) == corrected  # the correction stays in the record, with its time
 
 
 def test_sigkill_mid_game_then_resume(tmp_path: Path, truth_recording: tuple[Path, GamePlan]) -> None:

@@ -1,7 +1,10 @@
 """Engine speed: validate + score a turn, and blocked cells + legal values for a whole board.
 
-Targets (issue 2): <= 0.2 ms per turn on a mid-game order-9 board; <= 10 ms for the blocked cells
-and the legal values of every empty cell of an order-18 board.
+MODLINSEQ targets: <= 0.2 ms per turn on a mid-game order-9 board; <= 10 ms for the blocked cells
+and the legal values of every empty cell of an order-18 board. Then, per game (bench/games_*.py,
+each giving its mid-game cases "turn", "legal" and "hint"): validate and score a turn (<= 0.2 ms
+for Yushino and Holominoes, <= 5 ms for Super Wild with 60 tiles on the table), list every legal
+placement, and a hint (<= 1 s a call).
 
 Positions come from seeded random legal games (engine.randomgame), so every run measures the same
 boards. Run: ``.venv/bin/python bench/bench_engine.py [--repeat N]``.
@@ -10,6 +13,7 @@ boards. Run: ``.venv/bin/python bench/bench_engine.py [--repeat N]``.
 from __future__ import annotations
 
 import argparse
+import importlib
 import random
 import statistics
 import time
@@ -25,6 +29,13 @@ from engine.tiles import Placement, Tile
 
 TURN_TARGET_MS = 0.2
 BOARD_TARGET_MS = 10.0
+#: Per game: its bench module and its targets in ms for "turn" and "hint".
+GAME_CASES = {
+    "MODLINSEQ": ("games_modlinseq", {"turn": 0.2, "hint": 1000.0}),
+    "Yushino": ("games_yushino", {"turn": 0.2, "hint": 1000.0}),
+    "Super Wild": ("games_superwild", {"turn": 5.0, "hint": 1000.0}),
+    "Holominoes": ("games_holominoes", {"turn": 0.2, "hint": 1000.0}),
+}
 
 
 def median_ms(fn: Callable[[], object], repeat: int) -> float:
@@ -86,6 +97,18 @@ def with_ambiguous_wilds(game: Game, count: int) -> Game:
     return Game(settings, Position(tiles))
 
 
+def bench_games(repeat: int) -> None:
+    """Each game's "turn", "legal" and "hint" cases: the median ms and the ratio to its target."""
+    for game, (module_name, targets) in GAME_CASES.items():
+        cases = importlib.import_module(module_name).cases(seed=1)
+        for case, fn in cases.items():
+            runs = repeat if case != "hint" else max(3, repeat // 10)
+            ms = median_ms(fn, runs)
+            target = targets.get(case)
+            versus = f" (target {target} ms, {ms / target:.3f} of target)" if target else ""
+            print(f"{game}: {case}: median {ms:.3f} ms over {runs} calls{versus}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=50, help="timed calls per measurement")
@@ -118,6 +141,7 @@ def main() -> None:
     )
     legal_ms, _, n = bench_turns(wild, max(5, args.repeat // 5))
     print(f"validate + score a turn on that board ({n} turns): median {legal_ms:.3f} ms")
+    bench_games(args.repeat)
 
 
 if __name__ == "__main__":

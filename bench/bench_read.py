@@ -42,6 +42,7 @@ from calibration.board_print import SheetSpec, print_board  # noqa: E402
 from calibration.tilesets import load_tileset  # noqa: E402
 from engine.hexgrid import format_address  # noqa: E402
 from tilescribe.allocator import keep_freed_memory  # noqa: E402
+from tilescribe.progress import add_quiet_option, progress  # noqa: E402
 from vision.board_reader import BoardReader, BoardWatcher, ReadConfig  # noqa: E402
 from vision.tile_reader import TileReader  # noqa: E402
 
@@ -98,6 +99,7 @@ def main() -> int:
     parser.add_argument("--second-opinion", type=float, default=None,
                         help="TileReader second_opinion_below (default: the reader's own)")
     parser.add_argument("--keep", help="keep the recordings in this folder (and reuse them next time)")
+    add_quiet_option(parser)
     args = parser.parse_args()
     keep_freed_memory()
     if hasattr(os, "sched_setaffinity"):
@@ -105,7 +107,7 @@ def main() -> int:
     cv2.setNumThreads(1)
     work = Path(args.keep or tempfile.mkdtemp(prefix="bench_read_"))
     geometry = print_board(SheetSpec(order=9), work / "board")
-    folders = record_games(work / "board" / "board.json", work, args.games)
+    folders = record_games(work / "board" / "board.json", work, args.games, quiet=args.quiet)
     kwargs = {} if args.second_opinion is None else {"second_opinion_below": args.second_opinion}
     # the table session's default tile set (tilescribe.settings): the held-out tiles are MODLINSEQ tiles
     face_values = load_tileset("modlinseq").face_values(13)
@@ -115,10 +117,13 @@ def main() -> int:
     few_ms: list[float] = []
     watch_ms: list[float] = []
     still: list[tuple[np.ndarray, dict[str, str]]] = []
-    for folder in folders:
-        doc = json.loads((folder / "frames.json").read_text())
+    docs = [json.loads((folder / "frames.json").read_text()) for folder in folders]
+    frames = sum(len(doc["frames"]) for doc in docs)
+    bar = progress(total=frames, unit="frame", desc="reading", quiet=args.quiet)
+    for folder, doc in zip(folders, docs, strict=True):
         watcher = BoardWatcher(reader)
         for i, frame in enumerate(doc["frames"]):
+            bar.update()
             image = cv2.imread(str(folder / frame["file"]))
             start = time.perf_counter()
             result = watcher.observe(image, frame["file"])
@@ -139,6 +144,7 @@ def main() -> int:
             right_frames += wrong == 0
             read_frames += 1
             tiles.append(len(frame["cells"]))
+    bar.close()
     cells = read_frames * len(geometry.cells)
     print(f"order-9 board, 271 cells; {read_frames} still frames from {len(folders)} simulated games "
           f"(held-out tile styles, any rotation, {min(tiles)}..{max(tiles)} tiles, 1280x960 JPEG), one core")
@@ -156,7 +162,8 @@ def main() -> int:
           f"{1000 / np.mean(watch_ms):.0f} frames/s on average")
     base_ms, base_errors, base_right = [], 0, 0
     step = max(1, len(still) // max(1, args.baseline_frames))
-    for image, truth in still[::step][: args.baseline_frames]:
+    for image, truth in progress(still[::step][: args.baseline_frames], desc="naive baseline", unit="frame",
+                                 quiet=args.quiet):
         faces, ms = naive_read(reader, image)
         base_ms.append(ms)
         wrong = cell_errors(truth, faces)

@@ -26,6 +26,8 @@ import time
 from pathlib import Path
 
 from tilescribe.allocator import keep_freed_memory
+from tilescribe.paths import cache_dir
+from tilescribe.progress import add_quiet_option, progress
 from vision.sources import Recording
 
 
@@ -50,8 +52,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--recording", type=Path, help="a recording folder (default: the demo recording)")
-    parser.add_argument("--cache", type=Path, default=Path("~/.cache/tilescribe").expanduser())
+    parser.add_argument("--cache", type=Path, default=cache_dir())
     parser.add_argument("--truth", action="store_true", help="read the recording's truth (no vision)")
+    add_quiet_option(parser)
     args = parser.parse_args(argv)
     keep_freed_memory()
 
@@ -100,7 +103,10 @@ def main(argv: list[str] | None = None) -> int:
     per_frame: list[float] = []
     last = [time.perf_counter()]
 
+    bar = progress(total=len(source.recording.frames), unit="frame", quiet=args.quiet)
+
     def on_frame(frame: Frame) -> None:
+        bar.update()
         now = time.perf_counter()
         per_frame.append(now - last[0])
         view = table.view()
@@ -125,6 +131,7 @@ def main(argv: list[str] | None = None) -> int:
         with kiosk, source:
             result = Session(source, observer, table, journal, kiosk, on_frame=on_frame).run()
         wall = time.perf_counter() - wall
+    bar.close()
 
     frame_ms = sorted(1000 * t for t in per_frame)
     first = next(iter(RecordingSource(folder)))

@@ -19,6 +19,7 @@ from calibration.board_print import SheetSpec, design_board
 from engine.randomgame import random_game
 from engine.settings import Settings
 from engine.transcript import transcript_of
+from tilescribe.progress import add_quiet_option, progress
 from vision.sim.recording import SimOptions, Simulation
 from vision.sim.timeline import Pacing
 from vision.sim.transcripts import plan_game
@@ -30,6 +31,7 @@ def main() -> None:
     parser.add_argument("--max-frames", type=int, default=600)
     parser.add_argument("--shapes", default="pentagon")
     parser.add_argument("--split", default="held_out")
+    add_quiet_option(parser)
     args = parser.parse_args()
 
     board = design_board(SheetSpec(order=9))
@@ -49,7 +51,7 @@ def main() -> None:
     frame_ms, hands = [], 0
     frames = sim.frames()
     last = None
-    for _ in range(min(args.max_frames, sim.frame_count)):
+    for _ in progress(range(min(args.max_frames, sim.frame_count)), unit="frame", quiet=args.quiet):
         t0 = time.perf_counter()
         frame = next(frames)
         frame_ms.append((time.perf_counter() - t0) * 1000)

@@ -34,6 +34,7 @@ import numpy as np
 
 from calibration.board_print import SheetSpec, print_board
 from tilescribe.allocator import keep_freed_memory
+from tilescribe.progress import add_quiet_option, progress
 from vision.board_view import BoardView
 from vision.locate import BoardLocator
 from vision.loose_tiles import SECOND_OPINION_BELOW, LooseTile, find_tiles
@@ -45,7 +46,7 @@ from vision.tile_reader import CELL_CROP, FACES, TileReader
 REPO = Path(__file__).resolve().parent.parent
 
 
-def board_cells(boards: int, reader: TileReader) -> None:
+def board_cells(boards: int, reader: TileReader, quiet: bool = False) -> None:
     """Face accuracy and speed of the reader on simulated board cell crops (held-out styles)."""
     with tempfile.TemporaryDirectory() as folder:
         geometry = print_board(SheetSpec(order=9), Path(folder))
@@ -55,7 +56,7 @@ def board_cells(boards: int, reader: TileReader) -> None:
     right = total = 0
     per_crop = []
     confusions: Counter[tuple[str, str]] = Counter()
-    for b in range(boards):
+    for b in progress(range(boards), desc="boards", unit="board", quiet=quiet):
         rng = np.random.default_rng(1000 + b)
         turn = [SimPlacement(a, FACES[int(rng.integers(len(FACES)))]) for a in geometry.cells]
         options = SimOptions(seed=1000 + b, fps=1.0, hands=False, split="held_out",
@@ -89,6 +90,7 @@ def main(argv: list[str] | None = None) -> int:
                              "same tiles, checked)")
     parser.add_argument("--glibc-defaults", action="store_true",
                         help="leave glibc's malloc settings as they are (see tilescribe/allocator.py)")
+    add_quiet_option(parser)
     args = parser.parse_args(argv)
     kept = not args.glibc_defaults and keep_freed_memory()
     if hasattr(os, "sched_setaffinity"):
@@ -102,8 +104,10 @@ def main(argv: list[str] | None = None) -> int:
     times: dict[Path, list[float]] = {path: [] for path in paths}
     read: dict[Path, list[LooseTile]] = {}
     shapes: dict[Path, tuple[int, int]] = {}
+    bar = progress(total=args.passes * len(paths), unit="photo", quiet=args.quiet)
     for _ in range(args.passes):  # never the same photo twice in a row
         for path in paths:
+            bar.update()
             image = cv2.imread(str(path))
             if image is None:
                 raise SystemExit(f"{path}: cannot read image")
@@ -159,7 +163,7 @@ def main(argv: list[str] | None = None) -> int:
         print("commonest misreads (true -> read):",
               ", ".join(f"{a}->{b} x{n}" for (a, b), n in confusions.most_common(8)))
     if args.boards:
-        board_cells(args.boards, TileReader(second_opinion_below=0.0))
+        board_cells(args.boards, TileReader(second_opinion_below=0.0), args.quiet)
     return 0
 
 

@@ -21,6 +21,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from tilescribe.progress import add_quiet_option, progress
 from vision.loose_glyphs import find_glyphs
 from vision.loose_tiles import ink_colour
 from vision.sim.crops import read_class_names, read_labels
@@ -34,11 +35,11 @@ WIDEN = 4.0
 MIN_POINTS = 30
 
 
-def colour_samples(train_dir: Path, names: list[str]) -> dict[str, list[np.ndarray]]:
+def colour_samples(train_dir: Path, names: list[str], quiet: bool = False) -> dict[str, list[np.ndarray]]:
     """Relative ink colours (float32 [3]) of the faces found on labelled non-joker tiles."""
     samples: dict[str, list[np.ndarray]] = {}
     lut = surface_lut()
-    for path in sorted((train_dir / "images").glob("*.jpg")):
+    for path in progress(sorted((train_dir / "images").glob("*.jpg")), unit="photo", quiet=quiet):
         if path.name.startswith("rummy-2_"):
             continue
         image = cv2.imread(str(path))
@@ -72,8 +73,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--photos", type=Path, default=REPO.parent / "shared" / "data" / "rummikub-photos")
     parser.add_argument("--out", type=Path, default=MODELS / "ink_colours.npz")
+    add_quiet_option(parser)
     args = parser.parse_args(argv)
-    samples = colour_samples(args.photos / "train", read_class_names(args.photos / "data.yaml"))
+    samples = colour_samples(args.photos / "train", read_class_names(args.photos / "data.yaml"), args.quiet)
     print("samples:", ", ".join(f"{k} {len(v)}" for k, v in sorted(samples.items())))
     np.savez(args.out, **fit(samples))
     print("ink colour model written to", args.out)

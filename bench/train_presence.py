@@ -24,20 +24,21 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from sim_games import QUICK, game_turns, still_frames  # noqa: E402
 
 from calibration.board_print import SheetSpec, design_board  # noqa: E402
+from tilescribe.progress import add_quiet_option, progress  # noqa: E402
 from vision.board_view import BoardView  # noqa: E402
 from vision.locate import BoardLocator, BoardNotFoundError  # noqa: E402
 from vision.presence import PresenceConfig, PresenceFeatures, PresenceModel  # noqa: E402
 from vision.sim.recording import SimOptions  # noqa: E402
 
 
-def collect(games: int, every: int) -> tuple[np.ndarray, np.ndarray]:
+def collect(games: int, every: int, quiet: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Features (shape: [N, len(FEATURES)]) and 0/1 labels (shape: [N]) from simulated games."""
     geometry = design_board(SheetSpec(order=9))
     view = BoardView(geometry, PresenceConfig().pitch_px)
     features = PresenceFeatures(view)
     locator = BoardLocator(geometry)
     xs, ys = [], []
-    for g in range(games):
+    for g in progress(range(games), unit="game", quiet=quiet):
         turns = game_turns(9, 30 + 5 * g, seed=1000 + g, wild_share=0.15)
         mixed = g % 2 == 0  # a new style per tile, real Rummikub crops among them; else one tile set
         shapes = ("pentagon", "rectangle", "photo") if mixed else (("pentagon",), ("rectangle",))[g % 4 // 2]
@@ -78,13 +79,14 @@ def main() -> int:
     parser.add_argument("--cache", help="npz file keeping the features between runs")
     parser.add_argument("--out", default=str(Path(__file__).resolve().parent.parent / "vision" /
                                              "presence_model.json"))
+    add_quiet_option(parser)
     args = parser.parse_args()
     start = time.perf_counter()
     if args.cache and Path(args.cache).is_file():
         with np.load(args.cache) as cached:
             x, y = cached["x"], cached["y"]
     else:
-        x, y = collect(args.games, args.every)
+        x, y = collect(args.games, args.every, args.quiet)
         if args.cache:
             np.savez_compressed(args.cache, x=x, y=y)
     model = train(x, y, args.ridge)

@@ -28,6 +28,7 @@ import cv2
 import numpy as np
 
 from calibration.board_print import SheetSpec, print_board
+from tilescribe.progress import add_quiet_option, progress
 from vision.board_view import BoardView
 from vision.cell_glyphs import glyph_in_crop
 from vision.glyphs import glyph_features, glyph_patch, turned
@@ -50,19 +51,19 @@ LUT_BINS = 32
 TILTS = (30.0, 60.0, 120.0, 150.0, 210.0, 240.0, 300.0, 330.0)
 
 
-def photos(split_dir: Path, names: list[str]):
-    """(path, image, labelled tiles) of every photo in one split."""
-    for path in sorted((split_dir / "images").glob("*.jpg")):
+def photos(split_dir: Path, names: list[str], quiet: bool = False):
+    """(path, image, labelled tiles) of every photo in one split (a progress bar unless ``quiet``)."""
+    for path in progress(sorted((split_dir / "images").glob("*.jpg")), unit="photo", quiet=quiet):
         image = cv2.imread(str(path))
         h, w = image.shape[:2]
         yield path, image, read_labels(split_dir / "labels" / f"{path.stem}.txt", path, (w, h), names)
 
 
-def train_lut(train_dir: Path, names: list[str]) -> np.ndarray:
+def train_lut(train_dir: Path, names: list[str], quiet: bool = False) -> np.ndarray:
     """P(tile | Lab bin), smoothed over neighbouring bins."""
     tile = np.zeros((LUT_BINS,) * 3, np.float32)
     every = np.zeros_like(tile)
-    for _, image, tiles in photos(train_dir, names):
+    for _, image, tiles in photos(train_dir, names, quiet):
         h, w = image.shape[:2]
         mask = np.zeros((h, w), np.uint8)
         for t in tiles:
@@ -79,11 +80,12 @@ def train_lut(train_dir: Path, names: list[str]) -> np.ndarray:
     return (tile + 0.5) / (every + 5.0)
 
 
-def real_samples(train_dir: Path, names: list[str], lut: np.ndarray, rng: np.random.Generator):
+def real_samples(train_dir: Path, names: list[str], lut: np.ndarray, rng: np.random.Generator,
+                 quiet: bool = False):
     """Glyph patches of the real tiles in train/ (with jittered copies), their classes, ink colours."""
     patches, aspects, labels = [], [], []
     colour_lab: dict[str, list[np.ndarray]] = {}
-    for path, image, tiles in photos(train_dir, names):
+    for path, image, tiles in photos(train_dir, names, quiet):
         small, _ = working_image(image)
         body, regions, body_lab = surface_mask(small, lut)
         ink, faces = find_glyphs(image, body, regions, body_lab)
@@ -118,7 +120,7 @@ def real_samples(train_dir: Path, names: list[str], lut: np.ndarray, rng: np.ran
     return patches, aspects, labels, colours
 
 
-def board_samples(boards: int, seed: int, rng: np.random.Generator):
+def board_samples(boards: int, seed: int, rng: np.random.Generator, quiet: bool = False):
     """Glyph patches of every cell of simulated order-9 boards filled with TRAIN-style tiles.
 
     Each board is rendered by the scene simulator (camera pose, lens, light, blur, noise, JPEG),
@@ -131,7 +133,7 @@ def board_samples(boards: int, seed: int, rng: np.random.Generator):
     view = BoardView(geometry, *CELL_CROP)
     locator = BoardLocator(geometry)
     pacing = Pacing(lead_in=0.2, reach=0.05, move=0.02, rest=0.02, settle=1.0, after=1.0)
-    for b in range(boards):
+    for b in progress(range(boards), unit="board", quiet=quiet):
         faces = [FACES[int(rng.integers(len(FACES)))] for _ in geometry.cells]
         turn = [SimPlacement(a, f) for a, f in zip(geometry.cells, faces, strict=True)]
         shapes: tuple[Shape, ...] = ("pentagon", "rectangle", "photo")
@@ -197,18 +199,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--refit", action="store_true",
                         help="refit on all samples after measuring (the shipped model is not refitted)")
     parser.add_argument("--cache", type=Path, help="also save the samples (features, classes) here")
+    add_quiet_option(parser)
     args = parser.parse_args(argv)
     rng = np.random.default_rng(args.seed)
     names = read_class_names(args.photos / "data.yaml")
     train_dir = args.photos / "train"
     args.out.mkdir(parents=True, exist_ok=True)
 
-    lut = train_lut(train_dir, names)
+    lut = train_lut(train_dir, names, args.quiet)
     np.savez_compressed(args.out / "tile_surface_lut.npz", lut=lut.astype(np.float16))
     print("surface table written")
-    rp, ra, rl, colours = real_samples(train_dir, names, lut.astype(np.float16).astype(np.float32), rng)
+    rp, ra, rl, colours = real_samples(train_dir, names, lut.astype(np.float16).astype(np.float32), rng,
+                                          args.quiet)
     print(f"real samples: {len(rl)} ({sum(c == CLASSES.index(NOT_A_FACE) for c in rl)} 'none')")
-    sp, sa, sl = board_samples(args.boards, args.seed, rng)
+    sp, sa, sl = board_samples(args.boards, args.seed, rng, args.quiet)
     print(f"board cell samples: {len(sl)}")
     x = glyph_features(np.stack(rp + sp), np.asarray(ra + sa))
     y = np.asarray(rl + sl)

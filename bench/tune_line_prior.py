@@ -24,6 +24,7 @@ from sim_games import record_games  # noqa: E402
 from calibration.board_print import SheetSpec, print_board  # noqa: E402
 from calibration.tilesets import load_tileset  # noqa: E402
 from engine.hexgrid import format_address  # noqa: E402
+from tilescribe.progress import add_quiet_option, progress  # noqa: E402
 from vision.board_reader import BoardReader, ReadConfig  # noqa: E402
 from vision.tile_reader import TileReader  # noqa: E402
 
@@ -34,13 +35,14 @@ def main() -> int:
     parser.add_argument("--penalties", type=float, nargs="+", default=[0.0, 2.5, 4.0, 6.0])
     parser.add_argument("--games", type=int, default=3)
     parser.add_argument("--keep", help="keep the recordings in this folder (and reuse them next time)")
+    add_quiet_option(parser)
     args = parser.parse_args()
     cv2.setNumThreads(1)
     work = Path(args.keep or tempfile.mkdtemp(prefix="tune_line_prior_"))
     geometry = print_board(SheetSpec(order=9), work / "board")
     frames = []
     for folder in record_games(work / "board" / "board.json", work, args.games, split="train", seed=900,
-                               first_turns=30):
+                               first_turns=30, quiet=args.quiet):
         doc = json.loads((folder / "frames.json").read_text())
         still = [f for f in doc["frames"] if not f["hand"]]
         frames += [(cv2.imread(str(folder / f["file"])), f["cells"]) for f in still[::4]]
@@ -50,7 +52,8 @@ def main() -> int:
     for penalty in args.penalties:
         reader = BoardReader(ReadConfig(geometry, 13, face_reader, face_values, line_penalty=penalty))
         wrong = 0
-        for image, truth in frames:
+        bar = progress(frames, desc=f"line penalty {penalty:g}", unit="frame", quiet=args.quiet)
+        for image, truth in bar:
             read = {format_address(c): r.face for c, r in reader.read(image).cells.items()}
             wrong += sum(1 for a in set(truth) | set(read) if truth.get(a) != read.get(a))
         print(f"line penalty {penalty:g}: {wrong} misread of {tiles} tiles in {len(frames)} frames")

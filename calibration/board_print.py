@@ -4,35 +4,25 @@ The sheet is a pointy-top hexagon of cells (§1-2) sized for the seeds' 25 mm ti
 default 32 mm between cell centres a tile leaves a few millimetres of paper around it. Faint
 outlines and small faint addresses (near the bottom of each cell, so a tile hides them) help the
 players; ArUco fiducial markers in a band around the cells let vision.locate find the board when
-tiles and hands cover much of it.
+tiles and hands cover much of it. board.png is drawn here (OpenCV, at the sheet's dpi); board.pdf
+is vector drawing of the same geometry (calibration.board_pdf), on sheets of calibration.paper.
 
 Run ``python -m calibration.board_print OUT_DIR`` to write an order-9 board.
 """
 
 from __future__ import annotations
 
-import math
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
 import numpy as np
-from fpdf import FPDF
 
 from calibration.geometry import DEFAULT_DICTIONARY, BoardGeometry, CellGeometry, MarkerGeometry
 from calibration.layout import SQRT3, Layout
+from calibration.paper import PAPER_MM
 from engine.hexgrid import format_address, hexagon_cells
-
-#: Paper sizes (width, height) in millimetres, portrait.
-PAPER_MM: dict[str, tuple[float, float]] = {
-    "A3": (297.0, 420.0),
-    "A2": (420.0, 594.0),
-    "letter": (215.9, 279.4),
-    "tabloid": (279.4, 431.8),
-}
-PRINTER_MARGIN_MM = 10.0  # unprintable edge assumed on every sheet
-OVERLAP_MM = 10.0  # shared strip between neighbouring sheets of a tiled print
 
 OUTLINE_GREY = 185
 ADDRESS_GREY = 175
@@ -142,87 +132,6 @@ def render_board(geometry: BoardGeometry, scale: float = 1.0) -> np.ndarray:
     return image
 
 
-def sheet_grid(board_mm: tuple[float, float], paper: str) -> tuple[tuple[float, float], int, int]:
-    """Choose the paper orientation that needs the fewest sheets for a true-scale print.
-
-    Returns:
-        ((page width, page height) in mm, columns, rows).
-
-    Raises:
-        ValueError: unknown paper name.
-    """
-    if paper not in PAPER_MM:
-        raise ValueError(f"unknown paper {paper!r}; choose one of {sorted(PAPER_MM)}")
-    best = None
-    for pw, ph in (PAPER_MM[paper], PAPER_MM[paper][::-1]):
-        uw, uh = pw - 2 * PRINTER_MARGIN_MM, ph - 2 * PRINTER_MARGIN_MM
-        cols = 1 if board_mm[0] <= uw else math.ceil((board_mm[0] - OVERLAP_MM) / (uw - OVERLAP_MM))
-        rows = 1 if board_mm[1] <= uh else math.ceil((board_mm[1] - OVERLAP_MM) / (uh - OVERLAP_MM))
-        if best is None or cols * rows < best[1] * best[2]:
-            best = ((pw, ph), cols, rows)
-    assert best is not None
-    return best
-
-
-def write_pdf(geometry: BoardGeometry, png_path: Path, pdf_path: Path, paper: str) -> int:
-    """Write board.pdf at true scale, tiled over several sheets with alignment marks if needed.
-
-    Each sheet shows its part of board.png inside the printable area; neighbouring sheets share a
-    10 mm strip whose edges carry crosshair alignment marks, and each sheet names its row/column.
-
-    Returns:
-        The number of sheets.
-
-    Raises:
-        ValueError: unknown paper name.
-    """
-    board_mm = (geometry.image_size[0] / geometry.px_per_mm, geometry.image_size[1] / geometry.px_per_mm)
-    (pw, ph), cols, rows = sheet_grid(board_mm, paper)
-    uw, uh = pw - 2 * PRINTER_MARGIN_MM, ph - 2 * PRINTER_MARGIN_MM
-    pdf = FPDF(unit="mm", format=(pw, ph))
-    pdf.set_auto_page_break(False)
-    pdf.set_font("helvetica", size=7)
-    for row in range(rows):
-        for col in range(cols):
-            x0 = col * (uw - OVERLAP_MM) if cols > 1 else (board_mm[0] - uw) / 2
-            y0 = row * (uh - OVERLAP_MM) if rows > 1 else (board_mm[1] - uh) / 2
-            pdf.add_page()
-            with pdf.rect_clip(PRINTER_MARGIN_MM, PRINTER_MARGIN_MM, uw, uh):
-                pdf.image(str(png_path), x=PRINTER_MARGIN_MM - x0, y=PRINTER_MARGIN_MM - y0,
-                          w=board_mm[0], h=board_mm[1])
-            pdf.set_draw_color(0, 0, 0)
-            pdf.set_line_width(0.2)
-            if cols * rows > 1:
-                _alignment_marks(pdf, uw, uh, left=col > 0, right=col < cols - 1, top=row > 0,
-                                 bottom=row < rows - 1)
-                pdf.text(PRINTER_MARGIN_MM, ph - 4, f"sheet row {row + 1}/{rows} column {col + 1}/{cols}: "
-                         f"overlap the {OVERLAP_MM:g} mm strips, match the crosses")
-    pdf.output(str(pdf_path))
-    return cols * rows
-
-
-def _alignment_marks(pdf: FPDF, uw: float, uh: float, *, left: bool, right: bool, top: bool,
-                     bottom: bool) -> None:
-    """Crosses on the inner edges of the overlap strips of one sheet."""
-    m = PRINTER_MARGIN_MM
-    xs = [m + OVERLAP_MM] if left else []
-    xs += [m + uw - OVERLAP_MM] if right else []
-    ys = [m + OVERLAP_MM] if top else []
-    ys += [m + uh - OVERLAP_MM] if bottom else []
-    for x in xs:
-        for y in (m + uh * f for f in (0.25, 0.5, 0.75)):
-            _cross(pdf, x, y)
-    for y in ys:
-        for x in (m + uw * f for f in (0.25, 0.5, 0.75)):
-            _cross(pdf, x, y)
-
-
-def _cross(pdf: FPDF, x: float, y: float) -> None:
-    pdf.line(x - 4, y, x + 4, y)
-    pdf.line(x, y - 4, x, y + 4)
-    pdf.circle(x=x, y=y, radius=2)
-
-
 def print_board(spec: SheetSpec, out_dir: str | Path, paper: str = "A3") -> BoardGeometry:
     """Write board.png, board.json and board.pdf into ``out_dir`` (created if missing).
 
@@ -239,7 +148,9 @@ def print_board(spec: SheetSpec, out_dir: str | Path, paper: str = "A3") -> Boar
     if not cv2.imwrite(str(png), render_board(geometry)):
         raise OSError(f"cannot write {png}")
     geometry.save(out / "board.json")
-    write_pdf(geometry, png, out / "board.pdf", paper)
+    from calibration.board_pdf import write_pdf  # fpdf loads only to print
+
+    write_pdf(geometry, out / "board.pdf", paper)
     return geometry
 
 

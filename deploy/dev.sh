@@ -9,7 +9,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 APT_PACKAGES=(python3-venv python3-pip tesseract-ocr tesseract-ocr-eng libgl1 libglib2.0-0
-              fonts-dejavu-core fonts-dejavu-extra fonts-freefont-ttf fonts-liberation2 fonts-urw-base35)
+              fonts-dejavu-core fonts-dejavu-extra fonts-freefont-ttf fonts-liberation2 fonts-urw-base35
+              poppler-utils)
 
 missing=()
 for p in "${APT_PACKAGES[@]}"; do
@@ -30,6 +31,7 @@ fi
 if [ ! -f .venv/.setup-stamp ] || [ pyproject.toml -nt .venv/.setup-stamp ]; then
     echo "Installing tilescribe and its Python dependencies into .venv"
     .venv/bin/python -m pip install -q --upgrade pip
+    .venv/bin/python -m pip uninstall -q -y pygame 2>/dev/null || true  # pygame-ce replaces it (same module)
     .venv/bin/python -m pip install -q -e ".[dev]"
     touch .venv/.setup-stamp
 fi

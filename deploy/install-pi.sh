@@ -1,20 +1,24 @@
 #!/usr/bin/env bash
 # Install tilescribe as a kiosk on Raspberry Pi OS (Bookworm), from a clone of the repository:
-#   sudo deploy/install-pi.sh [--user tilescribe] [--prefix /opt/tilescribe] [--no-service]
+#   sudo deploy/install-pi.sh [--user tilescribe] [--prefix /opt/tilescribe] [--no-service] [--desktop]
 # Installs the system packages (python3-picamera2, tesseract-ocr, SDL runtime, fonts), creates an
-# unprivileged user, a virtual environment that sees the system picamera2, the package, a settings
-# file, and a systemd unit that starts the kiosk at boot and restarts it on failure.
+# unprivileged user, a virtual environment that sees the system picamera2, the package (pygame-ce,
+# whose SDL drives the console through KMS/DRM), a settings file, the launcher PREFIX/bin/tilescribe-kiosk
+# and a systemd unit that starts the kiosk at boot on the console and restarts it on failure; with
+# --desktop, a desktop autostart entry (Wayland, labwc) instead of the unit.
 set -euo pipefail
 
 KIOSK_USER=tilescribe
 PREFIX=/opt/tilescribe
 SERVICE=1
+DESKTOP=0
 while [ $# -gt 0 ]; do
     case "$1" in
         --user) KIOSK_USER=$2; shift 2 ;;
         --prefix) PREFIX=$2; shift 2 ;;
         --no-service) SERVICE=0; shift ;;
-        -h|--help) sed -n '2,6p' "$0"; exit 0 ;;
+        --desktop) DESKTOP=1; SERVICE=0; shift ;;
+        -h|--help) sed -n '2,8p' "$0"; exit 0 ;;
         *) echo "install-pi.sh: unknown option $1" >&2; exit 2 ;;
     esac
 done
@@ -29,9 +33,12 @@ if [ "${VERSION_CODENAME:-}" != "bookworm" ]; then
     echo "warning: written for Raspberry Pi OS Bookworm, this is ${PRETTY_NAME:-unknown}" >&2
 fi
 
+# pygame-ce's wheel brings its own SDL, which loads the display libraries at run time: libdrm, gbm,
+# EGL and GLES for kmsdrm (console), the wayland client libraries for the desktop. Debian's
+# libsdl2-2.0-0 depends on exactly those, so it is installed for them.
 APT_PACKAGES=(python3-venv python3-pip python3-picamera2 python3-libcamera python3-gpiozero
-              tesseract-ocr tesseract-ocr-eng libsdl2-2.0-0 libsdl2-ttf-2.0-0 libsdl2-image-2.0-0
-              libsdl2-mixer-2.0-0 libgl1 libglib2.0-0 fonts-dejavu-core)
+              tesseract-ocr tesseract-ocr-eng libsdl2-2.0-0 libdrm2 libgbm1 libegl1 libgles2
+              libgl1 libglib2.0-0 fonts-dejavu-core)
 echo "== system packages: ${APT_PACKAGES[*]}"
 apt-get update -qq
 DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${APT_PACKAGES[@]}"
@@ -52,9 +59,18 @@ python3 -m venv --system-site-packages "$PREFIX/venv"
 # breaks "import picamera2" (numpy.dtype size changed; raspberrypi/picamera2 issues 1088, 1211).
 # Hence numpy < 2, and an OpenCV wheel that still runs on numpy 1.x (4.12 needs numpy 2); OpenCV
 # comes from PyPI because Bookworm's python3-opencv (4.6) lacks cv2.aruco.ArucoDetector.
+# pygame-ce, not pygame: the pygame wheel's SDL has no KMSDRM driver and cannot open the console.
+"$PREFIX/venv/bin/python" -m pip uninstall -q -y pygame 2>/dev/null || true
 "$PREFIX/venv/bin/python" -m pip install -q "numpy<2" "opencv-python<4.12" "$SRC"
 "$PREFIX/venv/bin/python" -c "import picamera2" 2>/dev/null \
     || echo "warning: picamera2 not importable from the venv; the Pi camera source will not work" >&2
+
+echo "== launcher $PREFIX/bin/tilescribe-kiosk (SDL video driver: kmsdrm on the console, wayland on the desktop)"
+mkdir -p "$PREFIX/bin"
+sed -e "s|@PREFIX@|$PREFIX|g" "$SRC/deploy/tilescribe-kiosk.sh" > "$PREFIX/bin/tilescribe-kiosk"
+chmod 0755 "$PREFIX/bin/tilescribe-kiosk"
+env -u DISPLAY -u WAYLAND_DISPLAY -u SDL_VIDEODRIVER "$PREFIX/venv/bin/python" -m tilescribe.sdl_video >/dev/null \
+    || echo "warning: the kiosk cannot open the console (see above)" >&2
 
 echo "== settings in /etc/tilescribe/settings.toml (edit players, modulus, variations)"
 mkdir -p /etc/tilescribe
@@ -73,4 +89,11 @@ if [ "$SERVICE" -eq 1 ]; then
     systemctl enable tilescribe.service
     echo "The kiosk starts at the next boot (or now: sudo systemctl start tilescribe)."
 fi
+if [ "$DESKTOP" -eq 1 ]; then
+    echo "== desktop autostart /etc/xdg/autostart/tilescribe-kiosk.desktop (starts at every desktop login)"
+    sed -e "s|/opt/tilescribe|$PREFIX|g" "$SRC/deploy/tilescribe-kiosk.desktop" > /etc/xdg/autostart/tilescribe-kiosk.desktop
+fi
+echo "== tilescribe doctor (as $KIOSK_USER)"
+runuser -u "$KIOSK_USER" -- "$PREFIX/venv/bin/tilescribe" doctor --settings /etc/tilescribe/settings.toml \
+    --games "/var/lib/$KIOSK_USER/games" || echo "warning: fix what tilescribe doctor reports above" >&2
 echo "Done. Games are kept in /var/lib/$KIOSK_USER/games; list them with: $PREFIX/venv/bin/tilescribe games"

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 import pygame
 
 from calibration.layout import SQRT3, Layout
-from display.theme import Theme
+from display.theme import Theme, ink_on
 from display.view import KioskView
 from engine.hexgrid import Hex
 
@@ -72,7 +72,7 @@ def draw_board(surface: pygame.Surface, view: KioskView, layout: Layout, theme: 
         if cell in view.last_turn:
             edge, width = theme.last_turn, max(2, int(layout.size * 0.14))
         if cell in view.uncertain:
-            edge, width = theme.warn, max(2, int(layout.size * 0.14))
+            edge, width = theme.uncertain, max(2, int(layout.size * 0.18))
         if cell == view.selected:
             edge, width = theme.selected, max(2, int(layout.size * 0.18))
         pygame.draw.polygon(surface, edge, outline, width)
@@ -81,8 +81,12 @@ def draw_board(surface: pygame.Surface, view: KioskView, layout: Layout, theme: 
             d = layout.size * 0.4
             pygame.draw.line(surface, theme.blocked_mark, (x - d, y - d), (x + d, y + d), 2)
             pygame.draw.line(surface, theme.blocked_mark, (x - d, y + d), (x + d, y - d), 2)
+        if cell in view.uncertain:  # a question mark beside the outline: not colour alone
+            x, y = layout.hex_to_pixel(cell)
+            mark = small.render("?", True, theme.uncertain)
+            surface.blit(mark, mark.get_rect(center=(x + layout.size * 0.62, y - layout.size * 0.55)))
         if cell in view.restore:
             label = view.restore[cell]
         if label:
-            text = (font if len(label) <= 2 else small).render(label, True, theme.tile_text)
+            text = (font if len(label) <= 2 else small).render(label, True, ink_on(fill))
             surface.blit(text, text.get_rect(center=layout.hex_to_pixel(cell)))

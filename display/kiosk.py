@@ -1,9 +1,11 @@
 """The pygame kiosk: a full-screen window (800x480 touch screen up to 1920x1080) beside the board.
 
-Left: the board map (display.board_map). Right: whose turn, the camera state, the scoreboard, the
-provisional score of the turn in progress, alerts in words, the turn history, and touch buttons.
-Input (keys, USB keypad, touch, mouse) comes back from :meth:`Kiosk.poll` as :class:`KioskAction`
-values; the kiosk itself keeps only the cell picked for a correction and the digits typed so far.
+Left: the board map (display.board_map). Right, during play: the state banner in words, whose
+turn, the score cards, the turn in progress, alerts and touch buttons (display.scoreboard). A tap
+on a cell opens the keypad to correct it (display.keypad); once the game has ended the final
+standings take the screen until a tap or key (display.game_over). Input (keys, USB keypad, touch,
+mouse) comes back from :meth:`Kiosk.poll` as :class:`KioskAction` values; the kiosk itself keeps
+only the cell picked for a correction and the face picked so far.
 
 Runs headless with ``SDL_VIDEODRIVER=dummy``; with a screenshot folder it saves a PNG of every
 change (``00000.png``, ``00001.png``, ...).
@@ -22,8 +24,11 @@ import pygame
 
 from calibration.layout import Layout
 from display.board_map import draw_board, fit_layout
-from display.theme import Colour, Theme
-from display.view import AlertLevel, CameraState, KioskView
+from display.game_over import StandingsButtons, draw_standings
+from display.keypad import MIN_KEY_PX, Key, KeyCommand, draw_keypad, keypad_keys
+from display.scoreboard import draw_panel
+from display.theme import Theme
+from display.view import AlertLevel, KioskView
 from engine.hexgrid import Hex, format_address
 
 log = logging.getLogger(__name__)
@@ -38,6 +43,8 @@ class ActionKind(Enum):
     FREEZE = "freeze"
     END_GAME = "end game"
     CORRECT = "correct"
+    REMATCH = "rematch"
+    NEW_GAME = "new game"
     QUIT = "quit"
 
 
@@ -60,13 +67,10 @@ class KioskAction:
             raise ValueError(f"{self.kind.value}: a correction needs a cell and a face, others neither")
 
 
-#: Touch buttons, in the order they are laid out (two rows).
-_BUTTONS: tuple[tuple[str, ActionKind], ...] = (
-    ("End turn", ActionKind.END_TURN),
-    ("Undo", ActionKind.UNDO),
-    ("Pass", ActionKind.PASS),
-    ("Freeze", ActionKind.FREEZE),
-    ("End game", ActionKind.END_GAME),
+#: Touch buttons during play, in two rows.
+_BUTTONS: tuple[tuple[tuple[str, ActionKind], ...], ...] = (
+    (("End turn", ActionKind.END_TURN), ("Undo", ActionKind.UNDO)),
+    (("Pass", ActionKind.PASS), ("Freeze", ActionKind.FREEZE), ("End game", ActionKind.END_GAME)),
 )
 
 _KEYS: dict[str, ActionKind] = {
@@ -77,14 +81,7 @@ _KEYS: dict[str, ActionKind] = {
     "q": ActionKind.QUIT,
 }
 
-_CAMERA_COLOURS = {
-    CameraState.LOCKED: "ok",
-    CameraState.HAND: "warn",
-    CameraState.MOVING: "warn",
-    CameraState.STARTING: "muted",
-    CameraState.LOST: "error",
-    CameraState.NO_CAMERA: "error",
-}
+_KEYPAD_ACTIONS = {KeyCommand.UNDO: ActionKind.UNDO}
 
 
 class Kiosk:
@@ -108,16 +105,22 @@ class Kiosk:
         self.fullscreen = fullscreen
         self.screenshots = screenshots
         self.theme = Theme()
+        self.scale = size[1] / 480
         self.saved: list[Path] = []
         self._want_sound = sound
         self._beep: pygame.mixer.Sound | None = None
         self._screen: pygame.Surface | None = None
-        self._layout: Layout | None = None
-        self._buttons: list[tuple[pygame.Rect, ActionKind]] = []
-        self._last: tuple[KioskView, Hex | None, str, bool] | None = None
+        #: where the board map is drawn (pixels <-> cells), once shown
+        self.layout: Layout | None = None
+        #: what a touch can hit now: the play buttons, the keypad, the standings' buttons
+        self.buttons: list[tuple[pygame.Rect, ActionKind]] = []
+        self.keys: list[Key] = []
+        self.standings: StandingsButtons | None = None
+        self._last: tuple[KioskView, Hex | None, str | None, bool] | None = None
         self._view: KioskView | None = None
+        #: the cell picked for a correction, and its face picked so far ("" empty; None not yet)
         self.selected: Hex | None = None
-        self.typed = ""
+        self.typed: str | None = None
 
     # -- window -----------------------------------------------------------------------------
     def open(self) -> None:
@@ -156,6 +159,8 @@ class Kiosk:
         """
         self.open()
         flash_on = self.screenshots is not None or (pygame.time.get_ticks() // 400) % 2 == 0
+        if view.is_over:
+            self.selected, self.typed = None, None
         key = (view, self.selected, self.typed, flash_on)
         if key == self._last:
             return False
@@ -164,109 +169,71 @@ class Kiosk:
             self._beep.play()
         self._last, self._view = key, view
         screen = self._surface()
-        screen.fill(self.theme.background)
-        w, h = self.size
-        board_side = min(h, int(w * 0.6))
-        board_rect = pygame.Rect(0, 0, board_side, h).inflate(-board_side // 30, -h // 30)
-        self._layout = fit_layout(view.cells, board_rect)
-        shown = dataclasses.replace(view, selected=self.selected)
-        draw_board(screen, shown, self._layout, self.theme, flash_on)
-        self._draw_panel(screen, view, pygame.Rect(board_side, 0, w - board_side, h))
+        self.buttons, self.keys, self.standings = [], [], None
+        if view.is_over:
+            self.standings = draw_standings(screen, self.theme, view, self.scale)
+        else:
+            self._draw_play(screen, view, flash_on)
         pygame.display.flip()
         if self.screenshots is not None:
-            path = self.screenshots / f"{len(self.saved):05d}.png"
-            pygame.image.save(screen, str(path))
-            self.saved.append(path)
+            self.save(self.screenshots / f"{len(self.saved):05d}.png")
         return True
+
+    def save(self, path: Path) -> Path:
+        """Save what the screen shows now as a PNG."""
+        pygame.image.save(self._surface(), str(path))
+        self.saved.append(path)
+        return path
 
     def _surface(self) -> pygame.Surface:
         if self._screen is None:
             raise RuntimeError("kiosk window is not open")
         return self._screen
 
-    def _draw_panel(self, screen: pygame.Surface, view: KioskView, rect: pygame.Rect) -> None:
-        t = self.theme
-        pygame.draw.rect(screen, t.panel, rect)
-        unit = max(12, rect.height // 26)
-        pad = unit // 2
-        x, y, width = rect.x + pad, rect.y + pad, rect.width - 2 * pad
-        y = self._text(screen, view.title, (x, y), unit * 8 // 10, t.muted)
-        current = next((p for p in view.players if p.is_current), None)
-        heading = "Game over" if view.is_over else f"{current.name}'s turn" if current else ""
-        y = self._text(screen, heading, (x, y), unit * 14 // 10, t.text, bold=True)
-        camera_colour: Colour = getattr(t, _CAMERA_COLOURS[view.camera])
-        pygame.draw.circle(screen, camera_colour, (x + unit // 3, y + unit // 2), unit // 3)
-        y = self._text(screen, view.camera.value, (x + unit, y), unit, camera_colour) + pad // 2
-        for player in view.players:
-            colour = t.text if player.is_current else t.muted
-            name = player.name + (" (frozen)" if player.is_frozen else "")
-            if player.is_current:
-                pygame.draw.rect(screen, t.button, (x - pad // 2, y, width + pad, unit * 13 // 10))
-            self._text(screen, name, (x, y), unit * 11 // 10, colour, bold=player.is_current)
-            score = t.font(unit * 11 // 10, bold=True).render(str(player.score), True, colour)
-            screen.blit(score, score.get_rect(topright=(x + width, y)))
-            y += unit * 13 // 10
-        y += pad // 2
-        if view.provisional_points is not None:
-            y = self._text(screen, f"This turn: +{view.provisional_points}", (x, y), unit, t.ok, bold=True)
+    def _draw_play(self, screen: pygame.Surface, view: KioskView, flash_on: bool) -> None:
+        t, s = self.theme, self.scale
+        screen.fill(t.background)
+        w, h = self.size
+        board_side = min(h, int(w * 0.6))
+        board_rect = pygame.Rect(0, 0, board_side, h).inflate(-board_side // 30, -h // 30)
+        self.layout = fit_layout(view.cells, board_rect)
+        draw_board(screen, dataclasses.replace(view, selected=self.selected), self.layout, t, flash_on)
+        corner = t.font(int(15 * s))
+        screen.blit(corner.render(view.title, True, t.muted), (int(4 * s), int(2 * s)))
+        camera = corner.render(f"camera: {view.camera.value}", True, t.muted)
+        screen.blit(camera, camera.get_rect(bottomleft=(int(4 * s), h - int(2 * s))))
+        panel = pygame.Rect(board_side, 0, w - board_side, h)
         if self.selected is not None:
-            prompt = f"Correct {format_address(self.selected)}: {self.typed}_  (Enter; empty = no tile)"
-            y = self._wrapped(screen, prompt, x, y, width, unit, t.selected)
-        if view.alert:
-            levels = {AlertLevel.INFO: t.text, AlertLevel.WARN: t.warn, AlertLevel.ERROR: t.error}
-            colour = levels[view.alert_level]
-            y = self._wrapped(screen, view.alert, x, y, width, unit, colour)
-        buttons_top = self._draw_buttons(screen, rect, unit)
-        line_h = unit * 11 // 10
-        room = max(0, (buttons_top - pad - y) // line_h)
-        for line in view.history[-room:] if room else ():
-            text = f"{line.number}. {line.player}: {line.text}"
-            self._text(screen, text, (x, y), unit * 9 // 10, t.muted, clip=width - 3 * unit)
-            pts = t.font(unit * 9 // 10).render(f"+{line.points}", True, t.text)
-            screen.blit(pts, pts.get_rect(topright=(x + width, y)))
-            y += line_h
+            self.keys = keypad_keys(view.faces, panel, s)
+            now = view.restore.get(self.selected) or view.tiles.get(self.selected) \
+                or view.provisional.get(self.selected, "")
+            draw_keypad(screen, t, self.keys, panel, format_address(self.selected), now, self.typed, s)
+            return
+        layout = self._button_layout(panel)
+        draw_panel(screen, t, view, panel, min(r.top for r, _, _ in layout) - int(4 * s), s)
+        for button, label, kind in layout:
+            pygame.draw.rect(screen, t.button, button, border_radius=int(6 * s))
+            font = t.fitting(label, button.width - 8, int(22 * s), bold=True)
+            text = font.render(label, True, t.button_text)
+            screen.blit(text, text.get_rect(center=button.center))
+            self.buttons.append((button, kind))
 
-    def _draw_buttons(self, screen: pygame.Surface, rect: pygame.Rect, unit: int) -> int:
-        t = self.theme
-        pad = unit // 2
-        height = unit * 2
-        rows = ((_BUTTONS[0], _BUTTONS[1]), _BUTTONS[2:])
-        top = rect.bottom - pad - 2 * height - pad // 2
-        self._buttons = []
-        for i, row in enumerate(rows):
-            width = (rect.width - pad * (len(row) + 1)) // len(row)
+    def _button_layout(self, rect: pygame.Rect) -> list[tuple[pygame.Rect, str, ActionKind]]:
+        """The play buttons at the bottom of ``rect`` (at least 9 mm on the 7-inch panel)."""
+        gap = max(4, int(6 * self.scale))
+        height = max(MIN_KEY_PX, int(50 * self.scale))
+        top = rect.bottom - len(_BUTTONS) * (height + gap)
+        out = []
+        for i, row in enumerate(_BUTTONS):
+            width = (rect.width - gap * (len(row) + 1)) // len(row)
             for j, (label, kind) in enumerate(row):
-                left = rect.x + pad + j * (width + pad)
-                button = pygame.Rect(left, top + i * (height + pad // 2), width, height)
-                pygame.draw.rect(screen, t.button, button, border_radius=unit // 3)
-                text = t.font(unit, bold=True).render(label, True, t.text)
-                screen.blit(text, text.get_rect(center=button.center))
-                self._buttons.append((button, kind))
-        return top
-
-    def _text(self, screen: pygame.Surface, text: str, pos: tuple[int, int], px: int, colour: Colour,
-              bold: bool = False, clip: int | None = None) -> int:
-        surface = self.theme.font(px, bold).render(text, True, colour)
-        area = None if clip is None else pygame.Rect(0, 0, clip, surface.get_height())
-        screen.blit(surface, pos, area)
-        return pos[1] + surface.get_height()
-
-    def _wrapped(self, screen: pygame.Surface, text: str, x: int, y: int, width: int, px: int,
-                 colour: Colour) -> int:
-        font = self.theme.font(px)
-        line = ""
-        for word in text.split():
-            candidate = f"{line} {word}".strip()
-            if line and font.size(candidate)[0] > width:
-                y = self._text(screen, line, (x, y), px, colour)
-                line = word
-            else:
-                line = candidate
-        return self._text(screen, line, (x, y), px, colour) if line else y
+                left = rect.x + gap + j * (width + gap)
+                out.append((pygame.Rect(left, top + i * (height + gap), width, height), label, kind))
+        return out
 
     # -- input ------------------------------------------------------------------------------
     def poll(self) -> list[KioskAction]:
-        """Handle pending key, touch and window events; the players' requests, in order."""
+        """Drain pygame's events; the players' requests, in order."""
         self.open()
         return [a for event in pygame.event.get() if (a := self.handle(event)) is not None]
 
@@ -276,21 +243,23 @@ class Kiosk:
         Keys: Enter / keypad Enter / space end the turn (or confirm a correction); u or Backspace
         undo; p pass; f freeze; e end the game; Tab picks the next occupied cell to correct and
         digits or # type its face; Escape drops the pick (or quits when nothing is picked); q quits.
-        A touch or click on a cell picks it; on a button presses it.
+        A touch or click on a cell picks it and opens the keypad; on a button presses it. On the
+        final standings: r or Rematch, n or New game; any other key or tap closes.
         """
         if event.type == pygame.QUIT:
             return KioskAction(ActionKind.QUIT)
-        if event.type == pygame.MOUSEBUTTONDOWN:
-            return self._touch(*event.pos)
+        if event.type == pygame.MOUSEBUTTONDOWN and not getattr(event, "touch", False):
+            return self._touch(*event.pos)  # a finger's own mouse twin is left out: one tap, one action
         if event.type == pygame.FINGERDOWN:
             return self._touch(event.x * self.size[0], event.y * self.size[1])
         if event.type != pygame.KEYDOWN:
             return None
+        if self.standings is not None:
+            return KioskAction({"r": ActionKind.REMATCH, "n": ActionKind.NEW_GAME}.get(
+                (event.unicode or "").lower(), ActionKind.QUIT))
         if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE):
             if self.selected is not None:
-                action = KioskAction(ActionKind.CORRECT, self.selected, self.typed)
-                self.selected, self.typed = None, ""
-                return action
+                return self._correction(self.typed or "")
             return KioskAction(ActionKind.END_TURN)
         if event.key == pygame.K_TAB:
             self._pick_next()
@@ -298,31 +267,54 @@ class Kiosk:
         if event.key == pygame.K_ESCAPE:
             if self.selected is None:
                 return KioskAction(ActionKind.QUIT)
-            self.selected, self.typed = None, ""
+            self.selected, self.typed = None, None
             return None
         if self.selected is not None:
             if event.key == pygame.K_BACKSPACE:
-                self.typed = self.typed[:-1]
+                self.typed = (self.typed or "")[:-1]
             elif event.unicode and (event.unicode.isdigit() or event.unicode == "#"):
-                self.typed += event.unicode
+                self.typed = (self.typed or "") + event.unicode
             return None
         if event.key == pygame.K_BACKSPACE:
             return KioskAction(ActionKind.UNDO)
         kind = _KEYS.get(event.unicode.lower()) if event.unicode else None
         return KioskAction(kind) if kind else None
 
+    def _correction(self, face: str) -> KioskAction:
+        action = KioskAction(ActionKind.CORRECT, self.selected, face)
+        self.selected, self.typed = None, None
+        return action
+
     def _touch(self, x: float, y: float) -> KioskAction | None:
-        for rect, kind in self._buttons:
+        if self.standings is not None:
+            if self.standings.rematch.collidepoint(x, y):
+                return KioskAction(ActionKind.REMATCH)
+            if self.standings.new_game.collidepoint(x, y):
+                return KioskAction(ActionKind.NEW_GAME)
+            return KioskAction(ActionKind.QUIT)
+        for key in self.keys:
+            if key.rect.collidepoint(x, y):
+                return self._press(key)
+        for rect, kind in self.buttons:
             if rect.collidepoint(x, y):
-                if kind is ActionKind.END_TURN and self.selected is not None:
-                    action = KioskAction(ActionKind.CORRECT, self.selected, self.typed)
-                    self.selected, self.typed = None, ""
-                    return action
                 return KioskAction(kind)
-        if self._layout is not None and self._view is not None:
-            cell = self._layout.pixel_to_hex(x, y)
+        if self.layout is not None and self._view is not None:
+            cell = self.layout.pixel_to_hex(x, y)
             if cell in self._view.cells:
-                self.selected, self.typed = (None if cell == self.selected else cell), ""
+                self.selected, self.typed = (None if cell == self.selected else cell), None
+        return None
+
+    def _press(self, key: Key) -> KioskAction | None:
+        """A keypad key: pick a face or Remove, then OK sends the correction; Cancel drops it."""
+        if key.command is KeyCommand.FACE:
+            self.typed = key.face
+        elif key.command is KeyCommand.REMOVE:
+            self.typed = ""
+        elif key.command is KeyCommand.CONFIRM:
+            return None if self.typed is None else self._correction(self.typed)
+        else:
+            self.selected, self.typed = None, None
+            return KioskAction(_KEYPAD_ACTIONS[key.command]) if key.command in _KEYPAD_ACTIONS else None
         return None
 
     def _pick_next(self) -> None:
@@ -332,7 +324,7 @@ class Kiosk:
         if not occupied:
             return
         after = [c for c in occupied if self.selected is not None and c > self.selected]
-        self.selected, self.typed = (after[0] if after else occupied[0]), ""
+        self.selected, self.typed = (after[0] if after else occupied[0]), None
 
 
 def _make_beep() -> pygame.mixer.Sound | None:

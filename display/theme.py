@@ -1,4 +1,11 @@
-"""Colours and fonts of the kiosk, scaled to the screen height."""
+"""Colours and fonts of the kiosk.
+
+The palette stays apart under the common colour-vision deficiencies: every pair of state colours
+(and each against the background), and every pair of board marks, keeps a CIEDE2000 difference of
+at least 20 under normal vision and under simulated protanopia, deuteranopia and tritanopia
+(tests/display/test_palette.py). Every state is also written in words on the banner, so colour
+is never the only cue.
+"""
 
 from __future__ import annotations
 
@@ -7,36 +14,81 @@ from pathlib import Path
 
 import pygame
 
+from display.view import TableState
+
 Colour = tuple[int, int, int]
 
 _FONT_DIR = Path("/usr/share/fonts/truetype/dejavu")
+
+
+def ink_on(fill: Colour) -> Colour:
+    """Black or white text, whichever reads better on ``fill`` (relative luminance above 0.18: black)."""
+    lin = [(c / 255) / 12.92 if c <= 10 else ((c / 255 + 0.055) / 1.055) ** 2.4 for c in fill]
+    luminance = 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+    return (0, 0, 0) if luminance > 0.18 else (255, 255, 255)
 
 
 @dataclass(slots=True)
 class Theme:
     """Colours (RGB) and a font cache; fonts fall back to pygame's bundled font when DejaVu is absent."""
 
-    background: Colour = (18, 38, 28)
-    panel: Colour = (28, 30, 36)
+    background: Colour = (22, 26, 34)
+    panel: Colour = (22, 26, 34)
+    card: Colour = (48, 52, 64)
+    current: Colour = (245, 245, 245)
+    current_text: Colour = (0, 0, 0)
+    score: Colour = (255, 255, 255)
     text: Colour = (235, 235, 235)
-    muted: Colour = (150, 155, 165)
-    cell: Colour = (40, 110, 70)
-    cell_edge: Colour = (20, 60, 38)
+    muted: Colour = (160, 165, 175)
+    # the banner's state colours (each with its words)
+    waiting: Colour = (129, 126, 128)
+    reading: Colour = (94, 173, 255)
+    hand: Colour = (216, 250, 33)
+    illegal_state: Colour = (172, 6, 0)
+    out_of_sync: Colour = (145, 32, 177)
+    game_over: Colour = (249, 215, 216)
+    # the board map: cell fills
+    cell: Colour = (30, 141, 124)
+    cell_edge: Colour = (12, 60, 52)
     tile: Colour = (240, 210, 90)
     tile_text: Colour = (20, 20, 20)
-    provisional: Colour = (150, 200, 250)
-    last_turn: Colour = (255, 130, 20)
-    selected: Colour = (250, 250, 250)
-    blocked: Colour = (70, 70, 70)
-    blocked_mark: Colour = (200, 60, 60)
-    illegal: Colour = (235, 30, 30)
-    illegal_dim: Colour = (120, 30, 30)
-    restore: Colour = (210, 90, 210)
-    ok: Colour = (90, 210, 110)
-    warn: Colour = (245, 180, 40)
-    error: Colour = (245, 70, 60)
-    button: Colour = (60, 64, 76)
+    provisional: Colour = (164, 198, 215)
+    blocked: Colour = (35, 0, 50)
+    blocked_mark: Colour = (150, 150, 150)
+    illegal: Colour = (184, 27, 49)
+    illegal_dim: Colour = (100, 14, 26)
+    restore: Colour = (152, 25, 235)
+    # the board map: outlines
+    last_turn: Colour = (0, 29, 205)
+    selected: Colour = (255, 255, 255)
+    uncertain: Colour = (188, 95, 255)
+    # words and buttons
+    ok: Colour = (94, 173, 255)
+    warn: Colour = (216, 250, 33)
+    error: Colour = (255, 110, 100)
+    button: Colour = (64, 70, 86)
+    button_text: Colour = (245, 245, 245)
     _fonts: dict[tuple[int, bool], pygame.font.Font] = field(default_factory=dict)
+
+    def state_colour(self, state: TableState) -> Colour:
+        """The banner colour of ``state``."""
+        return {
+            TableState.WAITING: self.waiting,
+            TableState.READING: self.reading,
+            TableState.HAND: self.hand,
+            TableState.ILLEGAL: self.illegal_state,
+            TableState.OUT_OF_SYNC: self.out_of_sync,
+            TableState.GAME_OVER: self.game_over,
+        }[state]
+
+    def fitting(self, text: str, width: int, px: int, bold: bool = False) -> pygame.font.Font:
+        """The font of at most ``px`` pixels in which ``text`` is at most ``width`` pixels wide
+        (never below 8 px)."""
+        font = self.font(px, bold)
+        while font.size(text)[0] > width and px > 8:
+            px -= 1
+            font = self.font(px, bold)
+        return font
 
     def font(self, px: int, bold: bool = False) -> pygame.font.Font:
         """A font of about ``px`` pixels line height (cached)."""

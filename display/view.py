@@ -24,6 +24,17 @@ class CameraState(Enum):
     STARTING = "starting"
 
 
+class TableState(Enum):
+    """What the table is doing, as the kiosk's banner says it (in words and in its own colour)."""
+
+    WAITING = "waiting"
+    READING = "reading"
+    HAND = "hand over the board"
+    ILLEGAL = "illegal"
+    OUT_OF_SYNC = "out of sync"
+    GAME_OVER = "game over"
+
+
 class AlertLevel(Enum):
     """How an alert is drawn: INFO plain, WARN amber, ERROR red (with a sound when it appears)."""
 
@@ -93,6 +104,10 @@ class KioskView:
         alert_level: how to draw the alert.
         title: the header text (game, modulus, turn number).
         is_over: True once the game has ended (§3-3).
+        faces: the faces a correction can set, in keypad order (``"0"`` .. ``"12"``, ``"#"`` where
+            the game has wild tiles, ``"marker"`` where the modulus marker is used).
+        end_notes: the game's end adjustments in words (who froze when, how the game ended), shown
+            with the final standings.
     """
 
     cells: frozenset[Hex]
@@ -112,6 +127,8 @@ class KioskView:
     alert_level: AlertLevel = AlertLevel.INFO
     title: str = "tilescribe"
     is_over: bool = False
+    faces: tuple[str, ...] = ()
+    end_notes: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         for name in ("tiles", "provisional", "restore"):
@@ -120,3 +137,20 @@ class KioskView:
                 raise ValueError(f"KioskView.{name}: cells {outside} are not on the board")
         if self.selected is not None and self.selected not in self.cells:
             raise ValueError(f"KioskView.selected: {self.selected} is not on the board")
+
+    @property
+    def state(self) -> TableState:
+        """The banner's state: game over, then the board out of sync, an illegal placement, a hand
+        over the board (or the board moving), tiles being read (a turn in progress or the camera
+        starting), else waiting for the player to move."""
+        if self.is_over:
+            return TableState.GAME_OVER
+        if self.restore:
+            return TableState.OUT_OF_SYNC
+        if self.illegal or (self.alert_level is AlertLevel.ERROR and self.uncertain):
+            return TableState.ILLEGAL
+        if self.camera in (CameraState.HAND, CameraState.MOVING):
+            return TableState.HAND
+        if self.provisional or self.camera is CameraState.STARTING:
+            return TableState.READING
+        return TableState.WAITING

@@ -288,21 +288,36 @@ class Game:
             seeds' transcripts write them), the cells whose tiles vanished and the cells whose tiles
             changed otherwise (in address order).
         """
-        placements, vanished, changed = [], [], []
-        committed = self.position
-        for cell, old in committed.items():
-            new = observed.get(cell)
-            if new is None:
-                vanished.append(cell)
-            elif not old.same_face(new):
-                if self.settings.hash_swap and old.is_wild and new.is_natural:
-                    placements.append(Placement(cell, new))
-                else:
-                    changed.append(cell)
-        for cell, new in observed.items():
-            if cell not in committed:
+        return _diff(self.position, observed, self.settings.hash_swap)
+
+    def diff_before_last(self, observed: Mapping[Hex, Tile]) -> PositionDiff | None:
+        """Compare an observed board with the position before the last committed turn, as
+        :meth:`diff` does: what the board means if the players lifted that turn's tiles.
+
+        Returns:
+            The diff, or None when the last turn is not a play (or there is none).
+        """
+        if not self._history or self._history[-1].kind != PLAY:
+            return None
+        return _diff(self._undo[-1].state.position, observed, self.settings.hash_swap)
+
+
+def _diff(committed: Position, observed: Mapping[Hex, Tile], hash_swap: bool) -> PositionDiff:
+    """See :meth:`Game.diff`."""
+    placements, vanished, changed = [], [], []
+    for cell, old in committed.items():
+        new = observed.get(cell)
+        if new is None:
+            vanished.append(cell)
+        elif not old.same_face(new):
+            if hash_swap and old.is_wild and new.is_natural:
                 placements.append(Placement(cell, new))
-        placements.sort()  # Hex order: along the line when the tiles lie on one (as in §2-1)
-        vanished.sort(key=address_sort_key)
-        changed.sort(key=address_sort_key)
-        return PositionDiff(tuple(placements), tuple(vanished), tuple(changed))
+            else:
+                changed.append(cell)
+    for cell, new in observed.items():
+        if cell not in committed:
+            placements.append(Placement(cell, new))
+    placements.sort()  # Hex order: along the line when the tiles lie on one (as in §2-1)
+    vanished.sort(key=address_sort_key)
+    changed.sort(key=address_sort_key)
+    return PositionDiff(tuple(placements), tuple(vanished), tuple(changed))

@@ -15,6 +15,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Protocol
 
 from engine.errors import TranscriptError
@@ -162,15 +163,20 @@ class GameRules(Protocol):
 
     name: str
 
-    def replay_text(self, text: str) -> Replay:
+    def replay_text(self, text: str, folder: Path | None = None) -> Replay:
         """Read and replay a transcript; syntax errors are collected in the result.
+
+        Args:
+            text: the transcript.
+            folder: the transcript's folder, where files its tags name are looked up (a Yushino
+                layout file); None: the current directory.
 
         Raises:
             ValueError: the header cannot make a game at all (the message names the tag).
         """
         ...
 
-    def hint(self, text: str, rack: str | None, top: int) -> list[Hint]:
+    def hint(self, text: str, rack: str | None, top: int, folder: Path | None = None) -> list[Hint]:
         """The ``top`` best moves for the player to move after the transcript ``text``, best first.
 
         Args:
@@ -178,6 +184,7 @@ class GameRules(Protocol):
             rack: the player's tiles in the game's notation, space-separated; None where the game
                 knows the rack from the transcript or needs none.
             top: how many moves at most.
+            folder: as for :meth:`replay_text`.
 
         Raises:
             ValueError: an unreadable rack or a transcript that cannot be replayed.

@@ -16,6 +16,7 @@ from tilescribe.allocator import keep_freed_memory
 #: Sub-command modules, in the order ``tilescribe --help`` lists them.
 COMMAND_MODULES: tuple[str, ...] = (
     "tilescribe.commands.score",
+    "tilescribe.commands.hint",
     "tilescribe.commands.board",
     "tilescribe.commands.calibrate",
     "tilescribe.commands.read",
@@ -25,6 +26,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "tilescribe.commands.export",
     "tilescribe.commands.read_tiles",
     "tilescribe.commands.tileset",
+    "tilescribe.commands.doctor",
 )
 
 

@@ -32,7 +32,7 @@ from engine.tiles import Placement, Tile
 from engine.transcript import format_transcript, transcript_of
 from tilescribe.settings import TableSettings
 from vision.sim.recording import SimFrame, SimOptions, Simulation
-from vision.sim.timeline import Pacing, SimPlacement
+from vision.sim.timeline import Detour, Pacing, SimPlacement
 from vision.sim.transcripts import face_of
 
 #: Bump when the demo's game or look changes, so that old caches are rebuilt.
@@ -48,11 +48,14 @@ class GamePlan:
         history: the true turns (plays and passes), as the engine commits them.
         wrong: (turn number, the wrong placement) for the illegal placement that is then fixed: the
             turn's last tile is first put down with a wrong value; None for no such turn.
+        detours: take-backs and knocks the players make besides their turns (the tiles of a
+            take-back are laid and lifted again; see vision.sim.timeline.Detour).
     """
 
     settings: TableSettings
     history: tuple[TurnRecord, ...]
     wrong: tuple[int, Placement] | None = None
+    detours: tuple[Detour, ...] = ()
 
     def __post_init__(self) -> None:
         if self.wrong is not None and not 1 <= self.wrong[0] <= len(self.history):
@@ -125,10 +128,10 @@ def _sim_turns(plan: GamePlan, wrong: bool) -> list[list[SimPlacement]]:
 
 def _frames(plan: GamePlan, board: BoardGeometry, options: SimOptions) -> tuple[Iterator[SimFrame], int]:
     """The frames of the game, joined around the wrong tile (module docstring); and their count."""
-    right = Simulation(_sim_turns(plan, wrong=False), board, options)
+    right = Simulation(_sim_turns(plan, wrong=False), board, options, detours=plan.detours)
     if plan.wrong is None:
         return right.frames(), right.frame_count
-    wrong = Simulation(_sim_turns(plan, wrong=True), board, options)
+    wrong = Simulation(_sim_turns(plan, wrong=True), board, options, detours=plan.detours)
     number, placement = plan.wrong
     if [e.t for e in wrong.timeline.turn_ends] != [e.t for e in right.timeline.turn_ends]:
         raise ValueError("the wrong and right simulations do not share one timeline")
@@ -214,7 +217,7 @@ def demo_recording(cache_dir: Path, on_frame: Callable[[int, int], None] | None 
     """The demo recording folder, made and cached on first use.
 
     Args:
-        cache_dir: the cache folder (e.g. ``~/.cache/tilescribe``).
+        cache_dir: the cache folder (``tilescribe.paths.cache_dir()`` for the command line).
         on_frame: progress callback while the recording is made (see :func:`write_recording`).
         plan, options: another game or filming than the bundled demo (tests).
 

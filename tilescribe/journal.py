@@ -42,10 +42,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import Any
-
-import cv2
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from engine.game import PLAY, Game, TurnRecord
 from engine.record import TAG_RE, format_tags, read_record
@@ -60,6 +57,9 @@ from engine.transcript import (
 from tilescribe.durable import kill_point, remove, write_atomic
 from tilescribe.locks import Lock, LockedError, holder_text
 from tilescribe.settings import SettingsError, TableSettings
+
+if TYPE_CHECKING:
+    import numpy as np
 
 TRANSCRIPT = "transcript.txt"
 TURNS = "turns.jsonl"
@@ -379,6 +379,8 @@ class Journal:
         photo_name = None
         try:
             if photo is not None:
+                import cv2  # only where photos are taken: listing and exporting games stay light
+
                 photo_name = f"{PHOTOS}/turn-{record.number:03d}.jpg"
                 ok, jpeg = cv2.imencode(".jpg", photo)
                 if not ok:

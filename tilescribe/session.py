@@ -5,7 +5,8 @@ reading?), let the table work out the turn in progress, apply the end-of-turn si
 events, Enter/space/keypad/touch on the kiosk, the GPIO button; auto mode lives in the table), the
 corrections, undo, pass, freeze and the end of the game; write every committed turn to the journal
 (fsync) before the kiosk shows it. A camera that disappears is shown on the kiosk and reopened;
-the game goes on where it stood.
+the game goes on where it stood. On a screen, the final standings stay until a tap or key; a
+rematch goes on in the same session with a new journal.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from engine.hexgrid import format_address, parse_address
 from tilescribe.gpio import EndTurnButton
 from tilescribe.journal import Journal
 from tilescribe.observe import Observer
+from tilescribe.settings import TableSettings
 from tilescribe.table import Table
 from vision.sources import Frame, FrameSource, SourceError, SourceEvent, SourceLostError
 
@@ -44,6 +46,7 @@ class SessionResult:
         frames: frames processed in this session.
         dropouts: times the camera was lost and reopened.
         is_finished: the game ended (else the session was quit and the game can be resumed).
+        new_game: the players asked for a new game on the final standings (the start screen next).
     """
 
     journal: Path
@@ -53,6 +56,7 @@ class SessionResult:
     frames: int
     dropouts: int
     is_finished: bool
+    new_game: bool = False
 
 
 class Session:
@@ -69,11 +73,16 @@ class Session:
             recorded, to watch a recording); None: as fast as frames can be processed.
         on_frame: called after every frame with the frame (progress bars).
         max_dropouts: give up after this many camera losses in a row without a frame between.
+        rematch: starts the journal of a rematch with the given settings; with it and a kiosk, a
+            game that ends keeps its final standings on the kiosk until a tap or key: Rematch
+            plays again, New game ends the session asking for the start screen, anything else
+            ends it. Without it the session ends with the game (a headless run).
     """
 
     def __init__(self, source: FrameSource, observer: Observer, table: Table, journal: Journal,
                  kiosk: Kiosk | None = None, button: EndTurnButton | None = None, speed: float | None = None,
-                 on_frame: Callable[[Frame], None] | None = None, max_dropouts: int = 50) -> None:
+                 on_frame: Callable[[Frame], None] | None = None, max_dropouts: int = 50,
+                 rematch: Callable[[TableSettings], Journal] | None = None) -> None:
         self.source = source
         self.observer = observer
         self.table = table
@@ -85,13 +94,16 @@ class Session:
         self.speed = speed
         self.on_frame = on_frame
         self.max_dropouts = max_dropouts
+        self.rematch = rematch
         self.frames = 0
         self.dropouts = 0
         self._quit = False
         self._frame: Frame | None = None
+        self._after_game: ActionKind | None = None
 
     def run(self) -> SessionResult:
-        """Run until the source ends, the game ends, or the players quit.
+        """Run until the source ends, the game ends, or the players quit; with ``rematch``, the final
+        standings stay on the kiosk and a rematch plays on in the same session.
 
         At the end of a finite source (a recording, a video file) the game ends (§3-3, by
         agreement) and the journal marks it finished; a quit leaves it resumable.
@@ -100,6 +112,35 @@ class Session:
             SourceError: the source cannot be opened, or stays lost ``max_dropouts`` times in a row.
             JournalError: the journal cannot be written.
         """
+        while True:
+            self._play()
+            if self.table.game_over:
+                self.journal.finish(self.table.game)
+            self._show()
+            if self._quit or not self.table.game_over or self.kiosk is None or self.rematch is None:
+                break
+            self._after_game = self._standings(self.kiosk)
+            if self._after_game is not ActionKind.REMATCH:
+                break
+            self.journal.close()
+            self.journal = self.rematch(self.table.settings)
+            self.table.restart()
+        game = self.table.game
+        return SessionResult(self.journal.folder, self.journal.transcript_path, game.scores,
+                             len(game.history), self.frames, self.dropouts, self.table.game_over,
+                             new_game=self._after_game is ActionKind.NEW_GAME)
+
+    def _standings(self, kiosk: Kiosk) -> ActionKind:
+        """Keep the final standings on ``kiosk`` until a tap or key; what it asked for."""
+        while True:
+            for action in kiosk.poll():
+                if action.kind in (ActionKind.REMATCH, ActionKind.NEW_GAME, ActionKind.QUIT):
+                    return action.kind
+            kiosk.show(self.table.view())
+            time.sleep(0.05)
+
+    def _play(self) -> None:
+        """Frames until the game ends, the source ends or the players quit."""
         lost_in_a_row = 0
         start_wall, start_t = time.monotonic(), None
         while not self._quit and not self.table.game_over:
@@ -132,12 +173,6 @@ class Session:
                 due = (frame.t - start_t) / self.speed
                 time.sleep(max(0.0, due - (time.monotonic() - start_wall)))
             self._step(frame)
-        if self.table.game_over:
-            self.journal.finish(self.table.game)
-        self._show()
-        game = self.table.game
-        return SessionResult(self.journal.folder, self.journal.transcript_path, game.scores,
-                             len(game.history), self.frames, self.dropouts, self.table.game_over)
 
     def _step(self, frame: Frame) -> None:
         self._frame = frame
@@ -206,6 +241,9 @@ class Session:
                 log.warning("%s", exc)
 
     def _record(self, record: TurnRecord | None) -> None:
+        """Journal the turns taken back by lifting their tiles, then ``record`` (a committed turn)."""
+        if self.table.take_lifted():
+            self.journal.rewrite(self.table.game, "taken back (tiles lifted)")
         if record is None:
             return
         frame = self._frame

@@ -110,7 +110,7 @@ def load_settings(path: Path | None, overrides: Mapping[str, Any]) -> TableSetti
     if path is not None:
         try:
             data = tomllib.loads(path.read_text(encoding="utf-8"))
-        except (OSError, tomllib.TOMLDecodeError) as exc:
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
             raise SettingsError(f"settings file {str(path)!r}: {exc}") from exc
         where = f"settings file {str(path)!r} (or the command line)"
     data.update({k: v for k, v in overrides.items() if v is not None})

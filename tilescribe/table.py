@@ -10,7 +10,11 @@ and the latest settled reading of the board, and works out what the reading mean
   with the next settled reading (at once when the board has been quiet since the last one); an
   illegal turn is not committed; in auto mode a legal turn ends by itself after the board has
   stayed still for ``auto_end_seconds``;
-- corrections of misread cells, undo, pass, freeze, the end of the game (§3-3).
+- corrections of misread cells, undo, pass, freeze, the end of the game (§3-3);
+- lift to undo: when every tile of the last committed turn has been lifted and a new turn lies in
+  its place, that turn is taken back and the board read as the new turn in progress; tiles only
+  knocked off are shown to be put back (or replaced by a new turn), and an end-of-turn signal with
+  the last turn lifted and nothing new takes it back.
 
 Pure logic: no camera, no screen, no files (tilescribe.session wires those in).
 """
@@ -18,7 +22,7 @@ Pure logic: no camera, no screen, no files (tilescribe.session wires those in).
 from __future__ import annotations
 
 from display.view import AlertLevel, CameraState, HistoryLine, KioskView, PlayerLine
-from engine.game import PASS, PLAY, Game, TurnRecord
+from engine.game import FREEZE, PASS, PLAY, Game, TurnRecord
 from engine.hexgrid import Hex, format_address
 from engine.rules import TurnResult
 from engine.tiles import Placement, Tile
@@ -68,6 +72,8 @@ class Table:
         self._end_requested = False
         self._turn: TurnResult | None = None
         self._vanished: dict[Hex, Tile] = {}
+        self._lifted: list[TurnRecord] = []
+        self._just_lifted = False
         self.game_over = self.game.is_over
         #: shown after the title (e.g. that a recording's truth stands in for the vision)
         self.note = ""
@@ -86,6 +92,8 @@ class Table:
             self._unsure = frozenset(c for c, p in obs.confidence.items() if p < UNSURE_BELOW)
             self._reading_t, self._fresh = obs.t, True
             self._update()
+            if self._just_lifted:  # the undo is journalled before anything is committed
+                return None
             if self._end_requested:
                 return self.end_turn()
         auto = self.settings.auto_end_seconds
@@ -119,7 +127,8 @@ class Table:
         what is wrong and commit nothing."""
         self._end_requested = False
         if self._vanished:
-            self._say(self._sync_message(), AlertLevel.ERROR)
+            if not self._lift_last(require_new=False):
+                self._say(self._sync_message(), AlertLevel.ERROR)
             return None
         if self._unreadable - set(self.game.position):
             return None  # the alert asks for a correction
@@ -158,6 +167,16 @@ class Table:
         winners = " and ".join(self.game.winners())
         self._say(f"Game over: {winners} {'win' if ' and ' in winners else 'wins'}. {self._standings()}",
                   AlertLevel.INFO)
+
+    def restart(self) -> None:
+        """A rematch: a new game with the same players and settings; the board's reading is kept
+        (tiles still on it show as out of place until cleared)."""
+        self.game = Game(self.settings.game)
+        self.game_over = False
+        self._corrections.clear()
+        self._end_requested = self._fresh = False
+        self._update()
+        self._say("Rematch: clear the board.", AlertLevel.INFO)
 
     def correct(self, cell: Hex, face: str) -> bool:
         """Correct a misread cell: while the reader sees what it saw there (or, corrected before the
@@ -210,6 +229,42 @@ class Table:
         self.game = game
         return True
 
+    def take_lifted(self) -> list[TurnRecord]:
+        """The turns taken back by lifting their tiles since the last call (oldest first), for the
+        journal."""
+        lifted, self._lifted = self._lifted, []
+        return lifted
+
+    def _lift_last(self, require_new: bool) -> bool:
+        """Take back the last committed turn when its tiles are all off the board (or replaced) and
+        the board is otherwise the position before it.
+
+        Args:
+            require_new: also require a tile that the last turn did not lay (a new turn in its
+                place), so that tiles merely knocked off are put back rather than undone.
+
+        Returns:
+            True when the turn was taken back (the reading is then derived again).
+        """
+        before = self.game.diff_before_last(self._reading)
+        if self.game_over or before is None or not before.is_clean:
+            return False
+        last = self.game.history[-1]
+        if set(self._vanished) != {p.cell for p in last.placements}:
+            return False
+        if require_new and not before.placements:
+            return False
+        turn = self.game.undo()
+        self._lifted.append(turn)
+        self._update()
+        self._just_lifted = True
+        taken = f"Turn {turn.number} taken back ({turn.player}: {turn_text(turn)} lifted)."
+        if self.alert_level is AlertLevel.ERROR:
+            self._say(f"{taken} {self.alert}", AlertLevel.ERROR)
+        else:
+            self._say(taken, AlertLevel.WARN)
+        return True
+
     # -- state -------------------------------------------------------------------------------
     @property
     def turn(self) -> TurnResult | None:
@@ -254,6 +309,9 @@ class Table:
             self._reading[cell] = tile
         diff = self.game.diff(self._reading)
         self._vanished = {c: self.game.position[c] for c in (*diff.vanished, *diff.changed)}
+        self._just_lifted = False
+        if self._vanished and self._lift_last(require_new=True):
+            return
         blocked = self._unreadable - set(self.game.position)
         if self._vanished or not diff.placements or blocked:
             self._turn = None
@@ -275,6 +333,9 @@ class Table:
 
     def _sync_message(self) -> str:
         cells = ", ".join(f"{t.notation()}{format_address(c)}" for c, t in sorted(self._vanished.items()))
+        history = self.game.history
+        if history and set(self._vanished) == {p.cell for p in history[-1].placements}:
+            return f"Board out of sync: put back {cells}, or lay a new turn in its place."
         return f"Board out of sync: put back {cells}."
 
     @staticmethod
@@ -303,6 +364,32 @@ class Table:
             if len(values) == 1:
                 return f"#={next(iter(values))}"
         return tile.notation()
+
+    def keypad_faces(self) -> tuple[str, ...]:
+        """The faces a correction can set, for the kiosk's keypad: the numbers in value order, the
+        wild face where the game has wild tiles (§7-1), the modulus marker where it is used (§8)."""
+        values = self.faces.face_values()
+        numbers = sorted((v, f) for f, v in values.items() if v is not None and f != "marker")
+        faces = [f for _, f in numbers]
+        if self.settings.game.wild_policy is not None:
+            faces += [f for f, v in values.items() if v is None]
+        if self.settings.game.marker and "marker" in values:
+            faces.append("marker")
+        return tuple(faces)
+
+    def end_notes(self) -> tuple[str, ...]:
+        """The end of the game in words (§3-3): who froze at which turn, how the game ended."""
+        if not self.game_over:
+            return ()
+        frozen = [f"{r.player} froze at turn {r.number}" for r in self.game.history if r.kind == FREEZE]
+        playing = [p for p in self.game.players if p not in self.game.frozen]
+        ended = ("Every player froze (§3-3)." if not playing
+                 else f"Ended by agreement (§3-3) with {', '.join(playing)} still playing.")
+        notes = [ended]
+        if frozen:
+            notes.append("; ".join(frozen) + ".")
+        notes.append("Every player keeps every point scored; no end-of-game points (§3-3).")
+        return tuple(notes)
 
     def view(self) -> KioskView:
         """The kiosk's picture of the table now."""
@@ -336,4 +423,6 @@ class Table:
                                                   else f"turn {len(history) + 1}")
             + (f" ({self.note})" if self.note else ""),
             is_over=self.game_over,
+            faces=self.keypad_faces(),
+            end_notes=self.end_notes(),
         )

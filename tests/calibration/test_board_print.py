@@ -10,8 +10,9 @@ import cv2
 import numpy as np
 import pytest
 
-from calibration.board_print import SheetSpec, design_board, render_board, sheet_grid
+from calibration.board_print import SheetSpec, design_board, render_board
 from calibration.geometry import BoardFileError, BoardGeometry
+from calibration.paper import plan_sheets
 from tilescribe.commands import board as board_command
 
 
@@ -80,8 +81,9 @@ def test_cells_fit_25mm_tiles_and_markers_stay_off_the_cells():
 
 
 def test_large_board_is_tiled_over_several_sheets():
-    assert sheet_grid((720.0, 650.0), "A3")[1:] == (3, 2)
-    assert sheet_grid((250.0, 200.0), "A3")[1:] == (1, 1)
+    big = plan_sheets((720.0, 650.0), "A3")
+    assert (big.cols, big.rows) == (3, 2)
+    assert len(plan_sheets((250.0, 200.0), "A3").sheets) == 1
 
 
 def test_bad_options_give_clear_errors(tmp_path, capsys):

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import configparser
+import os
 import shlex
 import subprocess
+import sys
 from pathlib import Path
 
 from tilescribe.cli import build_parser
+from tilescribe.sdl_video import pygame_build
 from tilescribe.settings import load_settings
 
 DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
@@ -34,8 +37,9 @@ def test_systemd_unit_runs_the_kiosk_unprivileged_and_restarts() -> None:
     assert service["User"] == "@USER@" and service["Restart"] == "on-failure"
     assert unit["Install"]["WantedBy"] == "multi-user.target"
     argv = shlex.split(service["ExecStart"])
-    assert argv[0] == "@PREFIX@/venv/bin/tilescribe"
-    args = build_parser().parse_args(argv[1:])  # the real parser accepts the unit's command line
+    assert argv[0] == "@PREFIX@/bin/tilescribe-kiosk"  # the launcher: `tilescribe run` with SDL's driver
+    assert "SDL_VIDEODRIVER" not in service.get("Environment", "")  # the launcher chooses it
+    args = build_parser().parse_args(["run", *argv[1:]])  # the real parser accepts the unit's command line
     assert args.command == "run" and args.source == "pi" and args.fullscreen and args.resume == "yes"
     assert args.gpio == 17 and str(args.board) == "/etc/tilescribe/board/board.json"
 
@@ -51,5 +55,36 @@ def test_desktop_autostart_runs_the_same_command() -> None:
     entry.optionxform = str  # type: ignore[assignment,method-assign]
     entry.read(DEPLOY / "tilescribe-kiosk.desktop")
     argv = shlex.split(entry["Desktop Entry"]["Exec"])
-    args = build_parser().parse_args(argv[1:])
+    assert argv[0] == "/opt/tilescribe/bin/tilescribe-kiosk"
+    args = build_parser().parse_args(["run", *argv[1:]])
     assert args.command == "run" and args.fullscreen and args.resume == "yes"
+
+
+def _installed_launcher(prefix: Path) -> Path:
+    """deploy/tilescribe-kiosk.sh as install-pi.sh installs it, over a venv that runs this checkout."""
+    venv = prefix / "venv" / "bin"
+    venv.mkdir(parents=True)
+    for name, module in (("python", None), ("tilescribe", "tilescribe.cli")):
+        run = f'exec {sys.executable} -m {module} "$@"' if module else f'exec {sys.executable} "$@"'
+        (venv / name).write_text(f"#!/bin/sh\nPYTHONPATH={DEPLOY.parent} {run}\n")
+        (venv / name).chmod(0o755)
+    launcher = prefix / "bin" / "tilescribe-kiosk"
+    launcher.parent.mkdir()
+    launcher.write_text((DEPLOY / "tilescribe-kiosk.sh").read_text().replace("@PREFIX@", str(prefix)))
+    launcher.chmod(0o755)
+    return launcher
+
+
+def test_launcher_picks_the_screens_driver_or_says_why_not(tmp_path: Path) -> None:
+    launcher = _installed_launcher(tmp_path)
+    screens = ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")
+    console = {k: v for k, v in os.environ.items() if k not in screens}
+    run = subprocess.run([str(launcher), "--help"], capture_output=True, text=True, env=console, timeout=60)
+    if "kmsdrm" in (pygame_build().drivers or ()):
+        assert run.returncode == 0 and "SDL_VIDEODRIVER=kmsdrm" in run.stderr
+        assert "usage: tilescribe run" in run.stdout
+    else:  # the pygame wheel: no kmsdrm, and the log says what to install
+        assert run.returncode == 1 and "pygame-ce" in run.stderr and "tilescribe doctor" in run.stderr
+    desktop = subprocess.run([str(launcher), "--help"], capture_output=True, text=True, timeout=60,
+                             env={**console, "WAYLAND_DISPLAY": "wayland-0", "DISPLAY": ":0"})
+    assert desktop.returncode == 0 and "SDL_VIDEODRIVER=wayland" in desktop.stderr

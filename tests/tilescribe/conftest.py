@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from calibration.board_print import SheetSpec, print_board
-from engine.hexgrid import Board
+from engine.hexgrid import Board, format_address
 from engine.settings import Settings
 from tilescribe.demo import GamePlan, plan_game, write_recording
 from tilescribe.settings import TableSettings
 from vision.sim.recording import SimOptions
 from vision.sim.timeline import Pacing
+from vision.sim.transcripts import face_of
 
 
 def small_plan() -> GamePlan:
@@ -55,3 +58,33 @@ def camera_game(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, GamePla
     options = SimOptions(seed=2, size=(1280, 960), pacing=Pacing(lead_in=3.0, pause_chance=0.5),
                          shapes=("photo",))
     return write_recording(plan, out / "board" / "board.json", out / "recording", options), plan
+
+
+def _misread(folder: Path, plan: GamePlan, with_correction: bool) -> tuple[str, str, str]:
+    """Make the recording's reading of turn 2's first tile wrong from its landing on; optionally
+    script a kiosk correction at turn 2's end-of-turn signal. Returns the cell's address, its true
+    face and the face misread there."""
+    doc = json.loads((folder / "frames.json").read_text())
+    placement = plan.history[1].placements[0]
+    address = format_address(placement.cell)
+    m = plan.settings.game.modulus
+    true_face = face_of(placement.tile, m, plan.settings.tileset)
+    wrong_face = str(((placement.tile.value or 0) + 5) % m)
+    for frame in doc["frames"]:
+        if frame["cells"].get(address) == true_face:
+            frame["cells"][address] = wrong_face
+    (folder / "frames.json").write_text(json.dumps(doc))
+    events = [json.loads(line) for line in (folder / "events.jsonl").read_text().splitlines()]
+    end = next(e for e in events if e["turn"] == 2)
+    if with_correction:
+        correction = {"t": end["t"], "frame": end["frame"], "type": "correct", "cell": address,
+                      "face": true_face}
+        events.insert(events.index(end), correction)
+    (folder / "events.jsonl").write_text("".join(json.dumps(e) + "\n" for e in events))
+    return address, true_face, wrong_face
+
+
+@pytest.fixture
+def misread() -> Callable[[Path, GamePlan, bool], tuple[str, str, str]]:
+    """Spoils a copy of a recording with a misread (see :func:`_misread`)."""
+    return _misread

@@ -14,6 +14,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -21,12 +22,10 @@ import pygame
 import pytest
 
 from display.theme import Theme
-from engine.hexgrid import format_address
 from engine.transcript import parse_transcript
 from tilescribe.cli import main
 from tilescribe.demo import DEMO_VERSION, GamePlan, demo_recording
 from tilescribe.journal import game_folders, read_game
-from vision.sim.transcripts import face_of
 from vision.sources import Recording
 
 REPO = Path(__file__).resolve().parents[2]
@@ -102,34 +101,12 @@ def test_camera_dropout_loses_nothing(tmp_path: Path, truth_recording: tuple[Pat
     assert len(lost) == len(dropped)
 
 
-def _misread(folder: Path, plan: GamePlan, with_correction: bool) -> None:
-    """Make the recording's reading of turn 2's first tile wrong from its landing on; optionally
-    script a kiosk correction at turn 2's end-of-turn signal."""
-    doc = json.loads((folder / "frames.json").read_text())
-    placement = plan.history[1].placements[0]
-    address = format_address(placement.cell)
-    m = plan.settings.game.modulus
-    true_face = face_of(placement.tile, m, plan.settings.tileset)
-    wrong_face = str(((placement.tile.value or 0) + 5) % m)
-    for frame in doc["frames"]:
-        if frame["cells"].get(address) == true_face:
-            frame["cells"][address] = wrong_face
-    (folder / "frames.json").write_text(json.dumps(doc))
-    events = [json.loads(line) for line in (folder / "events.jsonl").read_text().splitlines()]
-    end = next(e for e in events if e["turn"] == 2)
-    if with_correction:
-        correction = {"t": end["t"], "frame": end["frame"], "type": "correct", "cell": address,
-                      "face": true_face}
-        events.insert(events.index(end), correction)
-    (folder / "events.jsonl").write_text("".join(json.dumps(e) + "\n" for e in events))
-
-
 @pytest.mark.parametrize("corrected", [True, False])
 def test_misread_corrected_from_the_kiosk(tmp_path: Path, truth_recording: tuple[Path, GamePlan],
-                                          corrected: bool) -> None:
+                                          misread: Callable[..., object], corrected: bool) -> None:
     folder, plan = truth_recording
     copy = shutil.copytree(folder, tmp_path / "rec")
-    _misread(copy, plan, with_correction=corrected)
+    misread(copy, plan, corrected)
     status, transcript = _run(tmp_path, copy)
     assert status == 0
     same = _turns(transcript.read_text()) == _turns(plan.transcript())

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from calibration.board_print import PAPER_MM, SheetSpec, print_board
+from calibration.paper import PAPER_MM
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -23,6 +23,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run_print(args: argparse.Namespace) -> int:
     """Write the board files; returns 0, or 2 with a message for bad options."""
+    from calibration.board_print import SheetSpec, print_board
+
     try:
         spec = SheetSpec(order=args.order, cell_mm=args.cell_mm, dpi=args.dpi)
         geometry = print_board(spec, args.out, args.paper)

@@ -5,13 +5,10 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
-import cv2
-import numpy as np
-
-from calibration.board_calibration import CalibrationError
-from calibration.geometry import BoardFileError, BoardGeometry
-from vision.locate_calibrate import calibrate
+if TYPE_CHECKING:
+    import numpy as np
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -31,6 +28,10 @@ def frames_from(args: argparse.Namespace) -> Iterator[tuple[str, np.ndarray]]:
     Raises:
         CalibrationError: an image cannot be read; neither images nor a source given.
     """
+    import cv2
+
+    from calibration.board_calibration import CalibrationError
+
     if args.images:
         for path in args.images:
             image = cv2.imread(path)
@@ -51,6 +52,10 @@ def frames_from(args: argparse.Namespace) -> Iterator[tuple[str, np.ndarray]]:
 
 def run(args: argparse.Namespace) -> int:
     """Calibrate and save; 0 on success, 1 when calibration fails, 2 for bad input."""
+    from calibration.board_calibration import CalibrationError
+    from calibration.geometry import BoardFileError, BoardGeometry
+    from vision.locate_calibrate import calibrate
+
     try:
         geometry = BoardGeometry.load(args.board)
     except BoardFileError as exc:

@@ -5,13 +5,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import TYPE_CHECKING
 
-import cv2
-
-from calibration.board_calibration import Calibration, CalibrationError
-from calibration.geometry import BoardFileError, BoardGeometry
-from engine.hexgrid import address_sort_key, format_address
-from vision.board_reader import BoardReader, ReadConfig
+if TYPE_CHECKING:
+    from vision.board_reader import ReadConfig
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -33,6 +30,9 @@ def build_config(board: str, modulus: int, calibration: str | None, tileset: str
         BoardFileError: board.json bad; CalibrationError: calibration bad or for another board;
         ValueError: bad modulus or unknown tile set.
     """
+    from calibration.board_calibration import Calibration
+    from calibration.geometry import BoardGeometry
+    from vision.board_reader import ReadConfig
     from vision.tile_reader import reader_for_tileset
 
     geometry = BoardGeometry.load(board)
@@ -53,6 +53,13 @@ def build_config(board: str, modulus: int, calibration: str | None, tileset: str
 
 def run(args: argparse.Namespace) -> int:
     """Read one image; 0 when the board was found, 1 when not, 2 for bad input."""
+    import cv2
+
+    from calibration.board_calibration import CalibrationError
+    from calibration.geometry import BoardFileError
+    from engine.hexgrid import address_sort_key, format_address
+    from vision.board_reader import BoardReader
+
     image = cv2.imread(args.image)
     if image is None:
         print(f"tilescribe read: cannot read image {args.image!r}", file=sys.stderr)

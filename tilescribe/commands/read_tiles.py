@@ -16,10 +16,6 @@ import json
 import sys
 import time
 
-import cv2
-
-from calibration.tilesets import TileSetError, load_tileset
-
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add ``read-tiles`` to the CLI."""
@@ -33,6 +29,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Read one photo; 0 on success, 2 for bad input."""
+    import cv2
+
+    from calibration.tilesets import TileSetError, load_tileset
     from vision.loose_tiles import SECOND_OPINION_BELOW, LooseTileError, find_tiles, prepare
     from vision.tile_reader import TileReaderError, reader_for_tileset
 

@@ -17,24 +17,17 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from tqdm import tqdm
+from tilescribe.paths import cache_dir, games_dir, settings_file
 
-from calibration.geometry import BoardGeometry
-from engine.hexgrid import Board, format_address, parse_address
-from tilescribe.demo import demo_recording, recording_settings
-from tilescribe.faces import FaceMap
-from tilescribe.gpio import EndTurnButton, GpioError
-from tilescribe.journal import GameInUseError, Journal, JournalError, latest_unfinished
-from tilescribe.observe import Observer, TruthObserver
-from tilescribe.recovery import recover
-from tilescribe.settings import SettingsError, TableSettings, load_settings
-from tilescribe.table import Table
-from vision.sources import FrameSource, RecordingSource, SourceError, open_source
-
-DEFAULT_GAMES = Path("~/.local/share/tilescribe/games")
-DEFAULT_CACHE = Path("~/.cache/tilescribe")
+if TYPE_CHECKING:
+    from display.kiosk import Kiosk
+    from tilescribe.journal import Journal
+    from tilescribe.observe import Observer
+    from tilescribe.settings import TableSettings
+    from tilescribe.table import Table
+    from vision.sources import FrameSource
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -47,8 +40,8 @@ def _size(text: str) -> tuple[int, int]:
 
 def add_games_argument(parser: argparse.ArgumentParser) -> None:
     """The ``--games DIR`` option (shared with ``tilescribe games``)."""
-    parser.add_argument("--games", type=Path, default=DEFAULT_GAMES,
-                        help=f"folder of the game journals (default {DEFAULT_GAMES})")
+    parser.add_argument("--games", type=Path, default=games_dir(),
+                        help=f"folder of the game journals (default {games_dir()})")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -58,7 +51,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--source", help="pi, a camera index, a stream URL, a video file or a recording folder "
                                     "(default: the bundled demo recording)")
     p.add_argument("--board", type=Path, help="board.json of the printed board (recordings name their own)")
-    p.add_argument("--settings", type=Path, help="TOML settings file (see deploy/settings.toml)")
+    p.add_argument("--settings", type=Path,
+                   help=f"TOML settings file (default: {settings_file()}, if it exists)")
     p.add_argument("--players", help="player names in turn order, comma-separated")
     p.add_argument("--modulus", type=int, help="the modulus (§1-3)")
     p.add_argument("--order", type=int, dest="board_order", help="board order (§1-2)")
@@ -71,7 +65,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--auto", type=float, nargs="?", const=4.0, dest="auto_end_seconds", metavar="SECONDS",
                    help="auto mode: end a legal turn after the board is still this long (4 s)")
     add_games_argument(p)
-    p.add_argument("--cache", type=Path, default=DEFAULT_CACHE, help=f"demo cache (default {DEFAULT_CACHE})")
+    p.add_argument("--cache", type=Path, default=cache_dir(), help=f"demo cache (default {cache_dir()})")
     p.add_argument("--resume", choices=["ask", "yes", "no"], default="ask",
                    help="resume the last unfinished game (default: ask on the terminal)")
     p.add_argument("--start-screen", action="store_true",
@@ -92,6 +86,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _board_shape(board: Path) -> dict[str, Any]:
     """The board order and dropped cells of a printed board (board.json), as settings keys."""
+    from calibration.geometry import BoardGeometry
+    from engine.hexgrid import Board, format_address, parse_address
+
     cells = {parse_address(a) for a in BoardGeometry.load(board).cells}
     order = max(c.ring() for c in cells)
     dropped = [format_address(c) for c in Board.hexagon(order) if c not in cells]
@@ -99,6 +96,8 @@ def _board_shape(board: Path) -> dict[str, Any]:
 
 
 def _settings(args: argparse.Namespace, recorded: TableSettings | None, board: Path | None) -> TableSettings:
+    from tilescribe.settings import TableSettings, load_settings
+
     overrides: dict[str, Any] = {
         key: getattr(args, key)
         for key in ("modulus", "board_order", "wild", "hash_swap", "marker", "bonus", "tileset",
@@ -112,7 +111,8 @@ def _settings(args: argparse.Namespace, recorded: TableSettings | None, board: P
         base = recorded.to_dict()
         base.update({k: v for k, v in overrides.items() if v is not None})
         return TableSettings.from_dict(base, "the recording's settings (or the command line)")
-    return load_settings(args.settings, overrides)
+    default = settings_file()
+    return load_settings(args.settings or (default if default.is_file() else None), overrides)
 
 
 def _resumed(args: argparse.Namespace) -> Journal | None:
@@ -123,6 +123,9 @@ def _resumed(args: argparse.Namespace) -> Journal | None:
         GameInUseError: another session holds the game to resume.
         JournalError: the games folder cannot be repaired.
     """
+    from tilescribe.journal import Journal, latest_unfinished
+    from tilescribe.recovery import recover
+
     games = args.games.expanduser()
     for line in recover(games):
         print(f"tilescribe run: {line}", file=sys.stderr)
@@ -145,6 +148,10 @@ def _resumed(args: argparse.Namespace) -> Journal | None:
 
 def _observer(args: argparse.Namespace, source: FrameSource, settings: TableSettings,
               table: Callable[[], Table]) -> Observer:
+    from tilescribe.faces import FaceMap
+    from tilescribe.observe import TruthObserver
+    from vision.sources import RecordingSource, SourceError
+
     if args.truth:
         if not isinstance(source, RecordingSource):
             raise SourceError("--truth needs a recording folder as the source")
@@ -168,12 +175,54 @@ def _observer(args: argparse.Namespace, source: FrameSource, settings: TableSett
         return TruthObserver(source.recording, settings.still_seconds)
 
 
+def _start_screen(kiosk: Kiosk, settings: TableSettings) -> TableSettings | None:
+    """The settings chosen on the kiosk's start screen (asked again, with the reason as the heading,
+    while the choice is not allowed); None when the players leave it."""
+    from display.start_screen import choose
+    from tilescribe.settings import SettingsError
+    from tilescribe.start import chosen_settings, start_choices
+
+    title = "New game"
+    while True:
+        chosen = choose(kiosk, start_choices(settings), title)
+        if chosen is None:
+            return None
+        try:
+            return chosen_settings(settings, chosen)
+        except SettingsError as exc:
+            title = str(exc)
+
+
+def _game(args: argparse.Namespace, source: FrameSource, settings: TableSettings, resumed: Journal | None,
+          tags: tuple[tuple[str, str], ...]) -> tuple[Table, Journal, Observer]:
+    """The table, journal and observer of a game: the resumed one, or a new one with ``settings``."""
+    from tilescribe.journal import Journal
+    from tilescribe.table import Table
+
+    tables: list[Table] = []
+    observer = _observer(args, source, settings, lambda: tables[0])
+    if resumed is not None:
+        journal = resumed
+        tables.append(Table(settings, journal.restore()))
+        print(f"Resuming {journal.folder} after turn {len(tables[0].game.history)}.")
+    else:
+        journal = Journal.create(args.games.expanduser(), settings, tags)
+        tables.append(Table(settings))
+    if args.truth:
+        tables[0].note = "recorded truth, no vision"
+    return tables[0], journal, observer
+
+
 def run(args: argparse.Namespace) -> int:
     """Run the session; prints the transcript path and the final scores. Returns the exit status."""
     from display.kiosk import Kiosk
-    from display.start_screen import choose
+    from tilescribe.demo import demo_recording, recording_settings
+    from tilescribe.gpio import EndTurnButton, GpioError
+    from tilescribe.journal import GameInUseError, Journal, JournalError
+    from tilescribe.progress import progress
     from tilescribe.session import Session
-    from tilescribe.start import chosen_settings, start_choices
+    from tilescribe.settings import SettingsError
+    from vision.sources import RecordingSource, SourceError, open_source
 
     no_screen = not any(os.environ.get(v) for v in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER"))
     if no_screen and not args.headless:
@@ -186,7 +235,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         spec = args.source
         if spec is None:
-            bar = tqdm(desc="making the demo recording (first use only)", unit="frame", leave=False)
+            bar = progress(desc="making the demo recording (first use only)", unit="frame", leave=False)
 
             def made(done: int, total: int) -> None:
                 bar.total = total
@@ -205,24 +254,14 @@ def run(args: argparse.Namespace) -> int:
             source = RecordingSource(source.recording.folder, start=resumed.last_frame() + 1)
         kiosk = Kiosk(args.size, args.fullscreen, args.screenshots, sound=not args.no_sound)
         if resumed is None and args.start_screen:
-            chosen = choose(kiosk, start_choices(settings))
+            chosen = _start_screen(kiosk, settings)
             if chosen is None:
                 kiosk.close()
                 print("no game started")
                 return 0
-            settings = chosen_settings(settings, chosen)
-        tables: list[Table] = []
-        observer = _observer(args, source, settings, lambda: tables[0])
-        if resumed is not None:
-            journal = resumed
-            tables.append(Table(settings, journal.restore()))
-            print(f"Resuming {journal.folder} after turn {len(tables[0].game.history)}.")
-        else:
-            journal = Journal.create(args.games.expanduser(), settings, (("Source", spec),))
-            tables.append(Table(settings))
-        table = tables[0]
-        if args.truth:
-            table.note = "recorded truth, no vision"
+            settings = chosen
+        tags = (("Source", spec),)
+        table, journal, observer = _game(args, source, settings, resumed, tags)
         button = None
         if args.gpio is not None:
             try:
@@ -238,11 +277,21 @@ def run(args: argparse.Namespace) -> int:
     total = len(source) if isinstance(source, RecordingSource) else None
     if args.speed is None and not args.headless and source.finite:
         args.speed = 1.0  # on a screen, a recording plays at its own pace, to be watched
-    bar = tqdm(total=total, unit="frame", desc="table session", disable=total is None)
+    # on a screen the final standings stay until a tap or key (Rematch, New game); headless, the
+    # session ends with the game
+    games = args.games.expanduser()
+    rematch = None if args.headless else (lambda s: Journal.create(games, s, tags))
+    bar = progress(total=total, unit="frame", desc="table session", quiet=total is None)
     try:
         with kiosk, source:
-            result = Session(source, observer, table, journal, kiosk, button,
-                             speed=args.speed, on_frame=lambda _f: bar.update()).run()
+            while True:
+                result = Session(source, observer, table, journal, kiosk, button, speed=args.speed,
+                                 on_frame=lambda _f: bar.update(), rematch=rematch).run()
+                chosen = _start_screen(kiosk, table.settings) if result.new_game else None
+                if chosen is None:
+                    break
+                journal.close()
+                table, journal, observer = _game(args, source, chosen, None, tags)
     except (SourceError, JournalError) as exc:
         print(f"tilescribe run: {exc}", file=sys.stderr)
         return 1

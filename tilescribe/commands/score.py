@@ -18,7 +18,9 @@ from typing import Any
 
 from engine.asciiboard import format_board
 from engine.game import Game
+from engine.games import Replay, canonical_name, rules_for
 from engine.hexgrid import format_address
+from engine.record import game_tag
 from engine.rules import ScoredSequence
 from engine.tiles import format_placement
 from engine.transcript import ReplayedTurn, parse_transcript, replay
@@ -29,8 +31,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "score",
         help="replay a transcript and score every turn",
-        description="Replay a MODLINSEQ transcript: per turn the sequences, points and blocked cells, "
-        "then the standings. Exit 1 if a turn is illegal, 2 if the file cannot be read.",
+        description='Replay a transcript of any game ([Game "..."] picks the rules): per turn the '
+        "points and what scored them, then the standings. Exit 1 if a turn is illegal, 2 if the file "
+        "cannot be read.",
     )
     parser.add_argument("transcript", type=Path, help="the transcript file")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of text")
@@ -106,14 +109,63 @@ def _print_text(game: Game, turns: list[ReplayedTurn]) -> None:
         print(f"  {rank}. {player} {score}{frozen}")
 
 
-def run(args: argparse.Namespace) -> int:
-    """Replay ``args.transcript``; returns the exit status (0, 1 illegal turn, 2 unreadable)."""
-    path: Path = args.transcript
+def _print_replay(replay: Replay) -> None:
+    """A game other than MODLINSEQ as text: one line per turn, then the standings and the end."""
+    for turn in replay.turns:
+        body = ", ".join(turn.moves) if turn.moves else turn.kind
+        if turn.error is not None:
+            print(f"{turn.number}. {turn.player}: {body}  ILLEGAL ({turn.error})")
+        else:
+            print(f"{turn.number}. {turn.player}: {body}  +{turn.score}")
+    print("Standings:")
+    for rank, (player, score) in enumerate(sorted(replay.scores.items(), key=lambda kv: -kv[1]), start=1):
+        print(f"  {rank}. {player} {score}")
+    for key, value in replay.final.items():
+        print(f"  {key}: {value}")
+
+
+def _run_game(path: Path, text: str, name: str, as_json: bool) -> int:
+    """Replay a transcript of ``name`` through its :class:`engine.games.GameRules`."""
+    try:
+        replay = rules_for(name).replay_text(text, path.parent)
+    except ValueError as exc:
+        print(f"{path}: cannot replay: {exc}", file=sys.stderr)
+        return 2
+    for err in replay.errors:
+        print(f"{path}:{err.line}:{err.column}: {err.message}", file=sys.stderr)
+    if as_json:
+        print(json.dumps(replay.to_json(), indent=1))
+    else:
+        _print_replay(replay)
+    if replay.errors:
+        return 2
+    return 0 if replay.is_legal else 1
+
+
+def read_transcript(path: Path) -> tuple[str, str] | None:
+    """The text of a transcript file and its game's registered name; None (with the reason printed
+    on standard error) when the file cannot be read or names an unknown game."""
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         print(f"{path}: cannot read the transcript: {exc}", file=sys.stderr)
+        return None
+    try:
+        return text, canonical_name(game_tag(text))
+    except ValueError as exc:
+        print(f"{path}: [Game] tag: {exc}", file=sys.stderr)
+        return None
+
+
+def run(args: argparse.Namespace) -> int:
+    """Replay ``args.transcript``; returns the exit status (0, 1 illegal turn, 2 unreadable)."""
+    path: Path = args.transcript
+    read = read_transcript(path)
+    if read is None:
         return 2
+    text, name = read
+    if name != "MODLINSEQ":
+        return _run_game(path, text, name, args.json)
     transcript, errors = parse_transcript(text)
     for err in errors:
         print(f"{path}:{err.line}:{err.column}: {err.message}", file=sys.stderr)

@@ -13,12 +13,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from calibration.geometry import BoardFileError
-from engine.transcript import parse_transcript
-from vision.sim.recording import SimOptions, make_recording
-from vision.sim.tiles import SHAPES, SPLITS
-from vision.sim.timeline import Pacing
-from vision.sim.transcripts import TILESETS, plan_game
+from vision.sim.options import SHAPES, SPLITS, TILESETS
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -62,6 +57,12 @@ def _size(text: str) -> tuple[int, int]:
 
 def run(args: argparse.Namespace) -> int:
     """Write the recording; see the module docstring for the exit status."""
+    from calibration.geometry import BoardFileError
+    from engine.transcript import parse_transcript
+    from vision.sim.recording import SimOptions, make_recording
+    from vision.sim.timeline import Pacing
+    from vision.sim.transcripts import plan_game
+
     try:
         text = args.transcript.read_text(encoding="utf-8")
     except OSError as exc:

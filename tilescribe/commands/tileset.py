@@ -13,8 +13,6 @@ import argparse
 import sys
 from pathlib import Path
 
-import cv2
-
 from calibration.tilesets import TileSetError, builtin_tilesets, format_tileset, load_tileset
 
 
@@ -53,6 +51,8 @@ def _show(args: argparse.Namespace) -> int:
 
 
 def _learn(args: argparse.Namespace) -> int:
+    import cv2
+
     from calibration.geometry import BoardFileError, BoardGeometry
     from vision.locate import BoardNotFoundError
     from vision.tile_reader import TileReaderError

@@ -35,7 +35,7 @@ from vision.sim.camera import CameraPose, bumped, random_lighting, random_pose
 from vision.sim.hands import HandLook, random_look
 from vision.sim.scene import HandInFrame, Optics, Scene, table_top
 from vision.sim.tiles import SHAPES, Shape, Split, TileStyle, sample_style, shape_shows
-from vision.sim.timeline import Pacing, SimPlacement, Timeline, TurnEnd, build_timeline, seat_points
+from vision.sim.timeline import Detour, Pacing, SimPlacement, Timeline, TurnEnd, build_timeline, seat_points
 
 Turn = Sequence[SimPlacement]
 
@@ -145,6 +145,7 @@ class Simulation:
         board: the printed board.
         options: simulation options.
         initial: tiles on the board from the start (e.g. the modulus marker on A0, §8).
+        detours: take-backs and knocks (vision.sim.timeline.Detour).
 
     Raises:
         ValueError: a placement names a cell not on the board, fills a cell twice, or shows a
@@ -152,7 +153,12 @@ class Simulation:
     """
 
     def __init__(
-        self, turns: Sequence[Turn], board: BoardGeometry, options: SimOptions, initial: Turn = ()
+        self,
+        turns: Sequence[Turn],
+        board: BoardGeometry,
+        options: SimOptions,
+        initial: Turn = (),
+        detours: Sequence[Detour] = (),
     ) -> None:
         self.board = board
         self.options = options
@@ -162,7 +168,14 @@ class Simulation:
         bw, bh = board.image_size
         seats = seat_points((bw / 2, bh / 2), 0.75 * math.hypot(bw, bh), options.players)
         self.timeline: Timeline = build_timeline(
-            turns, centres, seats, options.pacing, plan, any_rotation=options.any_rotation, initial=initial
+            turns,
+            centres,
+            seats,
+            options.pacing,
+            plan,
+            any_rotation=options.any_rotation,
+            initial=initial,
+            detours=detours,
         )
         self.styles = self._choose_styles(plan)
         self.looks: tuple[HandLook, ...] = tuple(random_look(plan) for _ in seats)
@@ -224,7 +237,11 @@ class Simulation:
         o = self.options
         self.scene.clear()
         landings = self.timeline.landings
-        placed = 0
+        changes = sorted(
+            [(x.t, 1, i) for i, x in enumerate(landings)]
+            + [(x.lifted, 0, i) for i, x in enumerate(landings) if x.lifted < math.inf]
+        )
+        done = 0
         pose_index = -1
         ends = list(self.timeline.turn_ends)
         for index in range(self.frame_count):
@@ -233,17 +250,21 @@ class Simulation:
             if wanted_pose != pose_index:
                 pose_index = self._pose_index = wanted_pose
                 self.scene.set_pose(self.poses[pose_index])
-            while placed < len(landings) and landings[placed].t <= t:
-                landing = landings[placed]
-                self.scene.place_tile(
-                    landing.placement.address,
-                    landing.placement.face,
-                    self.styles[placed],
-                    landing.angle_deg,
-                    np.random.default_rng([o.seed, 2, placed]),
-                    modulus=o.modulus,
-                )
-                placed += 1
+            while done < len(changes) and changes[done][0] <= t:
+                _, lands, i = changes[done]
+                landing = landings[i]
+                if lands:
+                    self.scene.place_tile(
+                        landing.placement.address,
+                        landing.placement.face,
+                        self.styles[i],
+                        landing.angle_deg,
+                        np.random.default_rng([o.seed, 2, i]),
+                        modulus=o.modulus,
+                    )
+                else:
+                    self.scene.remove_tile(landing.placement.address)
+                done += 1
             hands = self._hands(t) if o.hands else []
             shot = self.scene.render(t, hands, np.random.default_rng([o.seed, 1, index]))
             ok, encoded = cv2.imencode(".jpg", shot.image, [cv2.IMWRITE_JPEG_QUALITY, o.jpeg_quality])
@@ -367,7 +388,8 @@ def make_recording(
     if progress:
         from tqdm import tqdm
 
-        iterator = tqdm(iterator, total=sim.frame_count, unit="frame")
+        # disable=None: no bar when standard error is not a terminal
+        iterator = tqdm(iterator, total=sim.frame_count, unit="frame", disable=None)
     for frame in iterator:
         name = f"{frame.index:06d}.jpg"
         (out / name).write_bytes(frame.jpeg)

@@ -183,11 +183,22 @@ class Scene:
         self._warped = None
         self._tiles[address] = (sprite, centre, angle_deg, max(1.0, 1.2 * ppm))
         if replaces:
-            self.texture = self._paper.copy()
-            for tile in self._tiles.values():
-                _composite_tile(self.texture, *tile)
+            self._redraw()
         else:
             _composite_tile(self.texture, *self._tiles[address])
+
+    def remove_tile(self, address: str) -> None:
+        """Take the tile off a cell (nothing happens when the cell is empty)."""
+        if self._tiles.pop(address, None) is None:
+            return
+        self._warped = None
+        self._redraw()
+
+    def _redraw(self) -> None:
+        """The sheet's texture drawn again from the paper and the tiles on it."""
+        self.texture = self._paper.copy()
+        for tile in self._tiles.values():
+            _composite_tile(self.texture, *tile)
 
     def held_sprite(
         self, face: str, style: TileStyle, angle_deg: float, rng: np.random.Generator, *, modulus: int = 13

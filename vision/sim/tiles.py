@@ -29,16 +29,13 @@ from typing import TYPE_CHECKING, Literal
 import cv2
 import numpy as np
 
+from vision.sim.options import SHAPES, SPLITS, Shape, Split
+
 if TYPE_CHECKING:
     import pygame.freetype
 
 #: Every face a tile can show: numbers, the wild tile, the modulus marker (§8), the Rummikub joker.
 FACES: tuple[str, ...] = tuple(str(v) for v in range(20)) + ("#", "marker", "joker")
-
-Split = Literal["train", "held_out"]
-SPLITS: tuple[Split, ...] = ("train", "held_out")
-Shape = Literal["pentagon", "rectangle", "photo"]
-SHAPES: tuple[Shape, ...] = ("pentagon", "rectangle", "photo")
 
 #: Where TrueType/OpenType fonts are searched (recursively) by file stem.
 FONT_ROOT = Path("/usr/share/fonts")

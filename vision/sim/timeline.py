@@ -6,13 +6,17 @@ seat, moves to each cell in turn, rests there while the tile is put down (the ti
 hand lifts), optionally leaves the board in the middle of the turn (a pause: the position is
 incomplete and no end of turn is signalled), and leaves; the end of turn is signalled a moment
 after the hand has gone. A pass (an empty turn) only signals the end of turn.
+
+A :class:`Detour` adds what players do besides laying their turn: a take-back (tiles laid, left
+still, then lifted again before the real turn is laid) and a knock (committed tiles knocked off
+after a turn and put back a while later). A lifted tile leaves the board when the hand is over it.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -87,6 +91,7 @@ class Landing:
         angle_deg: how far the tile is turned, degrees counter-clockwise.
         seat: the seat whose hand brings it (-1 for tiles there from the start).
         carried_from: when that hand starts carrying it towards the cell, seconds.
+        lifted: when a hand takes it off the board again, seconds (infinity: never).
     """
 
     t: float
@@ -95,6 +100,33 @@ class Landing:
     angle_deg: float
     seat: int = -1
     carried_from: float = 0.0
+    lifted: float = math.inf
+
+
+@dataclass(frozen=True, slots=True)
+class Detour:
+    """Something a player does around turn ``turn`` (1-based) besides laying it.
+
+    Attributes:
+        turn: the turn it belongs to.
+        kind: "take_back": before the turn, its player lays ``tiles``, leaves them still for
+            ``wait`` seconds (``signal``: and ends the turn), then lifts them and lays the real
+            turn; "knock": after the turn, the next player's hand knocks ``tiles`` (already on the
+            board) off, and puts them back ``wait`` seconds later.
+        tiles: the tiles laid and lifted, or knocked off and put back.
+        wait: seconds the board stays still in between.
+        signal: whether the end of the turn is signalled after the take-back's tiles are laid.
+    """
+
+    turn: int
+    kind: str
+    tiles: tuple[SimPlacement, ...]
+    wait: float = 3.0
+    signal: bool = False
+
+    def __post_init__(self) -> None:
+        if self.kind not in ("take_back", "knock") or not self.tiles or self.wait < 0 or self.turn < 1:
+            raise ValueError(f"a detour is a take_back or a knock of tiles, wait >= 0, turn >= 1: {self}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,8 +162,9 @@ class Timeline:
         object.__setattr__(self, "_landing_times", np.array([x.t for x in self.landings]))
 
     def placed_at(self, t: float) -> tuple[Landing, ...]:
-        """The tiles on the board at time ``t`` (those whose landing time is <= t)."""
-        return self.landings[: int(np.searchsorted(self._landing_times, t, side="right"))]
+        """The tiles on the board at time ``t`` (landed at or before ``t``, not lifted yet)."""
+        landed = self.landings[: int(np.searchsorted(self._landing_times, t, side="right"))]
+        return tuple(x for x in landed if t < x.lifted)
 
     def carried_at(self, seat: int, t: float) -> int | None:
         """Index into ``landings`` of the tile the hand of ``seat`` holds at time ``t``, if any."""
@@ -193,6 +226,7 @@ def build_timeline(
     *,
     any_rotation: bool = False,
     initial: Sequence[SimPlacement] = (),
+    detours: Sequence[Detour] = (),
 ) -> Timeline:
     """Schedule a game.
 
@@ -204,64 +238,132 @@ def build_timeline(
         rng: random generator for durations, pauses, hand offsets and tile angles.
         any_rotation: turn tiles at any angle; otherwise they face their player +- 25 degrees.
         initial: tiles on the board from the start (turn 0, e.g. the modulus marker on A0, §8).
+        detours: take-backs and knocks (see :class:`Detour`).
 
     Raises:
         ValueError: a placement names a cell that is not on the board (names the turn and cell),
-            or a cell is filled twice (except a natural replacing a wild tile: the hash swap, §7-4).
+            a cell is filled twice (except a natural replacing a wild tile: the hash swap, §7-4),
+            or a knock names a cell that holds no tile.
     """
-    hands: list[list[HandKey]] = [[] for _ in seats]
-    landings: list[Landing] = []
-    ends: list[TurnEnd] = []
-    filled: dict[str, str] = {}
+    plan = _Schedule(cell_centres, seats, pacing, rng, any_rotation)
     for placement in initial:
-        _check_cell(placement, filled, cell_centres, 0)
-        landings.append(Landing(0.0, 0, placement, 0.0))
-    pitch = _pitch(cell_centres)
-    t = pacing.lead_in
-
-    def dur(base: float) -> float:
-        return base * float(1 + rng.uniform(-pacing.jitter, pacing.jitter))
-
+        _check_cell(placement, plan.filled, cell_centres, 0)
+        plan.landings.append(Landing(0.0, 0, placement, 0.0))
+    plan.t = pacing.lead_in
     for index, turn in enumerate(turns):
-        number = index + 1
-        seat = index % len(seats)
-        keys = hands[seat]
-        pause_after = -1
-        if len(turn) >= 2 and rng.random() < pacing.pause_chance:
-            pause_after = int(rng.integers(1, len(turn)))
-        if turn:
-            keys.append(HandKey(t, None))
-            t += dur(pacing.reach)
-        for k, placement in enumerate(turn):
-            _check_cell(placement, filled, cell_centres, number)
-            cx, cy = cell_centres[placement.address]
-            point = (cx + float(rng.normal(0, 0.08)) * pitch, cy + float(rng.normal(0, 0.08)) * pitch)
+        number, seat = index + 1, index % len(seats)
+        for detour in (d for d in detours if d.turn == number and d.kind == "take_back"):
+            plan.lay(number, seat, detour.tiles, pause=False)
+            plan.t += plan.dur(pacing.settle)
+            if detour.signal:
+                plan.ends.append(TurnEnd(plan.t, number))
+            plan.t += detour.wait
+            plan.lift(seat, detour.tiles)
+        plan.lay(number, seat, turn, pause=len(turn) >= 2 and rng.random() < pacing.pause_chance)
+        plan.t += plan.dur(pacing.settle)
+        plan.ends.append(TurnEnd(plan.t, number))
+        plan.t += plan.dur(pacing.after)
+        for detour in (d for d in detours if d.turn == number and d.kind == "knock"):
+            other = (seat + 1) % len(seats)
+            plan.lift(other, detour.tiles)
+            plan.t += detour.wait
+            plan.lay(number, other, detour.tiles, pause=False)
+            plan.t += plan.dur(pacing.after)
+    return Timeline(
+        tuple(tuple(k) for k in plan.hands),
+        tuple(seats),
+        tuple(sorted(plan.landings, key=lambda x: x.t)),
+        tuple(plan.ends),
+        plan.t,
+    )
+
+
+class _Schedule:
+    """The timeline being built: the clock, the hands' keyframes, the tiles and the turn ends."""
+
+    def __init__(
+        self,
+        cell_centres: Mapping[str, Point],
+        seats: Sequence[Point],
+        pacing: Pacing,
+        rng: np.random.Generator,
+        any_rotation: bool,
+    ) -> None:
+        self.centres = cell_centres
+        self.seats = seats
+        self.pacing = pacing
+        self.rng = rng
+        self.any_rotation = any_rotation
+        self.pitch = _pitch(cell_centres)
+        self.t = 0.0
+        self.hands: list[list[HandKey]] = [[] for _ in seats]
+        self.landings: list[Landing] = []
+        self.ends: list[TurnEnd] = []
+        self.filled: dict[str, str] = {}
+
+    def dur(self, base: float) -> float:
+        return base * float(1 + self.rng.uniform(-self.pacing.jitter, self.pacing.jitter))
+
+    def _over(self, address: str) -> Point:
+        cx, cy = self.centres[address]
+        return (
+            cx + float(self.rng.normal(0, 0.08)) * self.pitch,
+            cy + float(self.rng.normal(0, 0.08)) * self.pitch,
+        )
+
+    def lay(self, number: int, seat: int, tiles: Sequence[SimPlacement], pause: bool) -> None:
+        """The hand of ``seat`` comes in, puts ``tiles`` down one by one (with one pause off the board
+        mid-turn when ``pause``) and leaves."""
+        if not tiles:
+            return
+        keys, pacing = self.hands[seat], self.pacing
+        pause_after = int(self.rng.integers(1, len(tiles))) if pause else -1
+        keys.append(HandKey(self.t, None))
+        self.t += self.dur(pacing.reach)
+        for k, placement in enumerate(tiles):
+            _check_cell(placement, self.filled, self.centres, number)
+            point = self._over(placement.address)
             if k > 0:
-                t += dur(pacing.move)
+                self.t += self.dur(pacing.move)
             carried_from = keys[-1].t
-            keys.append(HandKey(t, point))
-            t += dur(pacing.rest)
-            keys.append(HandKey(t, point))
+            keys.append(HandKey(self.t, point))
+            self.t += self.dur(pacing.rest)
+            keys.append(HandKey(self.t, point))
             angle = (
-                float(rng.uniform(0, 360))
-                if any_rotation
-                else seat_angle_deg(seat, len(seats)) + float(rng.uniform(-25, 25))
+                float(self.rng.uniform(0, 360))
+                if self.any_rotation
+                else seat_angle_deg(seat, len(self.seats)) + float(self.rng.uniform(-25, 25))
             )
-            landings.append(Landing(t, number, placement, angle % 360.0, seat, carried_from))
+            self.landings.append(Landing(self.t, number, placement, angle % 360.0, seat, carried_from))
             if k == pause_after - 1:
-                t += dur(pacing.reach)
-                keys.append(HandKey(t, None))
-                t += dur(pacing.pause)
-                keys.append(HandKey(t, None))
-                t += dur(pacing.reach)
-                keys.append(HandKey(t, point))
-        if turn:
-            t += dur(pacing.reach)
-            keys.append(HandKey(t, None))
-        t += dur(pacing.settle)
-        ends.append(TurnEnd(t, number))
-        t += dur(pacing.after)
-    return Timeline(tuple(tuple(k) for k in hands), tuple(seats), tuple(landings), tuple(ends), t)
+                self.t += self.dur(pacing.reach)
+                keys.append(HandKey(self.t, None))
+                self.t += self.dur(pacing.pause)
+                keys.append(HandKey(self.t, None))
+                self.t += self.dur(pacing.reach)
+                keys.append(HandKey(self.t, point))
+        self.t += self.dur(pacing.reach)
+        keys.append(HandKey(self.t, None))
+
+    def lift(self, seat: int, tiles: Sequence[SimPlacement]) -> None:
+        """The hand of ``seat`` comes in, takes ``tiles`` off the board one by one and leaves."""
+        keys, pacing = self.hands[seat], self.pacing
+        keys.append(HandKey(self.t, None))
+        self.t += self.dur(pacing.reach)
+        for k, placement in enumerate(tiles):
+            on = [i for i, x in enumerate(self.landings) if x.placement == placement and x.lifted == math.inf]
+            if not on:
+                raise ValueError(f"cell {placement.address!r} holds no tile {placement.face!r} to lift")
+            point = self._over(placement.address)
+            if k > 0:
+                self.t += self.dur(pacing.move)
+            keys.append(HandKey(self.t, point))
+            self.t += self.dur(pacing.rest)
+            keys.append(HandKey(self.t, point))
+            self.landings[on[-1]] = replace(self.landings[on[-1]], lifted=self.t)
+            self.filled.pop(placement.address, None)
+        self.t += self.dur(pacing.reach)
+        keys.append(HandKey(self.t, None))
 
 
 def _check_cell(

@@ -14,9 +14,8 @@ from dataclasses import dataclass
 from engine.hexgrid import format_address
 from engine.tiles import Tile
 from engine.transcript import Transcript
+from vision.sim.options import TILESETS
 from vision.sim.timeline import SimPlacement
-
-TILESETS: tuple[str, ...] = ("modlinseq", "rummikub")
 
 
 @dataclass(frozen=True, slots=True)

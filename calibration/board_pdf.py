@@ -1,0 +1,174 @@
+"""board.pdf as vector drawing: the board at true scale, tiled over sheets when it does not fit.
+
+Everything is drawn from board.json's geometry in millimetres, with nothing rasterised: each cell
+is a polygon, each ArUco fiducial marker one filled path of black squares taken from the
+dictionary's bit pattern (so its corners lie exactly where board.json puts them), each address
+and the sheet's label is text. Sheets are laid out by calibration.paper; neighbouring sheets share
+an overlap strip whose inner edges carry alignment crosses, and each sheet names its row and column.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+from fpdf import FPDF
+from fpdf.enums import PathPaintRule
+
+from calibration.geometry import BoardGeometry
+from calibration.layout import SQRT3
+from calibration.paper import OVERLAP_MM, PRINTER_MARGIN_MM, Sheet, SheetPlan, plan_sheets
+
+OUTLINE_GREY = 185
+ADDRESS_GREY = 175
+LABEL_GREY = 120
+OUTLINE_MM = 0.5  # width of the cells' outlines
+ADDRESS_CAP_MM = 2.4  # height of the addresses' capitals
+HELVETICA_CAP = 0.718  # Helvetica's capital height per em
+PT_PER_MM = 72 / 25.4
+
+
+def board_size_mm(geometry: BoardGeometry) -> tuple[float, float]:
+    """(width, height) of the printed board in millimetres."""
+    return (geometry.image_size[0] / geometry.px_per_mm, geometry.image_size[1] / geometry.px_per_mm)
+
+
+def marker_modules(dictionary_name: str, marker_id: int) -> list[list[bool]]:
+    """The marker's modules, border included, row by row from the top; True is black.
+
+    Args:
+        dictionary_name: a cv2.aruco predefined dictionary ("DICT_4X4_50").
+        marker_id: the marker's id in it.
+
+    Returns:
+        (n + 2) rows of (n + 2) booleans, n the dictionary's marker size in bits.
+
+    Raises:
+        ValueError: unknown dictionary, or an id the dictionary does not hold.
+    """
+    if not hasattr(cv2.aruco, dictionary_name):
+        raise ValueError(f"unknown ArUco dictionary {dictionary_name!r}")
+    dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, dictionary_name))
+    if not 0 <= marker_id < len(dictionary.bytesList):
+        raise ValueError(f"marker id {marker_id} is not in {dictionary_name}")
+    side = dictionary.markerSize + 2
+    image = cv2.aruco.generateImageMarker(dictionary, marker_id, side, borderBits=1)  # one pixel a module
+    return [[bool(v == 0) for v in row] for row in image]
+
+
+def write_pdf(geometry: BoardGeometry, pdf_path: Path, paper: str) -> SheetPlan:
+    """Write board.pdf: the board at true scale on sheets of ``paper``.
+
+    Args:
+        geometry: the board (board.json); its pixel coordinates become millimetres.
+        pdf_path: the file to write.
+        paper: a key of calibration.paper.PAPER_MM.
+
+    Returns:
+        The sheets written (their page size and each one's part of the board).
+
+    Raises:
+        ValueError: unknown paper name or marker dictionary.
+        OSError: the file cannot be written.
+    """
+    plan = plan_sheets(board_size_mm(geometry), paper)
+    modules = {m.id: marker_modules(geometry.marker_dictionary, m.id) for m in geometry.markers}
+    pdf = FPDF(unit="mm", format=plan.page_mm)
+    pdf.set_auto_page_break(False)
+    pdf.set_creator("tilescribe")
+    uw, uh = plan.printable_mm
+    for sheet in plan.sheets:
+        pdf.add_page()
+        with pdf.rect_clip(PRINTER_MARGIN_MM, PRINTER_MARGIN_MM, uw, uh):
+            _draw_board(pdf, geometry, sheet, modules)
+        if len(plan.sheets) > 1:
+            _alignment_marks(pdf, plan, sheet)
+    pdf.output(str(pdf_path))
+    return plan
+
+
+def _draw_board(
+    pdf: FPDF, geometry: BoardGeometry, sheet: Sheet, modules: dict[int, list[list[bool]]]
+) -> None:
+    """The whole board placed for ``sheet`` (the caller clips it to the printable area)."""
+    ppm = geometry.px_per_mm
+    dx = PRINTER_MARGIN_MM - sheet.origin_mm[0]
+    dy = PRINTER_MARGIN_MM - sheet.origin_mm[1]
+
+    def page(p: tuple[float, float]) -> tuple[float, float]:
+        return (p[0] / ppm + dx, p[1] / ppm + dy)
+
+    pdf.set_draw_color(OUTLINE_GREY)
+    pdf.set_line_width(OUTLINE_MM)
+    for cell in geometry.cells.values():
+        pdf.polygon([page(p) for p in cell.corners], style="D")
+    pdf.set_font("helvetica", size=ADDRESS_CAP_MM / HELVETICA_CAP * PT_PER_MM)
+    pdf.set_text_color(ADDRESS_GREY)
+    inner = geometry.layout.size * SQRT3 / 2  # centre to flat, pixels
+    for cell in geometry.cells.values():
+        x, y = page((cell.center[0], cell.center[1] + 0.78 * inner))
+        pdf.text(x - pdf.get_string_width(cell.address) / 2, y, cell.address)
+    for marker in geometry.markers:
+        _draw_marker(pdf, page(marker.corners[0]), page(marker.corners[2]), modules[marker.id])
+    width, height = board_size_mm(geometry)
+    pdf.set_text_color(LABEL_GREY)
+    pdf.text(
+        width * 0.35 + dx,
+        height - 3 + dy,
+        f"tilescribe MODLINSEQ board  order {geometry.order}  {geometry.cell_mm:g} mm cells",
+    )
+
+
+def _draw_marker(
+    pdf: FPDF, top_left: tuple[float, float], bottom_right: tuple[float, float], modules: list[list[bool]]
+) -> None:
+    """One marker as a single filled path (no seams between its black modules)."""
+    n = len(modules)
+    step_x = (bottom_right[0] - top_left[0]) / n
+    step_y = (bottom_right[1] - top_left[1]) / n
+    with pdf.new_path(paint_rule=PathPaintRule.FILL_NONZERO) as path:
+        path.style.fill_color = "#000000"
+        for i, row in enumerate(modules):
+            j = 0
+            while j < n:  # each run of black modules in a row as one rectangle
+                if not row[j]:
+                    j += 1
+                    continue
+                start = j
+                while j < n and row[j]:
+                    j += 1
+                path.rectangle(
+                    top_left[0] + start * step_x, top_left[1] + i * step_y, (j - start) * step_x, step_y
+                )
+
+
+def _alignment_marks(pdf: FPDF, plan: SheetPlan, sheet: Sheet) -> None:
+    """Crosses on the inner edges of the sheet's overlap strips, and the sheet's name."""
+    m = PRINTER_MARGIN_MM
+    uw, uh = plan.printable_mm
+    xs = [m + OVERLAP_MM] if sheet.col > 0 else []
+    xs += [m + uw - OVERLAP_MM] if sheet.col < plan.cols - 1 else []
+    ys = [m + OVERLAP_MM] if sheet.row > 0 else []
+    ys += [m + uh - OVERLAP_MM] if sheet.row < plan.rows - 1 else []
+    pdf.set_draw_color(0)
+    pdf.set_line_width(0.2)
+    for x in xs:
+        for y in (m + uh * f for f in (0.25, 0.5, 0.75)):
+            _cross(pdf, x, y)
+    for y in ys:
+        for x in (m + uw * f for f in (0.25, 0.5, 0.75)):
+            _cross(pdf, x, y)
+    pdf.set_font("helvetica", size=7)
+    pdf.set_text_color(0)
+    pdf.text(
+        m,
+        plan.page_mm[1] - 4,
+        f"sheet row {sheet.row + 1}/{plan.rows} column {sheet.col + 1}/{plan.cols}: "
+        f"overlap the {OVERLAP_MM:g} mm strips, match the crosses",
+    )
+
+
+def _cross(pdf: FPDF, x: float, y: float) -> None:
+    pdf.line(x - 4, y, x + 4, y)
+    pdf.line(x, y - 4, x, y + 4)
+    pdf.circle(x=x, y=y, radius=2)

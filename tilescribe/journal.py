@@ -282,9 +282,7 @@ class Journal:
     @property
     def is_finished(self) -> bool:
         """True once the game ended (its Result tag is written)."""
-        at = _result_row(self._lines)
-        ended = at is not None and self._lines[at] != format_tags([("Result", UNFINISHED)])[0]
-        return ended or (self.folder / LEGACY_FINISHED).is_file()
+        return has_ended(self.folder)
 
     @classmethod
     def create(
@@ -505,9 +503,24 @@ def game_folders(games_dir: Path) -> list[Path]:
     )
 
 
+def has_ended(folder: Path) -> bool:
+    """True when the game's header alone shows that it ended (a Result other than ``*``): cheap, for
+    skipping finished games without replaying them; False when unsure."""
+    try:
+        text = (folder / TRANSCRIPT).read_bytes().decode("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
+    header = text.split("\n\n", 1)[0].splitlines()
+    at = _result_row(header)
+    ended = at is not None and header[at] != format_tags([("Result", UNFINISHED)])[0]
+    return ended or (folder / LEGACY_FINISHED).is_file()
+
+
 def latest_unfinished(games_dir: Path) -> Path | None:
     """The most recent readable game that did not finish (to resume after a crash), or None."""
     for folder in reversed(game_folders(games_dir)):
+        if has_ended(folder):
+            continue
         try:
             if not read_game(folder).is_finished:
                 return folder

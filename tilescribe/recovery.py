@@ -3,7 +3,8 @@
 Run by ``tilescribe run`` before it resumes or starts a game, holding the games folder's lock;
 games held by a running session are left alone. Per game folder, one line per repair:
 
-- a stale temporary file (``*.tmp``: a write cut short) is removed;
+- a stale temporary file (``*.tmp``: a write cut short) is removed (in a finished game, the only
+  thing a kill can leave: its other checks are skipped, so a start stays quick with many games);
 - a folder without a transcript (a game killed while it was being made: no turn was committed)
   is removed when it holds no photo, else moved aside;
 - a torn last line of the transcript (a journal written before every file was replaced
@@ -34,6 +35,7 @@ from tilescribe.journal import (
     TURNS,
     JournalError,
     game_folders,
+    has_ended,
     read_game,
     read_index,
 )
@@ -95,6 +97,8 @@ def _recover_game(folder: Path) -> list[str]:
         shutil.rmtree(folder)
         fsync_dir(folder.parent)
         return [*said, f"{folder}: removed (a game killed while it was being made, with no turn)"]
+    if has_ended(folder):  # every turn was whole before the Result was written: nothing else to mend
+        return said
     raw = (folder / TRANSCRIPT).read_bytes()
     if raw and not raw.endswith(b"\n"):
         write_atomic(folder / TRANSCRIPT, raw[: raw.rfind(b"\n") + 1])

@@ -12,13 +12,18 @@ offset by half a cell, so the picture looks like the board::
 Cell tokens: ``.`` empty, ``x`` blocked (§2-2, written only), a number for a natural tile, ``#`` a
 wild tile, ``#=8`` a wild tile with a declared value, ``m`` the modulus marker (§8), ``-`` a cell
 that a truncated board drops (§1-2).
+
+A rectangular board (§12) is drawn as its rows, top row first, without the offset; only hex
+pictures are read back.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
+from engine.cells import AnyBoard, Cell
 from engine.hexgrid import Board, Hex
+from engine.squaregrid import RectBoard, Square
 from engine.tiles import Tile
 
 _WIDTH = 4  # a 3-character field and a space
@@ -34,27 +39,31 @@ def _token(tile: Tile) -> str:
     return tile.notation()
 
 
-def format_board(board: Board, tiles: Mapping[Hex, Tile], blocked: frozenset[Hex] = frozenset()) -> str:
+def _cell_token(board: AnyBoard, cell: Cell, tiles: Mapping[Cell, Tile], blocked: frozenset[Cell]) -> str:
+    if cell not in board:
+        return "-"
+    if cell in tiles:
+        return _token(tiles[cell])
+    return "x" if cell in blocked else "."
+
+
+def format_board(board: AnyBoard, tiles: Mapping[Cell, Tile], blocked: frozenset[Cell] = frozenset()) -> str:
     """The board as a text picture (see the module docstring).
 
     Args:
-        board: the board (its order sets the size of the picture).
+        board: the board (a hex board's order sets the size of the picture).
         tiles: cell -> tile, e.g. a Position.
         blocked: empty cells to mark ``x``.
     """
-    n = board.order
     lines = []
+    if isinstance(board, RectBoard):
+        for row in range(board.height):
+            tokens = [_cell_token(board, Square(col, row), tiles, blocked) for col in range(board.width)]
+            lines.append(" ".join(f"{token:>3}" for token in tokens).rstrip())
+        return "\n".join(lines) + "\n"
+    n = board.order
     for r in range(-n, n + 1):
-        tokens = []
-        for q in _row_range(n, r):
-            cell = Hex(q, r)
-            if cell not in board:
-                token = "-"
-            elif cell in tiles:
-                token = _token(tiles[cell])
-            else:
-                token = "x" if cell in blocked else "."
-            tokens.append(f"{token:>3}")
+        tokens = [f"{_cell_token(board, Hex(q, r), tiles, blocked):>3}" for q in _row_range(n, r)]
         lines.append((" " * (abs(r) * _WIDTH // 2) + " ".join(tokens)).rstrip())
     return "\n".join(lines) + "\n"
 

@@ -11,6 +11,7 @@ for the player who first installs a tile there (§9-2).
 
 from __future__ import annotations
 
+from engine.cells import AnyBoard, Cell
 from engine.hexgrid import Board, Hex, format_address
 
 BONUS_PATTERNS = ("9A", "9B")
@@ -34,11 +35,11 @@ def cell_number(cell: Hex) -> int:
     return int(format_address(cell)[1:])
 
 
-def bonus_cells(board: Board, pattern: str | None) -> dict[Hex, int]:
+def bonus_cells(board: AnyBoard, pattern: str | None) -> dict[Cell, int]:
     """The bonus (+1) and malus (-1) cells of ``board`` under ``pattern`` (§9-1, §9-3).
 
     Args:
-        board: the board.
+        board: the board (a rectangular board has none: the patterns follow hex addresses).
         pattern: ``None`` (no bonus cells), ``"9A"`` or ``"9B"``.
 
     Returns:
@@ -47,7 +48,7 @@ def bonus_cells(board: Board, pattern: str | None) -> dict[Hex, int]:
     Raises:
         ValueError: an unknown pattern name.
     """
-    if pattern is None:
+    if pattern is None or not isinstance(board, Board):
         return {}
     if pattern == "9A":
         table = _PATTERN_9A
@@ -55,7 +56,7 @@ def bonus_cells(board: Board, pattern: str | None) -> dict[Hex, int]:
         table = _PATTERN_9B
     else:
         raise ValueError(f"unknown bonus pattern {pattern!r}; expected one of {BONUS_PATTERNS}")
-    marks = {}
+    marks: dict[Cell, int] = {}
     for cell in board.cells:
         sign = table.get(cell_number(cell))
         if sign is not None:

@@ -1,8 +1,11 @@
-"""The engine's error family and the rule-violation value (§2-2, §3-2, §3-3, §7).
+"""The engine's error family and the rule-violation value (§2-2, §3-2, §3-3, §7, §10-12).
 
 - :class:`RuleViolation`: a broken rule as data (rule section, cells, message), carried by an
   illegal :class:`engine.rules.TurnResult`.
-- :class:`IllegalTurnError`: raised by ``Game.play`` for an illegal turn; carries the violation.
+- :class:`Violation`: a broken rule of Yushino, Super Wild or Holominoes (rule, places as text,
+  message).
+- :class:`IllegalTurnError`: raised by every game's ``Game.play`` for an illegal turn; carries the
+  violation.
 - :class:`TranscriptError`: a transcript problem with its line and column; the reader collects
   these instead of raising (engine.transcript).
 """
@@ -10,8 +13,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from engine.hexgrid import Hex, format_address
+from engine.cells import Cell, format_cell
 
 #: Rule identifiers: the section of the rules (or variations) a turn breaks.
 RULE_AT_LEAST_ONE_TILE = "§3-2 at least one tile"
@@ -31,6 +35,13 @@ RULE_MARKER = "§8 modulus marker"
 RULE_TURN_ORDER = "§3-3 turn order"
 RULE_FROZEN = "§3-3 frozen player"
 RULE_GAME_OVER = "§3-3 game over"
+RULE_FIBONACCI = "§10 fibonacciësque"
+RULE_ADDITION_DIRECTION = "§10 addition direction"
+RULE_MULTIPLICATIVE = "§11 multiplicative"
+RULE_FACTOR_DIRECTION = "§11 factor direction"
+RULE_NO_ZERO = "§11 no tiles bearing 0"
+RULE_ACROSS_EDGE = "§12 line across an edge"
+RULE_LOOP = "§12 loop"
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +55,7 @@ class RuleViolation:
     """
 
     rule: str
-    cells: tuple[Hex, ...]
+    cells: tuple[Cell, ...]
     message: str
 
     def __post_init__(self) -> None:
@@ -54,17 +65,46 @@ class RuleViolation:
     @property
     def addresses(self) -> list[str]:
         """The cells as addresses (``["B2", "M1"]``)."""
-        return [format_address(c) for c in self.cells]
+        return [format_cell(c) for c in self.cells]
 
     def __str__(self) -> str:
         where = f" at {', '.join(self.addresses)}" if self.cells else ""
         return f"{self.rule}{where}: {self.message}"
 
 
-class IllegalTurnError(ValueError):
-    """A turn broken a rule; ``violation`` says which rule and where."""
+@dataclass(frozen=True, slots=True)
+class Violation:
+    """A rule broken by a turn, for any game.
 
-    def __init__(self, violation: RuleViolation) -> None:
+    Attributes:
+        rule: the rule's identifier: the seed's section and a short name (``"§3 one row or column"``).
+        places: the cells, positions or tiles involved, in the game's notation (``["H8", "H9"]``,
+            ``["3,0"]``, ``["132@1,0"]``).
+        message: a sentence naming the offending input.
+    """
+
+    rule: str
+    places: tuple[str, ...]
+    message: str
+
+    def __post_init__(self) -> None:
+        if not self.rule or not self.message:
+            raise ValueError(f"a rule violation needs a rule and a message, got {self.rule!r}")
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"rule", "cells", "message"}``: the shape of MODLINSEQ's ``score --json`` errors."""
+        return {"rule": self.rule, "cells": list(self.places), "message": self.message}
+
+    def __str__(self) -> str:
+        where = f" at {', '.join(self.places)}" if self.places else ""
+        return f"{self.rule}{where}: {self.message}"
+
+
+class IllegalTurnError(ValueError):
+    """A turn broke a rule; ``violation`` says which rule and where (a :class:`RuleViolation` on
+    MODLINSEQ's hex board, a :class:`Violation` in the other games)."""
+
+    def __init__(self, violation: RuleViolation | Violation) -> None:
         super().__init__(str(violation))
         self.violation = violation
 
@@ -74,9 +114,14 @@ class IllegalTurnError(ValueError):
         return self.violation.rule
 
     @property
-    def cells(self) -> tuple[Hex, ...]:
-        """The cells involved."""
-        return self.violation.cells
+    def cells(self) -> tuple[Cell, ...]:
+        """The board cells involved (MODLINSEQ; empty for the other games)."""
+        return self.violation.cells if isinstance(self.violation, RuleViolation) else ()
+
+    def as_violation(self) -> Violation:
+        """The broken rule with its places as text, whatever the game."""
+        v = self.violation
+        return Violation(v.rule, tuple(v.addresses), v.message) if isinstance(v, RuleViolation) else v
 
 
 class TranscriptError(ValueError):

@@ -16,8 +16,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import cast
 
+from engine.cells import cell_sort_key
 from engine.errors import RULE_FROZEN, RULE_GAME_OVER, RULE_TURN_ORDER, IllegalTurnError, RuleViolation
-from engine.hexgrid import Hex, address_sort_key
+from engine.hexgrid import Hex
 from engine.position import Position
 from engine.rules import TurnResult
 from engine.ruleset import Ruleset, ruleset_for
@@ -318,6 +319,6 @@ def _diff(committed: Position, observed: Mapping[Hex, Tile], hash_swap: bool) ->
         if cell not in committed:
             placements.append(Placement(cell, new))
     placements.sort()  # Hex order: along the line when the tiles lie on one (as in §2-1)
-    vanished.sort(key=address_sort_key)
-    changed.sort(key=address_sort_key)
+    vanished.sort(key=cell_sort_key)
+    changed.sort(key=cell_sort_key)
     return PositionDiff(tuple(placements), tuple(vanished), tuple(changed))

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from engine.errors import TranscriptError
+from engine.errors import TranscriptError, Violation
 
 #: The module holding each game's :class:`GameRules` object (as its attribute ``RULES``).
 GAME_MODULES: dict[str, str] = {
@@ -30,34 +30,6 @@ GAME_MODULES: dict[str, str] = {
 
 #: Tokens a hint or a turn may use: the longest rack a caller may name.
 MAX_RACK = 64
-
-
-@dataclass(frozen=True, slots=True)
-class Violation:
-    """A rule broken by a turn, for any game.
-
-    Attributes:
-        rule: the rule's identifier: the seed's section and a short name (``"§3 one row or column"``).
-        places: the cells, positions or tiles involved, in the game's notation (``["H8", "H9"]``,
-            ``["3,0"]``, ``["132@1,0"]``).
-        message: a sentence naming the offending input.
-    """
-
-    rule: str
-    places: tuple[str, ...]
-    message: str
-
-    def __post_init__(self) -> None:
-        if not self.rule or not self.message:
-            raise ValueError(f"a rule violation needs a rule and a message, got {self.rule!r}")
-
-    def to_json(self) -> dict[str, Any]:
-        """``{"rule", "cells", "message"}``: the shape of MODLINSEQ's ``score --json`` errors."""
-        return {"rule": self.rule, "cells": list(self.places), "message": self.message}
-
-    def __str__(self) -> str:
-        where = f" at {', '.join(self.places)}" if self.places else ""
-        return f"{self.rule}{where}: {self.message}"
 
 
 @dataclass(frozen=True, slots=True)

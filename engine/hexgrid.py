@@ -137,10 +137,10 @@ def format_address(cell: Hex) -> str:
     """Format a cell as its address, the inverse of :func:`parse_address` (§1-2).
 
     Raises:
-        ValueError: ``cell`` is not a Hex.
+        ValueError: ``cell`` is not a hex cell (a Hex, not a square cell of engine.squaregrid).
     """
-    if not isinstance(cell, Hex):
-        raise ValueError(f"not a Hex: {cell!r}")
+    if type(cell) is not Hex:  # a subclass (engine.squaregrid.Square) is no hex cell
+        raise ValueError(f"not a hex cell: {cell!r}")
     return _format_address(cell)
 
 

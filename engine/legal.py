@@ -1,7 +1,8 @@
 """Legal values and blocked cells (§2-2: "a computerized version could detect the blocked cells").
 
-A value x is legal on an empty cell when installing x there leaves every line through the cell
-modular-linear. Lines through a cell only grow as the game goes on, so a cell where no value is
+A value x is legal on an empty cell when installing x there leaves every line through the cell a
+sequence of the game's law (engine.laws: §2 modular-linear, §10 fibonacciësque, §11
+multiplicative). Lines through a cell only grow as the game goes on, so a cell where no value is
 legal now never gets one: it is blocked for the rest of the game.
 
 Speed: an empty cell with no neighbouring tile takes any value. For the others, each of the three
@@ -9,6 +10,10 @@ lines through the cell is decided by at most two tiles on either side (the board
 already modular-linear): the nearest tile and the step away from the cell. Only when a line through
 the cell holds a wild tile whose value is still ambiguous (§7-2 E) is the cell handed to the
 constraint solver of engine.wilds, with the cell as one more variable.
+
+Under §10 and §11, and on wrapping boards (§12), a line is decided by trying each value on the
+tiles around the cell (:func:`_law_mask`): the two nearest on either side for a law decided by
+three consecutive tiles, the whole line otherwise or when the cell closes a loop.
 
 Values are bit masks here (bit v set when v is legal); engine.state turns them into sets.
 """
@@ -19,6 +24,7 @@ from collections.abc import Iterable, Mapping
 from functools import lru_cache
 
 from engine.grid import AMBIGUOUS, EMPTY, Grid
+from engine.laws import LINEAR, MULTIPLICATIVE, Law
 from engine.wilds import resolve_wilds
 
 
@@ -71,12 +77,58 @@ def _line_mask(
     return 1 << x if ok else 0
 
 
+def _law_mask(law: Law, values: list[int] | tuple[int, ...], i: int, grid: Grid, k: int) -> int:
+    """Legal values on empty cell i as far as line direction k decides, for any law (no ambiguous
+    wilds): each value is tried on the line the cell would join, in the law's reading order."""
+    fwd, back = grid.forward[k], grid.backward[k]
+    after: list[int] = []
+    j = fwd[i]
+    while j >= 0 and values[j] != EMPTY and j != i:
+        after.append(values[j])
+        j = fwd[j]
+    if j == i:  # the cell closes a loop (§12)
+        return _loop_mask(law, tuple(after), grid.reads_forward[k])
+    before: list[int] = []
+    j = back[i]
+    while j >= 0 and values[j] != EMPTY:
+        before.append(values[j])
+        j = back[j]
+    before.reverse()
+    if law.local:
+        before, after = before[-2:], after[:2]
+    if len(before) + len(after) < (1 if law.kind == MULTIPLICATIVE else 2):
+        return law.full_mask
+    return _open_mask(law, tuple(before), tuple(after), grid.reads_forward[k])
+
+
+@lru_cache(maxsize=65536)
+def _open_mask(law: Law, before: tuple[int, ...], after: tuple[int, ...], forward: bool) -> int:
+    """Mask of the values x making ``before + (x,) + after`` (table order) a sequence of ``law``."""
+    mask = 0
+    for x in range(law.lowest, law.modulus):
+        line = [*before, x, *after]
+        if law.valid(line if forward or not law.directed else line[::-1]):
+            mask |= 1 << x
+    return mask
+
+
+@lru_cache(maxsize=4096)
+def _loop_mask(law: Law, after: tuple[int, ...], forward: bool) -> int:
+    """Mask of the values x closing ``(x,) + after`` (table order) into a loop of ``law`` (§12)."""
+    mask = 0
+    for x in range(law.lowest, law.modulus):
+        line = [x, *after]
+        if law.valid_loop(line if forward or not law.directed else line[::-1]):
+            mask |= 1 << x
+    return mask
+
+
 def _touches_ambiguous(grid: Grid, values: list[int] | tuple[int, ...], i: int) -> bool:
     """True when a line through empty cell i (once i is filled) holds an ambiguous wild tile."""
-    for k in range(3):
+    for k in grid.directions:
         for table in (grid.forward[k], grid.backward[k]):
             j = table[i]
-            while j >= 0 and values[j] != EMPTY:
+            while j >= 0 and values[j] != EMPTY and j != i:
                 if values[j] == AMBIGUOUS:
                     return True
                 j = table[j]
@@ -95,7 +147,7 @@ def frontier(grid: Grid, values: list[int] | tuple[int, ...]) -> set[int]:
 def legal_masks(
     grid: Grid,
     values: list[int] | tuple[int, ...],
-    modulus: int,
+    law: Law,
     cells: Iterable[int] | None = None,
     known: Mapping[int, int] | None = None,
     blocked_only: bool = False,
@@ -105,7 +157,7 @@ def legal_masks(
     Args:
         grid: index tables of the board.
         values: per cell index: value >= 0, EMPTY or AMBIGUOUS (a legal position).
-        modulus: m.
+        law: the sequence law and modulus (engine.laws).
         cells: empty cell indices to examine; default: the frontier (every other empty cell takes
             any value).
         known: the ambiguous wild tiles' possible values, if known (engine.wilds.resolve_wilds).
@@ -115,18 +167,27 @@ def legal_masks(
     Returns:
         cell index -> mask of legal values (0 for a blocked cell).
     """
-    m = modulus
-    full = (1 << m) - 1
+    m = law.modulus
+    full = law.full_mask
     halves = _halves(m)
     any_ambiguous = AMBIGUOUS in values
     out = {}
     fwd, back = grid.forward, grid.backward
+    fast = law.kind == LINEAR and not any(grid.seams) and len(fwd) == 3
     for i in frontier(grid, values) if cells is None else cells:
         if any_ambiguous and _touches_ambiguous(grid, values, i):
             trial = list(values)
             trial[i] = AMBIGUOUS
-            solved = resolve_wilds(grid, trial, m, extra={i: full}, known=known, one=blocked_only)
+            solved = resolve_wilds(grid, trial, law, extra={i: full}, known=known, one=blocked_only)
             out[i] = 0 if solved is None else solved[i]
+            continue
+        if not fast:
+            mask = full
+            for k in grid.directions:
+                mask &= _law_mask(law, values, i, grid, k)
+                if not mask:
+                    break
+            out[i] = mask
             continue
         mask = _line_mask(values, i, fwd[0], back[0], m, full, halves)
         if mask:
@@ -144,11 +205,11 @@ def line_end_cells(grid: Grid, values: list[int] | tuple[int, ...], changed: Ite
     """
     out: set[int] = set()
     for i in changed:
-        for k in range(3):
+        for k in grid.directions:
             for table in (grid.forward[k], grid.backward[k]):
                 j = table[i]
-                while j >= 0 and values[j] != EMPTY:
+                while j >= 0 and values[j] != EMPTY and j != i:
                     j = table[j]
-                if j >= 0:
+                if j >= 0 and j != i:
                     out.add(j)
     return out

@@ -1,17 +1,19 @@
 """Random legal games, seeded: test data, benchmark positions, demo transcripts.
 
-Each turn starts on a random empty cell next to the tiles (A0 on the first turn), picks a random
-line direction and grows a run of new tiles along it, choosing each value at random among those the
-rules accept (engine.rules). Natural tiles only; a player with no legal start passes.
+Each turn starts on a random empty cell next to the tiles (A0, or a rectangular board's centre, on
+the first turn), picks a random line direction and way along it, and grows a run of new tiles
+along it, choosing each value at random among those the rules accept (engine.rules), whatever the
+sequence law (§2, §10, §11) and board (hex, rectangular, wrapping, §12). Natural tiles only; a
+player with no legal start passes.
 """
 
 from __future__ import annotations
 
 import random
 
+from engine.cells import Cell
 from engine.game import Game
-from engine.grid import EMPTY, LINE_ORDER
-from engine.hexgrid import LINE_DIRECTIONS, ORIGIN, Hex
+from engine.grid import EMPTY
 from engine.rules import TurnResult
 from engine.settings import Settings
 from engine.tiles import Placement, Tile
@@ -26,19 +28,24 @@ def random_turn(game: Game, rng: random.Random, max_tiles: int = 4) -> list[Plac
         max_tiles: the most tiles to install.
     """
     state = game.state
-    board = game.settings.board
-    if all(t.is_marker for t in game.position.tiles()) and ORIGIN not in game.position:
-        starts = [ORIGIN]
+    grid = state.grid
+    centre = grid.centre
+    position = game.position
+    if (
+        centre is not None
+        and all(t.is_marker for t in position.tiles())
+        and grid.cells[centre] not in position
+    ):
+        starts = [grid.cells[centre]]
     else:
         legal = game.legal_values()
-        grid = state.grid
         starts = [
             c
             for c, vals in legal.items()
             if vals and any(state.values[j] != EMPTY for j in grid.neighbours[grid.index[c]])
         ]
-        if not starts and ORIGIN in game.position and game.position[ORIGIN].is_marker:
-            starts = [c for c in ORIGIN.neighbours() if c in board and c not in game.position]
+        if not starts and centre is not None and len(position) == 1:  # the marker alone (§8)
+            starts = [grid.cells[j] for j in grid.neighbours[centre]]
     rng.shuffle(starts)
     for start in starts[:8]:
         turn = _grow(game, start, rng, max_tiles)
@@ -47,29 +54,34 @@ def random_turn(game: Game, rng: random.Random, max_tiles: int = 4) -> list[Plac
     return []
 
 
-def _grow(game: Game, start: Hex, rng: random.Random, max_tiles: int) -> list[Placement]:
-    m = game.settings.modulus
-    step = LINE_DIRECTIONS[rng.choice(LINE_ORDER)]
-    if rng.random() < 0.5:
-        step = step.scale(-1)
+def _grow(game: Game, start: Cell, rng: random.Random, max_tiles: int) -> list[Placement]:
+    law = game.settings.law
+    grid = game.state.grid
+    k = rng.choice(grid.directions)
+    table = grid.backward[k] if rng.random() < 0.5 else grid.forward[k]
     target = rng.randint(1, max_tiles)
+    occupied = list(game.state.values)
     turn: list[Placement] = []
-    cell = start
+    i = grid.index[start]
     while len(turn) < target:
-        while cell in game.position:
-            cell = cell + step
-        if cell not in game.settings.board:
+        first = i
+        while i >= 0 and occupied[i] != EMPTY:
+            i = table[i]
+            if i == first:
+                return turn
+        if i < 0:
             break
-        values = list(range(m))
+        values = list(range(law.lowest, law.modulus))
         rng.shuffle(values)
         for v in values:
-            trial = [*turn, Placement(cell, Tile.natural(v))]
+            trial = [*turn, Placement(grid.cells[i], Tile.natural(v))]
             if game.evaluate(trial).legal:
                 turn = trial
+                occupied[i] = v
                 break
         else:
             break
-        cell = cell + step
+        i = table[i]
     return turn
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
+from engine.cells import board_centre
 from engine.position import Position
 from engine.rules import TurnResult, evaluate_turn
 from engine.settings import Settings
@@ -44,7 +45,7 @@ class Modlinseq:
 
     def initial_position(self, settings: Settings) -> Position:
         """Empty, or the modulus marker on A0 (§8)."""
-        return Position.with_marker() if settings.marker else Position()
+        return Position.with_marker(board_centre(settings.board)) if settings.marker else Position()
 
     def prepare(self, settings: Settings, position: Position) -> BoardState:
         """See :meth:`engine.state.BoardState.build` (raises ValueError)."""

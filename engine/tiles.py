@@ -11,12 +11,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from engine.hexgrid import Hex, format_address, parse_address
+from engine.cells import AnyBoard, Cell, format_cell, parse_cell
+from engine.hexgrid import Hex
 
 WILD_FACE = "#"
 MARKER_FACE = "marker"
 
-_PLACEMENT_RE = re.compile(r"(?:(\d+)|#(?:=(\d+))?)([A-Za-z]\d+)")
+_PLACEMENT_RE = re.compile(r"(?:(\d{1,6})|#(?:=(\d{1,6}))?)([A-Za-z]{1,2}\d{1,6})")
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,19 +97,23 @@ class Placement:
         tile: the tile.
     """
 
-    cell: Hex
+    cell: Cell
     tile: Tile
 
     def __post_init__(self) -> None:
         if not isinstance(self.cell, Hex) or not isinstance(self.tile, Tile):
-            raise ValueError(f"a placement needs a Hex and a Tile, got {self.cell!r}, {self.tile!r}")
+            raise ValueError(f"a placement needs a cell and a Tile, got {self.cell!r}, {self.tile!r}")
 
     def __str__(self) -> str:
         return format_placement(self)
 
 
-def parse_placement(text: str) -> Placement:
+def parse_placement(text: str, board: AnyBoard | None = None) -> Placement:
     """Parse one placement in cell notation: ``"4B2"``, ``"#B2"``, ``"#=8B2"`` (§2-1, §7-1).
+
+    Args:
+        text: the placement.
+        board: whose address notation the cell uses (hex when None; ``C5`` on a rectangular board).
 
     Raises:
         ValueError: ``text`` is not a placement; the message quotes it.
@@ -118,7 +123,7 @@ def parse_placement(text: str) -> Placement:
         raise ValueError(f"not a placement: {text!r} (expected e.g. 4B2, #B2 or #=8B2)")
     natural, declared, address = m.groups()
     try:
-        cell = parse_address(address)
+        cell = parse_cell(address, board)
     except ValueError as exc:
         raise ValueError(f"not a placement: {text!r} ({exc})") from None
     if natural is not None:
@@ -128,13 +133,13 @@ def parse_placement(text: str) -> Placement:
 
 def format_placement(placement: Placement) -> str:
     """Format a placement in cell notation, the inverse of :func:`parse_placement`."""
-    return f"{placement.tile.notation()}{format_address(placement.cell)}"
+    return f"{placement.tile.notation()}{format_cell(placement.cell)}"
 
 
-def parse_placements(text: str) -> list[Placement]:
+def parse_placements(text: str, board: AnyBoard | None = None) -> list[Placement]:
     """Parse placements separated by commas and/or spaces (``"4B2, 7B1 10A0"``).
 
     Raises:
         ValueError: one item is not a placement; the message quotes it.
     """
-    return [parse_placement(item) for item in re.split(r"[,\s]+", text.strip()) if item]
+    return [parse_placement(item, board) for item in re.split(r"[,\s]+", text.strip()) if item]

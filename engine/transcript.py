@@ -17,25 +17,35 @@ and colon (turn order decides when it is left out), then placements in cell nota
 ``#B2``, ``#=8B2``; commas and/or spaces between them), or ``pass``, or ``freeze``. ``{...}`` is a
 comment. Settings tags: Game, Modulus, Order, Dropped (addresses cut from the hexagon, §1-2),
 Players, Wild ("A".."E" or "no", §7-2), HashSwap ("yes"/"no", §7-4), Marker ("yes"/"no", §8),
-Bonus ("9A", "9B" or "no", §9), TilesPerValue (a number or "no", §1-3). Other tags are kept as they
-are. The reader is forgiving: it collects every :class:`engine.errors.TranscriptError` with its
-line and column and carries on.
+Bonus ("9A", "9B" or "no", §9), TilesPerValue (a number or "no", §1-3); for §10-12 Sequence
+("linear", "fibonacci" or "multiplicative"), Composite ("yes": §11 with a composite modulus),
+Board ("rect 12x8": a rectangular board of 12 columns and 8 rows, whose cells are written C5,
+engine.squaregrid; it replaces Order), Wrap and Diagonals ("yes"/"no"), LoopBonus (points).
+Numbers are bounded (Modulus at most 1000, Order 100, LoopBonus 1000, a side of a rectangular
+board 100). Other tags are kept as they are. The reader is forgiving: it collects every
+:class:`engine.errors.TranscriptError` with its line and column and carries on.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
 
+from engine.cells import AnyBoard
 from engine.errors import RULE_GAME_OVER, RULE_TURN_ORDER, RuleViolation, TranscriptError
 from engine.game import FREEZE, PASS, PLAY, Game
 from engine.hexgrid import Board
+from engine.laws import LINEAR
 from engine.record import RecordLine, format_line, format_tags, read_record
 from engine.rules import TurnResult
 from engine.settings import Settings
+from engine.squaregrid import RectBoard, parse_board_tag
 from engine.tiles import Placement, format_placement, parse_placement
 
 _YES = {"yes": True, "true": True, "1": True, "no": False, "false": False, "0": False}
 _NONE = {"no", "none", "-", ""}
+#: Largest modulus (and loop bonus) a transcript may ask for, and largest hex board order.
+MAX_NUMBER = 1000
+MAX_ORDER = 100
 
 #: Settings tags in the order the writer puts them.
 SETTINGS_TAGS = (
@@ -49,6 +59,12 @@ SETTINGS_TAGS = (
     "Marker",
     "Bonus",
     "TilesPerValue",
+    "Sequence",
+    "Composite",
+    "Board",
+    "Wrap",
+    "Diagonals",
+    "LoopBonus",
 )
 
 
@@ -95,11 +111,12 @@ class Transcript:
 
 
 def _settings_tags(settings: Settings) -> list[tuple[str, str]]:
-    out = [
-        ("Game", settings.game),
-        ("Modulus", str(settings.modulus)),
-        ("Order", str(settings.board.order)),
-    ]
+    board = settings.board
+    out = [("Game", settings.game), ("Modulus", str(settings.modulus))]
+    if isinstance(board, RectBoard):
+        out.append(("Board", board.tag()))
+    else:
+        out.append(("Order", str(board.order)))
     if settings.dropped:
         out.append(("Dropped", " ".join(settings.dropped)))
     out.append(("Players", ", ".join(settings.players)))
@@ -112,6 +129,17 @@ def _settings_tags(settings: Settings) -> list[tuple[str, str]]:
     if settings.bonus is not None:
         out.append(("Bonus", settings.bonus))
     out.append(("TilesPerValue", "no" if settings.tiles_per_value is None else str(settings.tiles_per_value)))
+    if settings.sequence != LINEAR:
+        out.append(("Sequence", settings.sequence))
+    if settings.composite:
+        out.append(("Composite", "yes"))
+    if isinstance(board, RectBoard):
+        if board.wrap:
+            out.append(("Wrap", "yes"))
+        if board.diagonals:
+            out.append(("Diagonals", "yes"))
+    if settings.loop_bonus:
+        out.append(("LoopBonus", str(settings.loop_bonus)))
     return out
 
 
@@ -145,6 +173,7 @@ class _Reader:
         self.errors: list[TranscriptError] = []
         self.tags: list[tuple[str, str, int]] = []
         self.turns: list[TranscriptTurn] = []
+        self.notation: AnyBoard | None = None  # whose addresses the placements use
 
     def error(self, line: int, column: int, message: str) -> None:
         self.errors.append(TranscriptError(line, column, message))
@@ -160,7 +189,7 @@ class _Reader:
         placements = []
         for tok in record.tokens:
             try:
-                placements.append(parse_placement(tok.text))
+                placements.append(parse_placement(tok.text, self.notation))
             except ValueError as exc:
                 self.error(record.line, tok.column, str(exc))
         if placements:
@@ -172,6 +201,8 @@ class _Reader:
     def settings(self) -> tuple[Settings, tuple[tuple[str, str], ...]]:
         values: dict[str, object] = {}
         order, dropped = 9, ""
+        rect: tuple[int, int] | None = None
+        switches = {"wrap": False, "diagonals": False}
         extra = []
         for name, value, lineno in self.tags:
             try:
@@ -179,9 +210,22 @@ class _Reader:
                 if key == "game":
                     values["game"] = value
                 elif key == "modulus":
-                    values["modulus"] = int(value)
+                    values["modulus"] = _bounded(value)
                 elif key == "order":
-                    order = int(value)
+                    order = _bounded(value, MAX_ORDER)
+                elif key == "board":
+                    rect = parse_board_tag(value)
+                elif key in ("wrap", "diagonals", "composite"):
+                    if value.lower() not in _YES:
+                        raise ValueError(f"expected yes or no, got {value!r}")
+                    if key == "composite":
+                        values["composite"] = _YES[value.lower()]
+                    else:
+                        switches[key] = _YES[value.lower()]
+                elif key == "sequence":
+                    values["sequence"] = value.lower()
+                elif key == "loopbonus":
+                    values["loop_bonus"] = _bounded(value)
                 elif key == "dropped":
                     dropped = value
                 elif key == "players":
@@ -207,9 +251,9 @@ class _Reader:
             if named:
                 values["players"] = tuple(named)
         try:
-            values["board"] = Board.truncated(order, dropped.split()) if dropped else Board.hexagon(order)
+            values["board"] = self._board(order, dropped, rect, switches)
         except ValueError as exc:
-            self.error(0, 0, f"board of order {order!r} dropping {dropped!r}: {exc}")
+            self.error(0, 0, f"board: {exc}")
         known = {f.name for f in fields(Settings)}
         try:
             settings = Settings(**{k: v for k, v in values.items() if k in known})  # type: ignore[arg-type]
@@ -217,6 +261,45 @@ class _Reader:
             self.error(0, 0, f"settings: {exc}")
             settings = Settings()
         return settings, tuple(extra)
+
+    @staticmethod
+    def _board(order: int, dropped: str, rect: tuple[int, int] | None, switches: dict[str, bool]) -> AnyBoard:
+        """The board the tags describe."""
+        if rect is not None:
+            if dropped:
+                raise ValueError("Dropped cuts cells from a hex board, not from a rectangular one")
+            return RectBoard(rect[0], rect[1], switches["wrap"], switches["diagonals"])
+        if switches["wrap"]:
+            raise ValueError('wrap-around (§12) needs a rectangular board, e.g. [Board "rect 12x8"]')
+        if switches["diagonals"]:
+            raise ValueError('diagonals (§12) need a rectangular board, e.g. [Board "rect 12x8"]')
+        if dropped:
+            return Board.truncated(order, dropped.split())
+        return Board.hexagon(order)
+
+
+def _bounded(value: str, most: int = MAX_NUMBER) -> int:
+    """A whole number 0..``most`` from a tag.
+
+    Raises:
+        ValueError: not a number, or out of range.
+    """
+    text = value.strip()
+    if not text.isdigit() or len(text) > 6 or int(text) > most:
+        raise ValueError(f"expected a whole number 0..{most}, got {value!r}")
+    return int(text)
+
+
+def _board_notation(tags: list[tuple[str, str, int]]) -> AnyBoard | None:
+    """A board whose address notation the turns use: a rectangular board when the Board tag names one."""
+    for name, value, _ in tags:
+        if name.lower() == "board":
+            try:
+                width, height = parse_board_tag(value)
+                return RectBoard(width, height)
+            except ValueError:
+                return None
+    return None
 
 
 def parse_transcript(text: str) -> tuple[Transcript, list[TranscriptError]]:
@@ -233,6 +316,7 @@ def parse_transcript(text: str) -> tuple[Transcript, list[TranscriptError]]:
     reader = _Reader()
     tags, lines, reader.errors = read_record(text)
     reader.tags = [(t.name, t.value, t.line) for t in tags]
+    reader.notation = _board_notation(reader.tags)
     for record in lines:
         reader.turn_line(record)
     settings, extra = reader.settings()

@@ -1,7 +1,9 @@
 """The constraint solver behind wild tiles (§7-1, §7-2, §7-3, §7-4).
 
-Every unbroken straight line of tiles must be modular-linear (§2-2): there is a pair (a, d) with
-the value at position p equal to a + p*d (mod m). A wild tile whose value is not fixed is a
+Every unbroken straight line of tiles must be a sequence of the game's law (§2-2 modular-linear,
+§10, §11; engine.laws): there is a parameter pair (a, d) with the value at position p equal to
+``law.term(a, d, p)`` (for §2, a + p*d mod m); positions count along the law's reading order, and
+a loop (§12) must close. A wild tile whose value is not fixed is a
 variable; each line through variables is a constraint allowing exactly the (a, d) pairs that agree
 with the line's fixed values. The solver finds, for every variable, the values it takes in at least
 one assignment satisfying every line at once (generalised arc consistency, then a search per value
@@ -19,6 +21,7 @@ from functools import reduce
 from operator import and_, or_
 
 from engine.grid import AMBIGUOUS, Grid
+from engine.laws import Law
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,6 +31,7 @@ class LineConstraint:
     Attributes:
         fixed: (position along the line, value) for tiles whose value is known.
         variables: (position along the line, variable) for wild tiles whose value is not.
+        loop: the line's length when it closes into a loop (§12), else 0.
 
     Raises:
         ValueError: a position used twice or negative.
@@ -35,24 +39,16 @@ class LineConstraint:
 
     fixed: tuple[tuple[int, int], ...]
     variables: tuple[tuple[int, Hashable], ...]
+    loop: int = 0
 
     def __post_init__(self) -> None:
         positions = [p for p, _ in self.fixed] + [p for p, _ in self.variables]
         if len(set(positions)) != len(positions) or any(p < 0 for p in positions):
             raise ValueError(f"line positions must be distinct and >= 0: {self!r}")
 
-    def pairs(self, modulus: int) -> list[tuple[int, int]]:
-        """Every (a, d) agreeing with the fixed values: value at position p is a + p*d (mod m)."""
-        m = modulus
-        if not self.fixed:
-            return [(a, d) for d in range(m) for a in range(m)]
-        (p0, v0), rest = self.fixed[0], self.fixed[1:]
-        out = []
-        for d in range(m):
-            a = (v0 - p0 * d) % m
-            if all((a + p * d - v) % m == 0 for p, v in rest):
-                out.append((a, d))
-        return out
+    def pairs(self, law: Law) -> list[tuple[int, int]]:
+        """Every parameter pair (a, d) of ``law`` agreeing with the fixed values (and the loop)."""
+        return law.pairs(self.fixed, self.loop)
 
 
 class _Problem:
@@ -62,14 +58,13 @@ class _Problem:
     would take; a row survives while every bit is still in its variable's domain.
     """
 
-    def __init__(self, lines: Sequence[LineConstraint], modulus: int) -> None:
-        m = modulus
+    def __init__(self, lines: Sequence[LineConstraint], law: Law) -> None:
         self.lines: list[tuple[tuple[Hashable, ...], list[tuple[int, ...]]]] = []
         for line in lines:
             if not line.variables:
                 continue
             names = tuple(var for _, var in line.variables)
-            rows = {tuple(1 << ((a + p * d) % m) for p, _ in line.variables) for a, d in line.pairs(modulus)}
+            rows = {tuple(1 << law.term(a, d, p) for p, _ in line.variables) for a, d in line.pairs(law)}
             self.lines.append((names, sorted(rows)))
         self.lines_of: dict[Hashable, list[int]] = {}
         for k, (names, _) in enumerate(self.lines):
@@ -170,7 +165,7 @@ def _supports(
 def solve(
     lines: Sequence[LineConstraint],
     domains: Mapping[Hashable, int],
-    modulus: int,
+    law: Law,
     targets: set[Hashable] | None = None,
     one: bool = False,
 ) -> dict[Hashable, int] | None:
@@ -181,9 +176,9 @@ def solve(
 
     Args:
         lines: the unbroken lines through the variables (lines without variables are ignored:
-            check those with engine.sequences.is_modular_linear).
+            check those with ``law.valid``).
         domains: variable -> bit mask of the values allowed before the lines are considered.
-        modulus: m.
+        law: the sequence law and modulus.
         targets: the variables whose supported values are wanted (default: every variable).
             Parts without a target are not examined: give targets only when the rest is known
             to be satisfiable.
@@ -200,7 +195,7 @@ def solve(
     """
     result = dict(domains)
     for part in _components(lines):
-        problem = _Problem(part, modulus)
+        problem = _Problem(part, law)
         names = set(problem.lines_of)
         missing = names - set(domains)
         if missing:
@@ -227,20 +222,24 @@ def mask_values(mask: int) -> frozenset[int]:
     return frozenset(out)
 
 
-def wild_lines(grid: Grid, values: Sequence[int], variables: list[int]) -> list[LineConstraint]:
-    """The lines through the given variable cells, each once, as solver constraints."""
+def wild_lines(grid: Grid, values: Sequence[int], variables: list[int], law: Law) -> list[LineConstraint]:
+    """The lines through the given variable cells, each once, as solver constraints (positions in
+    the law's reading order)."""
     seen: set[tuple[int, int]] = set()
     lines = []
     for i in variables:
-        for k in range(3):
+        for k in grid.directions:
             run = grid.run(values, i, k)
             if len(run) < 2 or (k, run[0]) in seen:
                 continue
             seen.add((k, run[0]))
+            loop = len(run) if grid.is_loop(run, k) else 0
+            run = grid.reading_order(run, k, law.directed)
             lines.append(
                 LineConstraint(
                     fixed=tuple((p, values[j]) for p, j in enumerate(run) if values[j] >= 0),
                     variables=tuple((p, j) for p, j in enumerate(run) if values[j] < 0),
+                    loop=loop,
                 )
             )
     return lines
@@ -249,7 +248,7 @@ def wild_lines(grid: Grid, values: Sequence[int], variables: list[int]) -> list[
 def resolve_wilds(
     grid: Grid,
     values: Sequence[int],
-    modulus: int,
+    law: Law,
     extra: Mapping[int, int] | None = None,
     known: Mapping[int, int] | None = None,
     one: bool = False,
@@ -259,7 +258,7 @@ def resolve_wilds(
     Args:
         grid: index tables.
         values: per cell index, with AMBIGUOUS (-2) at every variable cell, including ``extra``.
-        modulus: m.
+        law: the sequence law and modulus.
         extra: cell index -> starting domain mask for further variables (e.g. an empty cell whose
             legal values are wanted); ambiguous wilds start with every value. With ``extra`` only
             the extra cells are solved for, taking the rest of the position as consistent.
@@ -274,11 +273,11 @@ def resolve_wilds(
     variables = [i for i, v in enumerate(values) if v == AMBIGUOUS]
     if not variables:
         return {}
-    full = (1 << modulus) - 1
+    full = law.full_mask
     known = known or {}
     domains: dict[Hashable, int] = {i: known.get(i, full) for i in variables}
     for i, mask in (extra or {}).items():
         domains[i] = mask
     targets: set[Hashable] | None = set(extra) if extra else None
-    result = solve(wild_lines(grid, values, variables), domains, modulus, targets, one)
+    result = solve(wild_lines(grid, values, variables, law), domains, law, targets, one)
     return None if result is None else {k: v for k, v in result.items() if isinstance(k, int)}

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from engine.games import Violation
+from engine.errors import IllegalTurnError, Violation
 from engine.holominoes.position import SCORINGS, Hole, Position, score_holes
 from engine.holominoes.tiles import (
     Pass,
@@ -126,13 +126,6 @@ class TurnRecord:
     kind: str
     result: TurnResult | None = None
 
-
-class IllegalTurnError(ValueError):
-    """A move broke a rule; ``violation`` says which and where."""
-
-    def __init__(self, violation: Violation) -> None:
-        super().__init__(str(violation))
-        self.violation = violation
 
 
 @dataclass(slots=True)

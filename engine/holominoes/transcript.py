@@ -165,7 +165,7 @@ def replay(text: str) -> tuple[Game, Replay]:
             try:
                 result = game.play(move)
             except IllegalTurnError as exc:
-                violation = exc.violation
+                violation = exc.as_violation()
         if violation is not None and not game.is_over:
             game.skip()
         kind = PASS if moves[0].lower() == "pass" else PLAY

@@ -25,7 +25,7 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
-from engine.games import Violation
+from engine.errors import IllegalTurnError, Violation
 from engine.yushino.board import Layout, classic_layout
 from engine.yushino.rules import (
     FORWARD,
@@ -57,13 +57,6 @@ RULE_EXCHANGE_POOL = "§5 exchange needs more than 7 in the pool"
 SCORELESS_END = 3
 OUT, SCORELESS = "out", "scoreless"
 
-
-class IllegalTurnError(ValueError):
-    """A turn broke a rule; ``violation`` says which rule and where."""
-
-    def __init__(self, violation: Violation) -> None:
-        super().__init__(str(violation))
-        self.violation = violation
 
 
 @dataclass(frozen=True, slots=True)

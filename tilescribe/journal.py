@@ -111,6 +111,12 @@ def turn_line(record: TurnRecord, clock: str) -> str:
     return f"{text} {{[%time {clock}]}}"
 
 
+def plain_turns(text: str) -> list[str]:
+    """A record's committed turn lines without their clock comments (to compare with a transcript
+    written elsewhere, e.g. a recording's truth)."""
+    return [_CLOCK.sub("", line) for line in text.splitlines() if line[:1].isdigit()]
+
+
 def comment_line(line: str, note: str, clock: str) -> str:
     """A taken-back turn line kept as a comment line: ``{[%time T] undone: 3. Ana: 4B2 +6 ...}``."""
     flat = " ".join(line.replace("{", " ").replace("}", " ").split())

@@ -4,7 +4,6 @@ turns ended by key."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -17,6 +16,7 @@ from engine.settings import Settings
 from engine.tiles import Placement, Tile
 from tilescribe.cli import main
 from tilescribe.demo import GamePlan, plan_game, write_recording
+from tilescribe.journal import plain_turns
 from tilescribe.settings import TableSettings
 from vision.sim.recording import SimOptions
 from vision.sim.timeline import Detour, Pacing, SimPlacement
@@ -73,11 +73,6 @@ def _options() -> SimOptions:
                       bumps=1)
 
 
-def _turn_lines(text: str) -> list[str]:
-    """The turn lines, less the journal's clock comments."""
-    return [re.sub(r" \{\[%time [\d:]+\]\}$", "", line) for line in text.splitlines() if line[:1].isdigit()]
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("mode", ["key", "auto"])
 def test_take_back_knock_and_bump_keep_every_turn(tmp_path: Path, board_json: Path, mode: str) -> None:
@@ -92,5 +87,5 @@ def test_take_back_knock_and_bump_keep_every_turn(tmp_path: Path, board_json: Pa
                  "--resume", "no", *extra])
     assert code == 0
     transcript = next(games.glob("*/transcript.txt")).read_text(encoding="utf-8")
-    assert _turn_lines(transcript) == _turn_lines(plan.transcript())
+    assert plain_turns(transcript) == plain_turns(plan.transcript())
     assert "] taken back (tiles lifted): " in transcript  # the turn taken back stays in the record

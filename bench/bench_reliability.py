@@ -23,6 +23,7 @@ import collections
 import random
 import re
 import signal
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -93,9 +94,13 @@ def main(argv: list[str] | None = None) -> int:
     target = target_game(args.turns, args.seed)
     with tempfile.TemporaryDirectory(dir=args.dir) as scratch:
         root = Path(scratch)
-        start = time.monotonic()
         full = run_writer(root / "count", target, kill_at=10**9)
-        duration = time.monotonic() - start
+        durations = []
+        for n in range(3):  # a whole game's time, to draw the random kills over
+            start = time.monotonic()
+            run_writer(root / f"time-{n}", target)
+            durations.append(time.monotonic() - start)
+        duration = statistics.median(durations)
         ms = duration * 1000
         print(f"writer: {args.turns} turns, {full.passed} write points, {ms:.0f} ms a game on this disk")
 
@@ -139,13 +144,16 @@ def main(argv: list[str] | None = None) -> int:
 def _real_sessions(root: Path, kills: int, rng: random.Random) -> None:
     recording = small_recording(root)
     target = recorded_game(recording)
+    start = time.monotonic()
+    start_run(recording, root / "run-timed", speed=20.0).communicate(timeout=300)
+    whole = time.monotonic() - start  # start-up and the game
     tally, landed = Tally(), 0
     for n in range(kills):
         games = root / f"run-{n}"
         session = start_run(recording, games, speed=20.0)
         acked, ended = 0, False
         try:
-            session.communicate(timeout=rng.uniform(1.0, 3.5))  # start-up, then about 1.5 s of play
+            session.communicate(timeout=rng.uniform(0.4 * whole, whole))
         except subprocess.TimeoutExpired:  # still running, as wanted: what it committed, then the kill
             records = [read_game(f) for f in game_folders(games)]
             acked = max((len(r.game.history) for r in records), default=0)

@@ -33,6 +33,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "tilescribe.commands.simulate",
     "tilescribe.commands.run",
     "tilescribe.commands.games",
+    "tilescribe.commands.export",
     "tilescribe.commands.read_tiles",
     "tilescribe.commands.tileset",
     "tilescribe.commands.doctor",

@@ -1,33 +1,51 @@
-"""The game journal: one folder per game, written so that a crash or power cut loses nothing.
+"""The game journal: one folder per game, written so that a kill or a power cut loses no committed turn.
 
-Issue 5, "The game journal". A game folder (``GAMES/<yyyymmdd-hhmmss>/``) holds:
+A game folder (``GAMES/<yyyymmdd-hhmmss>[-N]/``) holds:
 
-- ``transcript.txt``: the engine's transcript format (engine.transcript); the header is written
-  when the game starts and every committed turn is appended as one line and flushed to disk
-  (fsync) before the kiosk shows it. An undo rewrites the file atomically (temporary file, fsync,
-  rename).
-- ``turns.jsonl``: per committed turn ``{"turn", "kind", "frame", "photo"}`` (the frame index lets a
-  recording resume after its last committed frame), appended and fsynced like the transcript.
+- ``transcript.txt``: the record, and the one source of truth: the engine's transcript format
+  (engine.transcript) with PGN's habits (design/style.md, Records). Its header carries the settings
+  tags and Event, Site, Date, Time (the start), Round, Result (``*`` until the game ends, then the
+  points, ``"Ana 34, Bo 21"``) and Source. Every committed turn is one line with its points and
+  the time of day it was committed as a clock comment (``%time``: PGN's ``%clk`` is a player's
+  remaining clock time, which a MODLINSEQ table does not keep)::
+
+      3. Ana: 4B2, 7B1 {+6} {[%time 20:14:03]}
+
+  Nothing committed is erased: an undone turn stays as a comment line, and a corrected turn keeps
+  its old line as a comment just before the amended one, each with the time of the change::
+
+      {[%time 20:15:10] undone: 3. Ana: 4B2, 7B1 +6 [%time 20:14:03]}
+      {[%time 20:16:40] corrected: 2. Bo: 9M1 +3 [%time 20:12:55]}
+      {[%time 20:17:02] corrected: B2 is 7}
+
+  (the last: a misread cell corrected before its turn was committed).
+
+  Comment lines are skipped by the transcript reader, so ``tilescribe score`` replays the file.
+- ``turns.jsonl``: the index of the committed turns, ``{"turn", "kind", "frame", "photo"}`` (the
+  frame lets a recording resume after its last committed frame).
 - ``photos/turn-001.jpg``...: the board at every committed play.
 - ``settings.json``: the table settings (tilescribe.settings).
-- ``finished.json``: written when the game ends, with the final scores; a folder without it is an
-  unfinished game that ``tilescribe run`` offers to resume.
+- ``lock``: the session writing the game holds a lock on it (tilescribe.locks; it names its pid).
+
+Every file is replaced atomically (tilescribe.durable.write_atomic). A turn writes its photo, then
+the index, then the transcript: the transcript's replacement is the commit. A kill before it
+leaves a photo and an index entry ahead of the transcript, which the recovery at the next start
+(tilescribe.recovery) drops; a kill after it loses nothing.
 """
 
 from __future__ import annotations
 
 import json
-import os
+import re
+import socket
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-import cv2
-import numpy as np
+from types import TracebackType
+from typing import TYPE_CHECKING, Any
 
 from engine.game import PLAY, Game, TurnRecord
+from engine.record import TAG_RE, format_tags, read_record
 from engine.transcript import (
     Transcript,
     TranscriptTurn,
@@ -36,83 +54,231 @@ from engine.transcript import (
     parse_transcript,
     replay,
 )
+from tilescribe.durable import kill_point, remove, write_atomic
+from tilescribe.locks import Lock, LockedError, holder_text
 from tilescribe.settings import SettingsError, TableSettings
+
+if TYPE_CHECKING:
+    import numpy as np
 
 TRANSCRIPT = "transcript.txt"
 TURNS = "turns.jsonl"
 SETTINGS = "settings.json"
-FINISHED = "finished.json"
 PHOTOS = "photos"
+LOCK = "lock"
+#: What marked a finished game before the Result tag did.
+LEGACY_FINISHED = "finished.json"
+#: The folder under the games folder that holds the games that could not be read.
+DAMAGED = "damaged"
+#: The games folder's own lock file (held while a game is made or the folder recovered).
+GAMES_LOCK = ".lock"
+#: The Result tag's value while the game goes on (PGN's).
+UNFINISHED = "*"
+#: Seconds a session waits for another one's short hold on the games folder.
+GAMES_LOCK_WAIT = 30.0
+
+_PHOTO = re.compile(rf"{PHOTOS}/turn-\d{{3,}}\.jpg")
+_CLOCK = re.compile(r"\s*\{\[%time (\d\d:\d\d:\d\d)\]\}\s*$")
 
 
 class JournalError(Exception):
-    """A game folder is missing a file or holds something unreadable; the message names the file."""
+    """A game folder cannot be read or written; the message names the file and the reason."""
 
 
-def _fsync_dir(folder: Path) -> None:
-    fd = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def _append_line(path: Path, line: str) -> None:
-    """Append one line and make it durable (flush + fsync)."""
-    with path.open("a", encoding="utf-8") as f:
-        f.write(line + "\n")
-        f.flush()
-        os.fsync(f.fileno())
-
-
-def _write_atomic(path: Path, text: str) -> None:
-    """Replace ``path`` with ``text`` so that a crash leaves either the old or the new file."""
-    tmp = path.with_name(path.name + ".tmp")
-    with tmp.open("w", encoding="utf-8") as f:
-        f.write(text)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
-    _fsync_dir(path.parent)
-
-
-def _turn_line(record: TurnRecord) -> str:
-    comment = f"+{record.score}" if record.kind == PLAY else None
-    return format_turn(TranscriptTurn(record.number, record.player, record.kind, record.placements, comment))
-
-
-@dataclass(frozen=True, slots=True)
-class GameSummary:
-    """One recorded game, as ``tilescribe games`` lists it.
+class GameInUseError(JournalError):
+    """Another process holds the game (its session is running).
 
     Attributes:
         folder: the game folder.
-        players: player names in turn order.
-        scores: points per player after the last committed turn.
-        turns: committed turns.
-        is_finished: True once the game ended; False for a game that can be resumed.
-        problems: transcript errors found while reading (empty for a sound journal).
+        pid: the holder's process id (None when unknown).
+    """
+
+    def __init__(self, folder: Path, pid: int | None) -> None:
+        super().__init__(f"game {folder.name} ({folder}) is in use by {holder_text(pid)}")
+        self.folder = folder
+        self.pid = pid
+
+
+def now_clock() -> str:
+    """The wall-clock time of day as the clock comments write it, ``HH:MM:SS``."""
+    return time.strftime("%H:%M:%S")
+
+
+def turn_line(record: TurnRecord, clock: str) -> str:
+    """A committed turn's line: ``3. Ana: 4B2, 7B1 {+6} {[%time 20:14:03]}``."""
+    comment = f"+{record.score}" if record.kind == PLAY else None
+    text = format_turn(TranscriptTurn(record.number, record.player, record.kind, record.placements, comment))
+    return f"{text} {{[%time {clock}]}}"
+
+
+def plain_turns(text: str) -> list[str]:
+    """A record's committed turn lines without their clock comments (to compare with a transcript
+    written elsewhere, e.g. a recording's truth)."""
+    return [_CLOCK.sub("", line) for line in text.splitlines() if line[:1].isdigit()]
+
+
+def comment_line(line: str, note: str, clock: str) -> str:
+    """A taken-back turn line kept as a comment line: ``{[%time T] undone: 3. Ana: 4B2 +6 ...}``."""
+    flat = " ".join(line.replace("{", " ").replace("}", " ").split())
+    return f"{{[%time {clock}] {note}: {flat}}}"
+
+
+def read_text(path: Path) -> str:
+    """A journal file's text.
+
+    Raises:
+        JournalError: missing, unreadable or not UTF-8 (the message names the file and the byte).
+    """
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise JournalError(f"{path}: cannot be read ({exc.strerror or exc})") from exc
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise JournalError(f"{path}: not UTF-8 (byte 0x{raw[exc.start]:02x} at offset {exc.start})") from exc
+
+
+def _index_entry(line: bytes, turn: int) -> dict[str, Any] | None:
+    """One ``turns.jsonl`` line as an entry for ``turn``, None when torn or malformed."""
+    try:
+        entry = json.loads(line)
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        return None
+    if (
+        not isinstance(entry, dict)
+        or entry.get("turn") != turn
+        or not isinstance(entry.get("frame", -1), int)
+    ):
+        return None
+    photo = entry.get("photo")
+    if photo is not None and not (isinstance(photo, str) and _PHOTO.fullmatch(photo)):
+        return None
+    return entry
+
+
+def read_index(folder: Path) -> list[dict[str, Any]]:
+    """The ``turns.jsonl`` entries in order, up to the first that is torn or malformed."""
+    path = folder / TURNS
+    out: list[dict[str, Any]] = []
+    if not path.is_file():
+        return out
+    for line in path.read_bytes().split(b"\n"):
+        entry = _index_entry(line, len(out) + 1)
+        if entry is None:
+            break
+        out.append(entry)
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """A game folder as read, without a lock and without writing anything.
+
+    Attributes:
+        folder: the game folder.
+        settings: the table settings the game was started with.
+        text: the transcript's text up to its last complete line.
+        transcript: the transcript as read.
+        game: the game after the last committed turn.
+        index: the ``turns.jsonl`` entries (see :func:`read_index`).
     """
 
     folder: Path
-    players: tuple[str, ...]
-    scores: dict[str, int]
-    turns: int
-    is_finished: bool
-    problems: tuple[str, ...] = ()
+    settings: TableSettings
+    text: str
+    transcript: Transcript
+    game: Game
+    index: tuple[dict[str, Any], ...]
+
+    def tag(self, name: str, default: str = "") -> str:
+        """A header tag's value (Event, Site, Date, Result...)."""
+        return next((v for k, v in self.transcript.tags if k.lower() == name.lower()), default)
+
+    @property
+    def result(self) -> str:
+        """The Result tag: ``*`` while the game goes on."""
+        return self.tag("Result", UNFINISHED)
+
+    @property
+    def is_finished(self) -> bool:
+        """True once the game ended (a journal from before the Result tag has ``finished.json``)."""
+        return self.result != UNFINISHED or (self.folder / LEGACY_FINISHED).is_file()
+
+
+def read_game(folder: Path) -> GameRecord:
+    """Read a game folder: settings, transcript (a torn last line is left out: never committed), index.
+
+    Raises:
+        JournalError: a file is missing, not UTF-8 or malformed, or a turn does not replay; the
+            message names the file (and line) and the reason.
+    """
+    path = folder / SETTINGS
+    try:
+        settings = TableSettings.from_dict(json.loads(read_text(path)), str(path))
+    except (json.JSONDecodeError, SettingsError, TypeError, AttributeError) as exc:
+        raise JournalError(f"{path}: not the game's settings ({exc})") from exc
+    path = folder / TRANSCRIPT
+    text = read_text(path)
+    text = text[: text.rfind("\n") + 1]
+    transcript, errors = parse_transcript(text)
+    if errors:
+        first = errors[0]
+        raise JournalError(f"{path}:{first.line}:{first.column}: {first.message}")
+    try:
+        game, turns = replay(transcript)
+    except ValueError as exc:
+        raise JournalError(f"{path}: cannot be replayed: {exc}") from exc
+    bad = next((t for t in turns if t.error is not None), None)
+    if bad is not None:
+        raise JournalError(f"{path}:{bad.turn.line}: turn does not replay: {bad.error}")
+    return GameRecord(folder, settings, text, transcript, game, tuple(read_index(folder)))
+
+
+def _turn_rows(lines: list[str]) -> list[int]:
+    """The 0-based indices of the committed turns' lines."""
+    _, records, _ = read_record("\n".join(lines) + "\n")
+    return [r.line - 1 for r in records]
+
+
+def _result_row(lines: list[str]) -> int | None:
+    """The 0-based index of the Result tag's line, None without one."""
+    for i, line in enumerate(lines):
+        tag = TAG_RE.fullmatch(line)
+        if tag and tag.group(1).lower() == "result":
+            return i
+    return None
+
+
+def _new_folder(games_dir: Path) -> Path:
+    """Make a new, empty game folder named by the time (``-2``, ``-3``... when taken): exclusive."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    for n in range(1, 1000):
+        folder = games_dir / (stamp if n == 1 else f"{stamp}-{n}")
+        try:
+            folder.mkdir()
+        except FileExistsError:
+            continue
+        return folder
+    raise FileExistsError(f"{games_dir}: no free folder name for {stamp}")
 
 
 class Journal:
-    """The journal of one game (use :meth:`create` or :meth:`open`).
+    """The journal of one game, held by this process (use :meth:`create` or :meth:`open`; :meth:`close`).
 
     Attributes:
         folder: the game folder.
         settings: the table settings the game was started with.
     """
 
-    def __init__(self, folder: Path, settings: TableSettings) -> None:
+    def __init__(
+        self, folder: Path, settings: TableSettings, lock: Lock, lines: list[str], index: list[dict[str, Any]]
+    ) -> None:
         self.folder = folder
         self.settings = settings
+        self._lock = lock
+        self._lines = lines
+        self._index = index
 
     @property
     def transcript_path(self) -> Path:
@@ -121,172 +287,249 @@ class Journal:
 
     @property
     def is_finished(self) -> bool:
-        """True once the game ended."""
-        return (self.folder / FINISHED).is_file()
+        """True once the game ended (its Result tag is written)."""
+        return has_ended(self.folder)
 
     @classmethod
-    def create(cls, games_dir: Path, settings: TableSettings,
-               tags: tuple[tuple[str, str], ...] = ()) -> Journal:
-        """Start the journal of a new game in a new folder under ``games_dir``.
+    def create(
+        cls, games_dir: Path, settings: TableSettings, tags: tuple[tuple[str, str], ...] = ()
+    ) -> Journal:
+        """Start the journal of a new game in a new folder under ``games_dir`` (made if missing).
 
         Args:
-            games_dir: the folder holding every game's folder (made if missing).
+            games_dir: the folder holding every game's folder.
             settings: the table settings.
-            tags: extra transcript header tags (e.g. ``("Source", "pi")``); a Date tag is added.
+            tags: extra header tags (e.g. ``("Source", "pi")``) after Event, Site, Date, Time,
+                Round and Result.
 
         Raises:
-            JournalError: the folder cannot be made or written.
+            JournalError: the folder cannot be made or written, or the games folder stays busy.
         """
-        stamp = time.strftime("%Y%m%d-%H%M%S")
         try:
             games_dir.mkdir(parents=True, exist_ok=True)
-            folder = games_dir / stamp
-            n = 1
-            while folder.exists():
-                n += 1
-                folder = games_dir / f"{stamp}-{n}"
-            (folder / PHOTOS).mkdir(parents=True)
-            _write_atomic(folder / SETTINGS, json.dumps(settings.to_dict(), indent=2) + "\n")
-            header = Transcript(settings.game, (), (("Date", time.strftime("%Y.%m.%d")), *tags))
-            _write_atomic(folder / TRANSCRIPT, format_transcript(header))
-            _write_atomic(folder / TURNS, "")
-            _fsync_dir(games_dir)
+            with Lock(games_dir / GAMES_LOCK, wait=GAMES_LOCK_WAIT):
+                folder = _new_folder(games_dir)
+                lock = Lock(folder / LOCK)
+                kill_point()
+                write_atomic(folder / SETTINGS, json.dumps(settings.to_dict(), indent=2) + "\n")
+                (folder / PHOTOS).mkdir()
+                write_atomic(folder / TURNS, "")
+                record = (
+                    ("Event", "Casual game"),
+                    ("Site", socket.gethostname()),
+                    ("Date", time.strftime("%Y.%m.%d")),
+                    ("Time", now_clock()),
+                    ("Round", "-"),
+                    ("Result", UNFINISHED),
+                    *tags,
+                )
+                text = format_transcript(Transcript(settings.game, (), record))
+                write_atomic(folder / TRANSCRIPT, text)  # the game exists from here on
+        except LockedError as exc:
+            raise JournalError(f"games folder {games_dir} stays busy: {exc}") from exc
         except OSError as exc:
             raise JournalError(f"cannot start a game journal under {str(games_dir)!r}: {exc}") from exc
-        return cls(folder, settings)
+        return cls(folder, settings, lock, text.splitlines(), [])
 
     @classmethod
     def open(cls, folder: Path) -> Journal:
-        """Open an existing game folder.
+        """Open an existing game to go on with it, locking it.
 
         Raises:
-            JournalError: ``settings.json`` or the transcript is missing or unreadable.
+            GameInUseError: another process holds it.
+            JournalError: it cannot be read (see :func:`read_game`).
         """
-        path = folder / SETTINGS
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-            settings = TableSettings.from_dict(data, str(path))
-        except (OSError, json.JSONDecodeError, SettingsError) as exc:
-            raise JournalError(f"{path}: cannot read the game's settings ({exc})") from exc
-        if not (folder / TRANSCRIPT).is_file():
-            raise JournalError(f"{folder / TRANSCRIPT}: missing")
-        return cls(folder, settings)
+            lock = Lock(folder / LOCK)
+        except LockedError as exc:
+            raise GameInUseError(folder, exc.pid) from exc
+        except OSError as exc:
+            raise JournalError(f"{folder / LOCK}: cannot be opened ({exc.strerror or exc})") from exc
+        try:
+            record = read_game(folder)
+        except JournalError:
+            lock.release()
+            raise
+        index = list(record.index[: len(record.game.history)])
+        return cls(folder, record.settings, lock, record.text.splitlines(), index)
+
+    def close(self) -> None:
+        """Give the game up (another session may open it)."""
+        self._lock.release()
+
+    def __enter__(self) -> Journal:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
 
     # -- writing ----------------------------------------------------------------------------
     def record(self, record: TurnRecord, frame: int = -1, photo: np.ndarray | None = None) -> None:
-        """Append one committed turn: photo first, then the transcript line and its metadata, fsynced.
+        """Commit one turn: its photo, its index entry, then its transcript line (the commit).
 
         Args:
-            record: the turn as the engine committed it.
+            record: the turn as the engine committed it (the next turn of the journal).
             frame: index of the frame whose reading was committed (-1 when none).
             photo: the board at the commit, BGR uint8 H x W x 3, or None.
 
         Raises:
-            JournalError: a file cannot be written.
+            JournalError: the turn is not the journal's next one, or a file cannot be written.
         """
+        committed = len(_turn_rows(self._lines))
+        if record.number != committed + 1:
+            raise JournalError(f"{self.transcript_path}: turn {record.number} after {committed} turns")
         photo_name = None
         try:
             if photo is not None:
+                import cv2  # only where photos are taken: listing and exporting games stay light
+
                 photo_name = f"{PHOTOS}/turn-{record.number:03d}.jpg"
-                if not cv2.imwrite(str(self.folder / photo_name), photo):
-                    raise OSError(f"cv2.imwrite failed for {photo_name}")
-            _append_line(self.transcript_path, _turn_line(record))
-            meta = {"turn": record.number, "kind": record.kind, "frame": frame, "photo": photo_name}
-            _append_line(self.folder / TURNS, json.dumps(meta))
+                ok, jpeg = cv2.imencode(".jpg", photo)
+                if not ok:
+                    raise OSError(f"cannot encode the photo of turn {record.number} as JPEG")
+                write_atomic(self.folder / photo_name, jpeg.tobytes())
+            entry = {"turn": record.number, "kind": record.kind, "frame": frame, "photo": photo_name}
+            index = [*self._index[: record.number - 1], entry]
+            self._write_index(index)
+            self._write_transcript([*self._lines, turn_line(record, now_clock())])
         except OSError as exc:
             raise JournalError(f"{self.folder}: cannot record turn {record.number}: {exc}") from exc
 
-    def rewrite(self, game: Game) -> None:
-        """Rewrite the transcript and metadata to match ``game`` (after an undo), atomically.
+    def rewrite(self, game: Game, note: str) -> None:
+        """Bring the record in line with ``game`` after an undo or a correction, erasing nothing.
+
+        A committed turn line that ``game`` no longer holds (undone) or holds otherwise (amended)
+        becomes a comment line with ``note`` and the time; an amended turn's new line follows it,
+        with the time the turn was first committed. Photos of undone turns are removed.
+
+        Args:
+            game: the game as it now stands.
+            note: what happened, e.g. ``"undone"`` or ``"corrected"``.
 
         Raises:
-            JournalError: a file cannot be read or written.
+            JournalError: a file cannot be written.
         """
+        clock = now_clock()
+        lines = list(self._lines)
+        history = game.history
+        for i, row in reversed(list(enumerate(_turn_rows(lines)))):
+            old = lines[row]
+            found = _CLOCK.search(old)
+            played = found.group(1) if found else clock
+            if i < len(history) and turn_line(history[i], played) == old:
+                continue
+            replacement = [comment_line(old, note, clock)]
+            if i < len(history):
+                replacement.append(turn_line(history[i], played))
+            lines[row : row + 1] = replacement
+        lines += [turn_line(r, clock) for r in history[len(_turn_rows(lines)) :]]
+        n = len(history)
         try:
-            text, _ = self._read_transcript()
-            header = text.split("\n\n", 1)[0] + "\n\n"
-            lines = [_turn_line(r) + "\n" for r in game.history]
-            kept = [m for m in self.turn_metadata() if m["turn"] <= len(game.history)]
-            _write_atomic(self.transcript_path, header + "".join(lines))
-            _write_atomic(self.folder / TURNS, "".join(json.dumps(m) + "\n" for m in kept))
+            self._write_transcript(lines)
+            if len(self._index) > n:
+                stale = [e["photo"] for e in self._index[n:] if e.get("photo")]
+                self._write_index(self._index[:n])
+                for name in stale:
+                    remove(self.folder / name)
         except OSError as exc:
             raise JournalError(f"{self.folder}: cannot rewrite the journal: {exc}") from exc
 
-    def finish(self, game: Game) -> None:
-        """Mark the game finished, with its final scores and winners."""
-        data = {"scores": game.scores, "winners": game.winners(), "turns": len(game.history)}
+    def note(self, text: str) -> None:
+        """Add a comment line with the time, e.g. a misread cell corrected before its turn was committed.
+
+        Raises:
+            JournalError: the transcript cannot be written.
+        """
+        flat = " ".join(text.replace("{", "(").replace("}", ")").split())
         try:
-            _write_atomic(self.folder / FINISHED, json.dumps(data, indent=2) + "\n")
+            self._write_transcript([*self._lines, f"{{[%time {now_clock()}] {flat}}}"])
+        except OSError as exc:
+            raise JournalError(f"{self.folder}: cannot write a note: {exc}") from exc
+
+    def finish(self, game: Game) -> None:
+        """Write the Result tag: the final points in turn order (``"Ana 34, Bo 21"``).
+
+        Raises:
+            JournalError: the transcript cannot be written.
+        """
+        result = ", ".join(f"{p} {s}" for p, s in game.scores.items())
+        tag = format_tags([("Result", result)])[0]
+        lines = list(self._lines)
+        at = _result_row(lines)
+        if at is None:  # a record begun without one
+            lines.insert(lines.index("") if "" in lines else 0, tag)
+        else:
+            lines[at] = tag
+        try:
+            self._write_transcript(lines)
         except OSError as exc:
             raise JournalError(f"{self.folder}: cannot mark the game finished: {exc}") from exc
 
-    # -- reading ----------------------------------------------------------------------------
-    def _read_transcript(self) -> tuple[str, Transcript]:
-        try:
-            text = self.transcript_path.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise JournalError(f"{self.transcript_path}: {exc}") from exc
-        if not text.endswith("\n"):  # a line torn by a power cut was never committed
-            text = text[: text.rfind("\n") + 1]
-        transcript, errors = parse_transcript(text)
-        if errors:
-            raise JournalError(f"{self.transcript_path}: {'; '.join(str(e) for e in errors)}")
-        return text, transcript
+    def _write_transcript(self, lines: list[str]) -> None:
+        write_atomic(self.transcript_path, "\n".join(lines) + "\n")
+        self._lines = lines
 
+    def _write_index(self, index: list[dict[str, Any]]) -> None:
+        write_atomic(self.folder / TURNS, "".join(json.dumps(e) + "\n" for e in index))
+        self._index = index
+
+    # -- reading ----------------------------------------------------------------------------
     def restore(self) -> Game:
         """The game as it stood at the last committed turn (replaying the transcript).
 
         Raises:
-            JournalError: the transcript cannot be read, has errors, or a turn does not replay.
+            JournalError: a turn does not replay.
         """
-        _, transcript = self._read_transcript()
+        transcript, errors = parse_transcript("\n".join(self._lines) + "\n")
+        if errors:
+            raise JournalError(f"{self.transcript_path}:{errors[0].line}: {errors[0].message}")
         game, turns = replay(transcript)
-        bad = [t for t in turns if t.error is not None]
-        if bad:
-            first = bad[0]
-            where = f"{self.transcript_path}:{first.turn.line}"
-            raise JournalError(f"{where}: turn does not replay: {first.error}")
+        bad = next((t for t in turns if t.error is not None), None)
+        if bad is not None:
+            raise JournalError(f"{self.transcript_path}:{bad.turn.line}: turn does not replay: {bad.error}")
         return game
 
     def turn_metadata(self) -> list[dict[str, Any]]:
-        """The ``turns.jsonl`` entries, in order (a torn last line after a crash is ignored)."""
-        path = self.folder / TURNS
-        out = []
-        for line in path.read_text(encoding="utf-8").splitlines() if path.is_file() else []:
-            try:
-                out.append(json.loads(line))
-            except json.JSONDecodeError:
-                break
-        return out
+        """The index entries of the committed turns, in order."""
+        return list(self._index)
 
     def last_frame(self) -> int:
         """Index of the last frame a committed turn came from (-1 when none)."""
-        frames = [int(m.get("frame", -1)) for m in self.turn_metadata()]
-        return max(frames, default=-1)
+        return max((int(e.get("frame", -1)) for e in self._index), default=-1)
 
 
-def game_folders(games_dir: Path) -> Iterator[Path]:
-    """Every game folder under ``games_dir``, oldest first."""
-    if games_dir.is_dir():
-        yield from sorted(p for p in games_dir.iterdir() if (p / TRANSCRIPT).is_file())
+def game_folders(games_dir: Path) -> list[Path]:
+    """Every game folder under ``games_dir`` (not the ones moved aside, not hidden ones), oldest first."""
+    if not games_dir.is_dir():
+        return []
+    return sorted(
+        p for p in games_dir.iterdir() if p.is_dir() and not p.name.startswith(".") and p.name != DAMAGED
+    )
 
 
-def summarise(folder: Path) -> GameSummary:
-    """A summary of one game folder (problems are reported in the summary, not raised)."""
+def has_ended(folder: Path) -> bool:
+    """True when the game's header alone shows that it ended (a Result other than ``*``): cheap, for
+    skipping finished games without replaying them; False when unsure."""
     try:
-        journal = Journal.open(folder)
-        game = journal.restore()
-    except JournalError as exc:
-        return GameSummary(folder, (), {}, 0, (folder / FINISHED).is_file(), (str(exc),))
-    return GameSummary(folder, game.players, game.scores, len(game.history), journal.is_finished)
+        text = (folder / TRANSCRIPT).read_bytes().decode("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
+    header = text.split("\n\n", 1)[0].splitlines()
+    at = _result_row(header)
+    ended = at is not None and header[at] != format_tags([("Result", UNFINISHED)])[0]
+    return ended or (folder / LEGACY_FINISHED).is_file()
 
 
-def latest_unfinished(games_dir: Path) -> Journal | None:
-    """The most recent game that did not finish (to resume after a crash), or None."""
-    for folder in reversed(list(game_folders(games_dir))):
-        if not (folder / FINISHED).is_file():
-            try:
-                return Journal.open(folder)
-            except JournalError:
-                continue
+def latest_unfinished(games_dir: Path) -> Path | None:
+    """The most recent readable game that did not finish (to resume after a crash), or None."""
+    for folder in reversed(game_folders(games_dir)):
+        if has_ended(folder):
+            continue
+        try:
+            if not read_game(folder).is_finished:
+                return folder
+        except JournalError:
+            continue
     return None

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from display.kiosk import ActionKind, Kiosk, KioskAction
 from engine.game import TurnRecord
-from engine.hexgrid import parse_address
+from engine.hexgrid import format_address, parse_address
 from tilescribe.gpio import EndTurnButton
 from tilescribe.journal import Journal
 from tilescribe.observe import Observer
@@ -122,6 +122,7 @@ class Session:
             self._after_game = self._standings(self.kiosk)
             if self._after_game is not ActionKind.REMATCH:
                 break
+            self.journal.close()
             self.journal = self.rematch(self.table.settings)
             self.table.restart()
         game = self.table.game
@@ -221,7 +222,7 @@ class Session:
             self._record(table.request_end())
         elif action.kind is ActionKind.UNDO:
             if table.undo() is not None:
-                self.journal.rewrite(table.game)
+                self.journal.rewrite(table.game, "undone")
         elif table.game_over:
             return
         elif action.kind is ActionKind.PASS:
@@ -233,14 +234,16 @@ class Session:
         elif action.kind is ActionKind.CORRECT and action.cell is not None and action.face is not None:
             try:
                 if table.correct(action.cell, action.face):
-                    self.journal.rewrite(table.game)
+                    self.journal.rewrite(table.game, "corrected")
+                else:
+                    self.journal.note(f"corrected: {format_address(action.cell)} is {action.face or 'empty'}")
             except ValueError as exc:
                 log.warning("%s", exc)
 
     def _record(self, record: TurnRecord | None) -> None:
         """Journal the turns taken back by lifting their tiles, then ``record`` (a committed turn)."""
         if self.table.take_lifted():
-            self.journal.rewrite(self.table.game)
+            self.journal.rewrite(self.table.game, "taken back (tiles lifted)")
         if record is None:
             return
         frame = self._frame

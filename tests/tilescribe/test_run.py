@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -24,15 +25,19 @@ from display.theme import Theme
 from engine.transcript import parse_transcript
 from tilescribe.cli import main
 from tilescribe.demo import DEMO_VERSION, GamePlan, demo_recording
+from tilescribe.journal import game_folders, read_game
 from vision.sources import Recording
 
 REPO = Path(__file__).resolve().parents[2]
 
 
 def _turns(text: str) -> list[tuple[str | None, str, frozenset[str], str | None]]:
+    """The turns with their comments, less the journal's clock comments."""
     transcript, errors = parse_transcript(text)
     assert errors == []
-    return [(t.player, t.kind, frozenset(str(p) for p in t.placements), t.comment) for t in transcript.turns]
+    return [(t.player, t.kind, frozenset(str(p) for p in t.placements),
+             re.sub(r"\s*\[%time [\d:]+\]", "", t.comment or "") or None) for t in transcript.turns]
+
 
 
 def _turn_lines(text: str) -> list[str]:
@@ -69,7 +74,7 @@ def test_whole_game_hands_pauses_and_an_illegal_placement(
     out = capsys.readouterr().out
     scores = plan.scores()
     assert f"scores final: Ana {scores['Ana']}, Bo {scores['Bo']}" in out
-    assert (transcript.parent / "finished.json").is_file()
+    assert read_game(transcript.parent).is_finished
     plays = [r for r in plan.history if r.kind == "play"]
     assert len(list((transcript.parent / "photos").glob("turn-*.jpg"))) == len(plays)
     shots = sorted((tmp_path / "shots").glob("*.png"))
@@ -106,6 +111,8 @@ def test_misread_corrected_from_the_kiosk(tmp_path: Path, truth_recording: tuple
     assert status == 0
     same = _turns(transcript.read_text()) == _turns(plan.transcript())
     assert same is corrected  # without the correction the misread spoils the transcript
+    notes = re.findall(r"^\{\[%time [\d:]+\] corrected: (\w+) is (\w+)\}$", transcript.read_text(), re.M)
+    assert len(notes) == corrected  # the correction stays in the record, with its time
 
 
 def test_sigkill_mid_game_then_resume(tmp_path: Path, truth_recording: tuple[Path, GamePlan]) -> None:
@@ -129,19 +136,19 @@ def test_sigkill_mid_game_then_resume(tmp_path: Path, truth_recording: tuple[Pat
     proc.send_signal(signal.SIGKILL)
     proc.wait()
     assert proc.returncode == -signal.SIGKILL, "the session ended before it could be killed mid-game"
-    folder_of_game = next(games.iterdir())
-    assert not (folder_of_game / "finished.json").exists()
+    folder_of_game, = game_folders(games)
+    assert not read_game(folder_of_game).is_finished
     before = _turn_lines((folder_of_game / "transcript.txt").read_text())
     assert len(before) >= 3 and before[: len(committed)] == committed  # every committed turn is on disk
 
     resumed = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True, timeout=120)
     assert resumed.returncode == 0, resumed.stderr
     assert f"after turn {len(before)}" in resumed.stdout
-    assert [p.name for p in games.iterdir()] == [folder_of_game.name]  # the same game went on
+    assert game_folders(games) == [folder_of_game]  # the same game went on
     text = (folder_of_game / "transcript.txt").read_text()
     assert _turn_lines(text)[: len(before)] == before
     assert _turns(text) == _turns(plan.transcript())
-    assert (folder_of_game / "finished.json").is_file()
+    assert read_game(folder_of_game).is_finished
 
 
 def test_default_run_plays_the_cached_demo_and_games_lists_it(
@@ -156,7 +163,8 @@ def test_default_run_plays_the_cached_demo_and_games_lists_it(
     assert f"transcript: {transcript}" in out
     assert main(["games", "--games", str(tmp_path / "games")]) == 0
     listing = capsys.readouterr().out
-    assert "finished" in listing and f"{len(plan.history):3d} turns" in listing
+    scores = ", ".join(f"{p} {s}" for p, s in plan.scores().items())
+    assert f"result {scores}  {len(plan.history)} turns" in listing
 
 
 def test_a_recording_without_settings_takes_the_board_from_board_json(

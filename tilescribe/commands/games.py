@@ -1,38 +1,79 @@
-"""``tilescribe games``: list the recorded games (finished and unfinished) with their scores."""
+"""``tilescribe games``: list the recorded games, and name every one that cannot be read.
+
+Per game: its number (``tilescribe export`` takes it, or the folder's name), the folder, the date
+and time it began, the players, the result (``*`` while unfinished) and the turns; a game that
+cannot be read (here or moved aside into ``damaged/`` by ``tilescribe run``) is named with the
+reason instead. Never fails on a bad game: exit 0.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 
 from tilescribe.commands.run import add_games_argument
+from tilescribe.journal import DAMAGED, TRANSCRIPT, GameRecord, JournalError, game_folders, read_game
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``games`` sub-command."""
-    p = subparsers.add_parser("games", help="list recorded games (replay one with `tilescribe score`)")
+    p = subparsers.add_parser(
+        "games",
+        help="list recorded games (replay one with `tilescribe score`)",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     add_games_argument(p)
     p.add_argument("--json", action="store_true", help="one JSON document instead of a table")
     p.set_defaults(func=games)
 
 
-def games(args: argparse.Namespace) -> int:
-    """Print one line per game: folder, state, turns, scores. Returns 0 (also with no games)."""
-    from tilescribe.journal import game_folders, summarise
+def listed(games_dir: Path) -> list[tuple[Path, GameRecord | str]]:
+    """Every game folder, numbered from 1 in this order (the ones moved aside last), with its record
+    or the reason it cannot be read."""
+    out: list[tuple[Path, GameRecord | str]] = []
+    for folder in [*game_folders(games_dir), *game_folders(games_dir / DAMAGED)]:
+        try:
+            out.append((folder, read_game(folder)))
+        except JournalError as exc:
+            out.append((folder, str(exc)))
+    return out
 
-    summaries = [summarise(folder) for folder in game_folders(args.games.expanduser())]
+
+def _json(number: int, folder: Path, game: GameRecord | str) -> dict[str, object]:
+    doc: dict[str, object] = {"number": number, "folder": str(folder), "transcript": str(folder / TRANSCRIPT)}
+    if isinstance(game, str):
+        return {**doc, "readable": False, "problem": game}
+    return {
+        **doc,
+        "readable": True,
+        "date": game.tag("Date"),
+        "time": game.tag("Time"),
+        "players": list(game.game.players),
+        "result": game.result,
+        "finished": game.is_finished,
+        "turns": len(game.game.history),
+        "scores": game.game.scores,
+    }
+
+
+def games(args: argparse.Namespace) -> int:
+    """Print one line per game. Returns 0 (also with no games, or unreadable ones)."""
+    games_dir = args.games.expanduser()
+    found = listed(games_dir)
     if args.json:
-        doc = [{"folder": str(s.folder), "transcript": str(s.folder / "transcript.txt"),
-                "finished": s.is_finished, "turns": s.turns, "scores": s.scores,
-                "problems": list(s.problems)} for s in summaries]
-        print(json.dumps(doc, indent=2))
+        print(json.dumps([_json(n, f, g) for n, (f, g) in enumerate(found, start=1)], indent=2))
         return 0
-    if not summaries:
-        print(f"no games in {args.games.expanduser()}")
+    if not found:
+        print(f"no games in {games_dir}")
         return 0
-    for s in summaries:
-        state = "finished" if s.is_finished else "unfinished"
-        scores = ", ".join(f"{p} {v}" for p, v in s.scores.items())
-        problem = f"  PROBLEM: {s.problems[0]}" if s.problems else ""
-        print(f"{s.folder.name}  {state:10}  {s.turns:3d} turns  {scores}{problem}")
+    for number, (folder, game) in enumerate(found, start=1):
+        name = str(folder.relative_to(games_dir))
+        if isinstance(game, str):
+            print(f"{number:3d}  {name}  UNREADABLE: {game}")
+            continue
+        when = f"{game.tag('Date', '?')} {game.tag('Time')}".strip()
+        players = ", ".join(game.game.players)
+        print(f"{number:3d}  {name}  {when}  {players}  result {game.result}  {len(game.game.history)} turns")
     return 0

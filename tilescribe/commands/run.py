@@ -135,20 +135,33 @@ def _settings(args: argparse.Namespace, recorded: TableSettings | None, board: P
 
 
 def _resumed(args: argparse.Namespace) -> Journal | None:
-    """The unfinished game's journal when the players resume it, else None."""
-    from tilescribe.journal import latest_unfinished
+    """Repair the games folder (saying what was done), then the unfinished game's journal, locked, when
+    the players resume it, else None.
 
-    unfinished = latest_unfinished(args.games.expanduser())
+    Raises:
+        GameInUseError: another session holds the game to resume.
+        JournalError: the games folder cannot be repaired.
+    """
+    from tilescribe.journal import Journal, latest_unfinished
+    from tilescribe.recovery import recover
+
+    games = args.games.expanduser()
+    for line in recover(games):
+        print(f"tilescribe run: {line}", file=sys.stderr)
+    unfinished = latest_unfinished(games)
     if unfinished is not None:
         resume = args.resume == "yes"
         if args.resume == "ask":
             if sys.stdin.isatty():
-                answer = input(f"Resume the unfinished game in {unfinished.folder}? [Y/n] ")
+                answer = input(f"Resume the unfinished game in {unfinished}? [Y/n] ")
                 resume = answer.strip().lower() in ("", "y", "yes")
             else:
-                print(f"An unfinished game is in {unfinished.folder}; --resume yes continues it.")
+                print(f"An unfinished game is in {unfinished}; --resume yes continues it.")
         if resume:
-            return unfinished
+            journal = Journal.open(unfinished)
+            if not journal.is_finished:  # another session may have ended it since
+                return journal
+            journal.close()
     return None
 
 
@@ -210,7 +223,6 @@ def _game(args: argparse.Namespace, source: FrameSource, settings: TableSettings
     if resumed is not None:
         journal = resumed
         tables.append(Table(settings, journal.restore()))
-        journal.rewrite(tables[0].game)  # drops a line a crash may have torn
         print(f"Resuming {journal.folder} after turn {len(tables[0].game.history)}.")
     else:
         journal = Journal.create(args.games.expanduser(), settings, tags)
@@ -225,7 +237,7 @@ def run(args: argparse.Namespace) -> int:
     from display.kiosk import Kiosk
     from tilescribe.demo import demo_recording, recording_settings
     from tilescribe.gpio import EndTurnButton, GpioError
-    from tilescribe.journal import Journal, JournalError
+    from tilescribe.journal import GameInUseError, Journal, JournalError
     from tilescribe.progress import progress
     from tilescribe.session import Session
     from tilescribe.settings import SettingsError
@@ -278,6 +290,9 @@ def run(args: argparse.Namespace) -> int:
                 button = EndTurnButton(args.gpio)
             except GpioError as exc:  # the button is optional: keys and touch still end turns
                 print(f"tilescribe run: no end-of-turn button: {exc}", file=sys.stderr)
+    except GameInUseError as exc:
+        print(f"tilescribe run: {exc}; not starting a second session on it", file=sys.stderr)
+        return 1
     except (SourceError, SettingsError, JournalError, ValueError, OSError) as exc:
         print(f"tilescribe run: {exc}", file=sys.stderr)
         return 2
@@ -297,12 +312,14 @@ def run(args: argparse.Namespace) -> int:
                 chosen = _start_screen(kiosk, table.settings) if result.new_game else None
                 if chosen is None:
                     break
+                journal.close()
                 table, journal, observer = _game(args, source, chosen, None, tags)
     except (SourceError, JournalError) as exc:
         print(f"tilescribe run: {exc}", file=sys.stderr)
         return 1
     finally:
         bar.close()
+        journal.close()
         if button is not None:
             button.close()
     print(f"transcript: {result.transcript}")

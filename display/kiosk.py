@@ -331,10 +331,12 @@ def _make_beep() -> pygame.mixer.Sound | None:
     """A short 880 Hz tone, or None when there is no audio device."""
     try:
         pygame.mixer.init(frequency=22050, size=-16, channels=1)
-        rate = pygame.mixer.get_init()[0]
+        mixer = pygame.mixer.get_init()
+        if mixer is None:
+            return None
+        rate, _, channels = mixer
         t = np.arange(int(rate * 0.25)) / rate
         wave = (0.4 * 32767 * np.sin(2 * np.pi * 880 * t)).astype(np.int16)
-        channels = pygame.mixer.get_init()[2]
         samples = wave if channels == 1 else np.repeat(wave[:, None], channels, axis=1)
         return pygame.sndarray.make_sound(np.ascontiguousarray(samples))
     except pygame.error as exc:

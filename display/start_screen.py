@@ -56,6 +56,8 @@ def choose(kiosk: Kiosk, choices: tuple[Choice, ...], title: str = "New game") -
     """
     kiosk.open()
     screen = pygame.display.get_surface()
+    if screen is None:
+        raise pygame.error("the kiosk's window did not open")
     rows = list(choices)
     selected = 0
     while True:

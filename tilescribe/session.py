@@ -1,6 +1,6 @@
 """The table session loop: frames -> observer -> table -> kiosk, commits -> journal.
 
-Issue 5. For every frame of the source: observe it (board located? still? hand? a settled
+For every frame of the source: observe it (board located? still? hand? a settled
 reading?), let the table work out the turn in progress, apply the end-of-turn signals (a recording's
 events, Enter/space/keypad/touch on the kiosk, the GPIO button; auto mode lives in the table), the
 corrections, undo, pass, freeze and the end of the game; write every committed turn to the journal

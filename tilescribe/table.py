@@ -1,6 +1,6 @@
 """The table: the game in progress between the committed position and what the camera reads.
 
-Issue 5, "Turns at the table". :class:`Table` holds the engine's ``Game`` (the committed turns)
+:class:`Table` holds the engine's ``Game`` (the committed turns)
 and the latest settled reading of the board, and works out what the reading means:
 
 - the turn in progress: the placements since the last committed position, their legality, the

@@ -1,4 +1,4 @@
-"""``tilescribe run``: the table session (issue 5). With no source, the bundled demo game.
+"""``tilescribe run``: the table session. With no source, the bundled demo game.
 
     tilescribe run                                   # the demo recording (made on first use)
     tilescribe run --source pi --board board.json --players "Ana,Bo" --modulus 13 --fullscreen

@@ -18,14 +18,13 @@ games held by a running session are left alone. Per game folder, one line per re
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 from pathlib import Path
 from typing import Any
 
 from tilescribe.durable import TMP_SUFFIX, fsync_dir, remove, write_atomic
-from tilescribe.journal import (
+from tilescribe.game_folder import (
     DAMAGED,
     GAMES_LOCK,
     GAMES_LOCK_WAIT,
@@ -36,6 +35,7 @@ from tilescribe.journal import (
     JournalError,
     game_folders,
     has_ended,
+    index_text,
     read_game,
     read_index,
 )
@@ -110,8 +110,8 @@ def _recover_game(folder: Path) -> list[str]:
     turns = len(record.game.history)
     index = _repaired_index(folder, read_index(folder), [r.kind for r in record.game.history])
     raw_index = (folder / TURNS).read_bytes() if (folder / TURNS).is_file() else b""
-    if raw_index != "".join(json.dumps(e) + "\n" for e in index).encode():
-        write_atomic(folder / TURNS, "".join(json.dumps(e) + "\n" for e in index))
+    if raw_index != index_text(index).encode():
+        write_atomic(folder / TURNS, index_text(index))
         said.append(f"{folder}: {TURNS} brought in line with the transcript's {turns} turns")
     kept = {folder / e["photo"] for e in index if e.get("photo")}
     for photo in sorted((folder / PHOTOS).glob("*")):

@@ -18,7 +18,8 @@ from engine.settings import Settings
 from engine.tiles import parse_placements
 from engine.transcript import parse_transcript
 from tilescribe.cli import main
-from tilescribe.journal import GameInUseError, Journal, JournalError, latest_unfinished, read_game
+from tilescribe.game_folder import JournalError, latest_unfinished, read_game
+from tilescribe.journal import GameInUseError, Journal
 from tilescribe.recovery import recover
 from tilescribe.settings import TableSettings
 
@@ -151,7 +152,7 @@ def test_an_unreadable_game_is_moved_aside_named_and_listed(
     assert main(["games", "--games", str(tmp_path)]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith(f"  1  {good.folder.name}  ") and "Ana, Bo  result *  3 turns" in out[0]
-    assert f"  2  {bad.folder.name}  UNREADABLE: " in out[1] and "not UTF-8 (byte 0xe9" in out[1]
+    assert f"  2  {bad.folder.name}  UNREADABLE: " in out[1] and "not UTF-8 text (byte 0xe9" in out[1]
     assert latest_unfinished(tmp_path) == good.folder
     said = recover(tmp_path)
     assert len(said) == 1 and "not UTF-8" in said[0] and "damaged" in said[0]

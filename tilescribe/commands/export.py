@@ -16,7 +16,7 @@ from pathlib import Path
 from tilescribe.commands.games import listed
 from tilescribe.commands.run import add_games_argument
 from tilescribe.durable import write_atomic
-from tilescribe.journal import TRANSCRIPT, GameRecord
+from tilescribe.game_folder import TRANSCRIPT, GameRecord
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 
 from tilescribe.commands.run import add_games_argument
-from tilescribe.journal import DAMAGED, TRANSCRIPT, GameRecord, JournalError, game_folders, read_game
+from tilescribe.game_folder import DAMAGED, TRANSCRIPT, GameRecord, JournalError, game_folders, read_game
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -142,7 +142,8 @@ def _resumed(args: argparse.Namespace) -> Journal | None:
         GameInUseError: another session holds the game to resume.
         JournalError: the games folder cannot be repaired.
     """
-    from tilescribe.journal import Journal, latest_unfinished
+    from tilescribe.game_folder import latest_unfinished
+    from tilescribe.journal import Journal
     from tilescribe.recovery import recover
 
     games = args.games.expanduser()
@@ -236,8 +237,9 @@ def run(args: argparse.Namespace) -> int:
     """Run the session; prints the transcript path and the final scores. Returns the exit status."""
     from display.kiosk import Kiosk
     from tilescribe.demo import demo_recording, recording_settings
+    from tilescribe.game_folder import JournalError
     from tilescribe.gpio import EndTurnButton, GpioError
-    from tilescribe.journal import GameInUseError, Journal, JournalError
+    from tilescribe.journal import GameInUseError, Journal
     from tilescribe.progress import progress
     from tilescribe.session import Session
     from tilescribe.settings import SettingsError

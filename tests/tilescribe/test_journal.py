@@ -18,6 +18,7 @@ from engine.settings import Settings
 from engine.tiles import parse_placements
 from engine.transcript import parse_transcript
 from tilescribe.cli import main
+from tilescribe.durable import write_atomic
 from tilescribe.game_folder import JournalError, latest_unfinished, read_game
 from tilescribe.journal import GameInUseError, Journal
 from tilescribe.recovery import recover
@@ -228,3 +229,10 @@ def test_an_index_naming_a_file_outside_the_photos_is_not_followed(tmp_path: Pat
         None,
         "photos/turn-003.jpg",
     ]
+
+
+def test_a_write_that_fails_leaves_no_temporary_file(tmp_path: Path) -> None:
+    (tmp_path / "taken").mkdir()  # a folder where the file should go
+    with pytest.raises(IsADirectoryError):
+        write_atomic(tmp_path / "taken", "text")
+    assert [p.name for p in tmp_path.iterdir()] == ["taken"]

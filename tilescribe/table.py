@@ -230,8 +230,8 @@ class Table:
         return True
 
     def take_lifted(self) -> list[TurnRecord]:
-        """The turns taken back by lifting their tiles since the last call (oldest first), for the
-        journal."""
+        """The turns taken back by lifting their tiles since the last call, in the order they were taken
+        back (the latest turn first), for the journal."""
         lifted, self._lifted = self._lifted, []
         return lifted
 

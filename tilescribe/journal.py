@@ -192,16 +192,22 @@ class Journal:
 
     @classmethod
     def open(cls, folder: Path) -> Journal:
-        """Open an existing game to go on with it, locking it.
+        """Open an existing game to go on with it, locking it. The lock is taken while the games folder's
+        lock is held, so that a recovery of the folder (which holds each game's lock a moment) is
+        waited for rather than taken for a session playing the game.
 
         Raises:
             GameInUseError: another process holds it.
-            JournalError: it cannot be read (see :func:`read_game`).
+            JournalError: it cannot be read (see :func:`read_game`), or the games folder stays busy.
         """
         try:
-            lock = Lock(folder / LOCK)
+            with Lock(folder.parent / GAMES_LOCK, wait=GAMES_LOCK_WAIT):
+                try:
+                    lock = Lock(folder / LOCK)
+                except LockedError as exc:
+                    raise GameInUseError(folder, exc.pid) from exc
         except LockedError as exc:
-            raise GameInUseError(folder, exc.pid) from exc
+            raise JournalError(f"games folder {folder.parent} stays busy: {exc}") from exc
         except OSError as exc:
             raise JournalError(f"{folder / LOCK}: cannot be opened ({exc.strerror or exc})") from exc
         try:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import re
+import threading
+import time
 import zipfile
 from pathlib import Path
 
@@ -21,6 +23,7 @@ from tilescribe.cli import main
 from tilescribe.durable import write_atomic
 from tilescribe.game_folder import JournalError, latest_unfinished, read_game
 from tilescribe.journal import GameInUseError, Journal
+from tilescribe.locks import Lock
 from tilescribe.recovery import recover
 from tilescribe.settings import TableSettings
 
@@ -105,6 +108,18 @@ def test_a_second_session_on_a_game_is_refused_naming_the_holder(tmp_path: Path)
     other = Journal.create(tmp_path, _settings())
     other.close()
     assert other.folder != journal.folder
+
+
+def test_opening_a_game_waits_for_a_recovery_holding_it(tmp_path: Path) -> None:
+    with Journal.create(tmp_path, _settings()) as journal:
+        pass
+    recovering = [Lock(tmp_path / ".lock"), Lock(journal.folder / "lock")]  # as recover() holds them
+    timer = threading.Timer(0.3, lambda: [lock.release() for lock in reversed(recovering)])
+    timer.start()
+    start = time.monotonic()
+    with Journal.open(journal.folder) as opened:
+        assert time.monotonic() - start >= 0.25 and opened.folder == journal.folder
+    timer.join()
 
 
 def test_recovery_repairs_what_a_kill_leaves(tmp_path: Path) -> None:

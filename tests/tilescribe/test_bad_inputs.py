@@ -389,3 +389,24 @@ def test_control_characters_never_reach_a_transcript_tag(tmp_path: Path, value: 
     with pytest.raises(SystemExit) as stopped:
         main(["run", "--headless", "--games", str(tmp_path), "--source", value])
     assert stopped.value.code == 2
+
+
+def test_a_window_sdl_cannot_open_is_one_line(tmp_path: Path) -> None:
+    """A screen whose SDL video driver is not there: one line saying so, exit 1, no traceback."""
+    f = _files(tmp_path)
+    env = {**os.environ, "PYTHONPATH": str(REPO), "SDL_VIDEODRIVER": "nosuchdriver"}
+    argv = ["run", "--source", str(f["rec"]), "--games", str(tmp_path / "games"), "--resume", "no"]
+    done = subprocess.run(
+        [sys.executable, "-m", "tilescribe.cli", *argv, "--truth", "--no-sound"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=REPO,
+        env=env,
+        stdin=subprocess.DEVNULL,
+    )
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+    assert done.stderr.strip().splitlines() == [
+        "tilescribe run: the kiosk's window cannot be opened (nosuchdriver not available; SDL_VIDEODRIVER "
+        "nosuchdriver): `tilescribe doctor` says which driver this screen needs"
+    ]

@@ -340,11 +340,11 @@ def _cases(f: dict[str, Path], tmp: Path) -> list[Case]:
     return c
 
 
-def _run(case: Case) -> Outcome:
-    env = {**os.environ, "PYTHONPATH": str(REPO), "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
-    start = time.perf_counter()
-    done = subprocess.run(
-        [sys.executable, "-m", "tilescribe.cli", *case.argv],
+def _cli(argv: tuple[str, ...], driver: str = "dummy") -> subprocess.CompletedProcess[str]:
+    """``python -m tilescribe.cli ARGV`` in a new process with SDL's video driver ``driver``."""
+    env = {**os.environ, "PYTHONPATH": str(REPO), "SDL_VIDEODRIVER": driver, "SDL_AUDIODRIVER": "dummy"}
+    return subprocess.run(
+        [sys.executable, "-m", "tilescribe.cli", *argv],
         capture_output=True,
         text=True,
         timeout=120,
@@ -352,6 +352,11 @@ def _run(case: Case) -> Outcome:
         env=env,
         stdin=subprocess.DEVNULL,
     )
+
+
+def _run(case: Case) -> Outcome:
+    start = time.perf_counter()
+    done = _cli(case.argv)
     return Outcome(case, done.returncode, done.stderr, time.perf_counter() - start)
 
 
@@ -394,17 +399,8 @@ def test_control_characters_never_reach_a_transcript_tag(tmp_path: Path, value: 
 def test_a_window_sdl_cannot_open_is_one_line(tmp_path: Path) -> None:
     """A screen whose SDL video driver is not there: one line saying so, exit 1, no traceback."""
     f = _files(tmp_path)
-    env = {**os.environ, "PYTHONPATH": str(REPO), "SDL_VIDEODRIVER": "nosuchdriver"}
-    argv = ["run", "--source", str(f["rec"]), "--games", str(tmp_path / "games"), "--resume", "no"]
-    done = subprocess.run(
-        [sys.executable, "-m", "tilescribe.cli", *argv, "--truth", "--no-sound"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=REPO,
-        env=env,
-        stdin=subprocess.DEVNULL,
-    )
+    argv = ("run", "--source", str(f["rec"]), "--games", str(tmp_path / "games"), "--resume", "no")
+    done = _cli((*argv, "--truth", "--no-sound"), driver="nosuchdriver")
     assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
     assert done.stderr.strip().splitlines() == [
         "tilescribe run: the kiosk's window cannot be opened (nosuchdriver not available; SDL_VIDEODRIVER "

@@ -54,6 +54,7 @@ if [ "$(id -u)" -ne 0 ]; then
     exit 1
 fi
 SRC=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=/dev/null  # the running system's, read for its codename
 . /etc/os-release
 if [ "${VERSION_CODENAME:-}" != "bookworm" ]; then
     echo "warning: written for Raspberry Pi OS Bookworm, this is ${PRETTY_NAME:-unknown}" >&2

@@ -156,6 +156,17 @@ def test_recovery_repairs_what_a_kill_leaves(tmp_path: Path) -> None:
     assert recover(tmp_path) == []
 
 
+def test_recovery_leaves_folders_that_are_not_games_alone(tmp_path: Path) -> None:
+    (tmp_path / "Documents").mkdir()
+    (tmp_path / "Documents" / "thesis.txt").write_text("years of work")
+    (tmp_path / "holiday" / "photos").mkdir(parents=True)
+    (tmp_path / "holiday" / "photos" / "beach.jpg").write_bytes(b"jpeg")
+    before = sorted(str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*"))
+    assert recover(tmp_path) == []
+    after = sorted(str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*") if p.name != ".lock")
+    assert after == before
+
+
 def test_an_unreadable_game_is_moved_aside_named_and_listed(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

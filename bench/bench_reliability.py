@@ -44,7 +44,7 @@ from tests.reliability.harness import (  # noqa: E402 - after the path
     start_run,
     target_game,
 )
-from tilescribe.journal import game_folders, read_game  # noqa: E402
+from tilescribe.game_folder import game_folders, read_game  # noqa: E402
 
 
 class Tally:

@@ -54,6 +54,7 @@ if [ "$(id -u)" -ne 0 ]; then
     exit 1
 fi
 SRC=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=/dev/null  # the running system's, read for its codename
 . /etc/os-release
 if [ "${VERSION_CODENAME:-}" != "bookworm" ]; then
     echo "warning: written for Raspberry Pi OS Bookworm, this is ${PRETTY_NAME:-unknown}" >&2
@@ -122,4 +123,5 @@ fi
 echo "== tilescribe doctor (as $KIOSK_USER)"
 runuser -u "$KIOSK_USER" -- "$PREFIX/venv/bin/tilescribe" doctor --settings /etc/tilescribe/settings.toml \
     --games "/var/lib/$KIOSK_USER/games" || echo "warning: fix what tilescribe doctor reports above" >&2
-echo "Done. Games are kept in /var/lib/$KIOSK_USER/games; list them with: $PREFIX/venv/bin/tilescribe games"
+echo "Done. Games are kept in /var/lib/$KIOSK_USER/games (private to $KIOSK_USER); list them with:" \
+     "sudo -u $KIOSK_USER $PREFIX/venv/bin/tilescribe games --games /var/lib/$KIOSK_USER/games"

@@ -20,7 +20,7 @@ from tilescribe.allocator import keep_freed_memory
 INPUT_ERRORS: tuple[tuple[str, str], ...] = (
     ("vision.sources", "SourceError"),
     ("vision.locate", "BoardNotFoundError"),
-    ("tilescribe.journal", "JournalError"),
+    ("tilescribe.game_folder", "JournalError"),
 )
 
 #: Sub-command modules, in the order ``tilescribe --help`` lists them.

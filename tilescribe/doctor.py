@@ -16,6 +16,7 @@ import importlib.util
 import shutil
 import subprocess
 import tempfile
+import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
@@ -224,17 +225,17 @@ def check_presence_model() -> Check:
     return Check("model: presence", "OK", "presence_model.json loads")
 
 
-def check_npz_model(file: str, keys: tuple[str, ...]) -> Check:
-    """A shipped numpy model (vision/models/FILE) loads and holds ``keys``."""
+def check_npz_model(file: str, keys: tuple[str, ...], models: Path | None = None) -> Check:
+    """A shipped numpy model (``models``/FILE, by default vision/models/FILE) loads and holds ``keys``."""
     import numpy as np
 
-    path = Path(str(resources.files("vision") / "models" / file))
+    path = Path(str(resources.files("vision") / "models")) / file if models is None else models / file
     try:
         with np.load(path) as data:
             missing = [k for k in keys if k not in data.files]
             if not missing:
                 sizes = ", ".join(f"{k} {data[k].shape}" for k in keys)
-    except (OSError, ValueError) as exc:
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile) as exc:  # a truncated copy: BadZipFile
         return Check(f"model: {file}", "FAIL", f"{path} does not load ({exc}); reinstall tilescribe")
     if missing:
         return Check(f"model: {file}", "FAIL", f"{path} lacks {missing}; reinstall tilescribe")

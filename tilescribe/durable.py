@@ -17,6 +17,7 @@ Without the variable a write point costs one dictionary look-up.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
 
@@ -54,23 +55,29 @@ def fsync_dir(folder: Path) -> None:
 
 
 def write_atomic(path: Path, data: bytes | str) -> None:
-    """Replace ``path`` with ``data`` (text is written as UTF-8), atomically and durably.
+    """Replace ``path`` with ``data`` (text is written as UTF-8), atomically and durably; a write that
+    fails leaves ``path`` as it was and no temporary file.
 
     Raises:
         OSError: the file cannot be written.
     """
     raw = data.encode("utf-8") if isinstance(data, str) else data
     tmp = path.with_name(path.name + TMP_SUFFIX)
-    with tmp.open("wb") as f:
-        half = len(raw) // 2
-        f.write(raw[:half])
-        f.flush()
+    try:
+        with tmp.open("wb") as f:
+            half = len(raw) // 2
+            f.write(raw[:half])
+            f.flush()
+            kill_point()
+            f.write(raw[half:])
+            f.flush()
+            os.fsync(f.fileno())
         kill_point()
-        f.write(raw[half:])
-        f.flush()
-        os.fsync(f.fileno())
-    kill_point()
-    os.replace(tmp, path)
+        os.replace(tmp, path)
+    except BaseException:  # a write that failed (a full disk, a folder in the way) leaves no temporary
+        with contextlib.suppress(OSError):
+            tmp.unlink(missing_ok=True)
+        raise
     kill_point()
     fsync_dir(path.parent)
 

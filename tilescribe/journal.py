@@ -30,59 +30,45 @@ A game folder (``GAMES/<yyyymmdd-hhmmss>[-N]/``) holds:
 Every file is replaced atomically (tilescribe.durable.write_atomic). A turn writes its photo, then
 the index, then the transcript: the transcript's replacement is the commit. A kill before it
 leaves a photo and an index entry ahead of the transcript, which the recovery at the next start
-(tilescribe.recovery) drops; a kill after it loses nothing.
+(tilescribe.recovery) drops; a kill after it loses nothing. Reading a game folder without writing it,
+and listing the games: tilescribe.game_folder.
 """
 
 from __future__ import annotations
 
 import json
-import re
 import socket
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
 from engine.game import PLAY, Game, TurnRecord
-from engine.record import TAG_RE, format_tags, read_record
-from engine.transcript import (
-    Transcript,
-    TranscriptTurn,
-    format_transcript,
-    format_turn,
-    parse_transcript,
-    replay,
-)
+from engine.record import format_tags, read_record
+from engine.transcript import Transcript, TranscriptTurn, format_transcript, format_turn
 from tilescribe.durable import kill_point, remove, write_atomic
+from tilescribe.game_folder import (
+    CLOCK,
+    GAMES_LOCK,
+    GAMES_LOCK_WAIT,
+    LOCK,
+    PHOTOS,
+    SETTINGS,
+    TRANSCRIPT,
+    TURNS,
+    UNFINISHED,
+    JournalError,
+    has_ended,
+    index_text,
+    read_game,
+    replayed,
+    result_row,
+)
 from tilescribe.locks import Lock, LockedError, holder_text
-from tilescribe.settings import SettingsError, TableSettings
+from tilescribe.settings import TableSettings
 
 if TYPE_CHECKING:
     import numpy as np
-
-TRANSCRIPT = "transcript.txt"
-TURNS = "turns.jsonl"
-SETTINGS = "settings.json"
-PHOTOS = "photos"
-LOCK = "lock"
-#: What marked a finished game before the Result tag did.
-LEGACY_FINISHED = "finished.json"
-#: The folder under the games folder that holds the games that could not be read.
-DAMAGED = "damaged"
-#: The games folder's own lock file (held while a game is made or the folder recovered).
-GAMES_LOCK = ".lock"
-#: The Result tag's value while the game goes on (PGN's).
-UNFINISHED = "*"
-#: Seconds a session waits for another one's short hold on the games folder.
-GAMES_LOCK_WAIT = 30.0
-
-_PHOTO = re.compile(rf"{PHOTOS}/turn-\d{{3,}}\.jpg")
-_CLOCK = re.compile(r"\s*\{\[%time (\d\d:\d\d:\d\d)\]\}\s*$")
-
-
-class JournalError(Exception):
-    """A game folder cannot be read or written; the message names the file and the reason."""
 
 
 class GameInUseError(JournalError):
@@ -111,143 +97,16 @@ def turn_line(record: TurnRecord, clock: str) -> str:
     return f"{text} {{[%time {clock}]}}"
 
 
-def plain_turns(text: str) -> list[str]:
-    """A record's committed turn lines without their clock comments (to compare with a transcript
-    written elsewhere, e.g. a recording's truth)."""
-    return [_CLOCK.sub("", line) for line in text.splitlines() if line[:1].isdigit()]
-
-
 def comment_line(line: str, note: str, clock: str) -> str:
     """A taken-back turn line kept as a comment line: ``{[%time T] undone: 3. Ana: 4B2 +6 ...}``."""
     flat = " ".join(line.replace("{", " ").replace("}", " ").split())
     return f"{{[%time {clock}] {note}: {flat}}}"
 
 
-def read_text(path: Path) -> str:
-    """A journal file's text.
-
-    Raises:
-        JournalError: missing, unreadable or not UTF-8 (the message names the file and the byte).
-    """
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise JournalError(f"{path}: cannot be read ({exc.strerror or exc})") from exc
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise JournalError(f"{path}: not UTF-8 (byte 0x{raw[exc.start]:02x} at offset {exc.start})") from exc
-
-
-def _index_entry(line: bytes, turn: int) -> dict[str, Any] | None:
-    """One ``turns.jsonl`` line as an entry for ``turn``, None when torn or malformed."""
-    try:
-        entry = json.loads(line)
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        return None
-    if (
-        not isinstance(entry, dict)
-        or entry.get("turn") != turn
-        or not isinstance(entry.get("frame", -1), int)
-    ):
-        return None
-    photo = entry.get("photo")
-    if photo is not None and not (isinstance(photo, str) and _PHOTO.fullmatch(photo)):
-        return None
-    return entry
-
-
-def read_index(folder: Path) -> list[dict[str, Any]]:
-    """The ``turns.jsonl`` entries in order, up to the first that is torn or malformed."""
-    path = folder / TURNS
-    out: list[dict[str, Any]] = []
-    if not path.is_file():
-        return out
-    for line in path.read_bytes().split(b"\n"):
-        entry = _index_entry(line, len(out) + 1)
-        if entry is None:
-            break
-        out.append(entry)
-    return out
-
-
-@dataclass(frozen=True, slots=True)
-class GameRecord:
-    """A game folder as read, without a lock and without writing anything.
-
-    Attributes:
-        folder: the game folder.
-        settings: the table settings the game was started with.
-        text: the transcript's text up to its last complete line.
-        transcript: the transcript as read.
-        game: the game after the last committed turn.
-        index: the ``turns.jsonl`` entries (see :func:`read_index`).
-    """
-
-    folder: Path
-    settings: TableSettings
-    text: str
-    transcript: Transcript
-    game: Game
-    index: tuple[dict[str, Any], ...]
-
-    def tag(self, name: str, default: str = "") -> str:
-        """A header tag's value (Event, Site, Date, Result...)."""
-        return next((v for k, v in self.transcript.tags if k.lower() == name.lower()), default)
-
-    @property
-    def result(self) -> str:
-        """The Result tag: ``*`` while the game goes on."""
-        return self.tag("Result", UNFINISHED)
-
-    @property
-    def is_finished(self) -> bool:
-        """True once the game ended (a journal from before the Result tag has ``finished.json``)."""
-        return self.result != UNFINISHED or (self.folder / LEGACY_FINISHED).is_file()
-
-
-def read_game(folder: Path) -> GameRecord:
-    """Read a game folder: settings, transcript (a torn last line is left out: never committed), index.
-
-    Raises:
-        JournalError: a file is missing, not UTF-8 or malformed, or a turn does not replay; the
-            message names the file (and line) and the reason.
-    """
-    path = folder / SETTINGS
-    try:
-        settings = TableSettings.from_dict(json.loads(read_text(path)), str(path))
-    except (json.JSONDecodeError, SettingsError, TypeError, AttributeError) as exc:
-        raise JournalError(f"{path}: not the game's settings ({exc})") from exc
-    path = folder / TRANSCRIPT
-    text = read_text(path)
-    text = text[: text.rfind("\n") + 1]
-    transcript, errors = parse_transcript(text)
-    if errors:
-        first = errors[0]
-        raise JournalError(f"{path}:{first.line}:{first.column}: {first.message}")
-    try:
-        game, turns = replay(transcript)
-    except ValueError as exc:
-        raise JournalError(f"{path}: cannot be replayed: {exc}") from exc
-    bad = next((t for t in turns if t.error is not None), None)
-    if bad is not None:
-        raise JournalError(f"{path}:{bad.turn.line}: turn does not replay: {bad.error}")
-    return GameRecord(folder, settings, text, transcript, game, tuple(read_index(folder)))
-
-
 def _turn_rows(lines: list[str]) -> list[int]:
     """The 0-based indices of the committed turns' lines."""
     _, records, _ = read_record("\n".join(lines) + "\n")
     return [r.line - 1 for r in records]
-
-
-def _result_row(lines: list[str]) -> int | None:
-    """The 0-based index of the Result tag's line, None without one."""
-    for i, line in enumerate(lines):
-        tag = TAG_RE.fullmatch(line)
-        if tag and tag.group(1).lower() == "result":
-            return i
-    return None
 
 
 def _new_folder(games_dir: Path) -> Path:
@@ -333,16 +192,22 @@ class Journal:
 
     @classmethod
     def open(cls, folder: Path) -> Journal:
-        """Open an existing game to go on with it, locking it.
+        """Open an existing game to go on with it, locking it. The lock is taken while the games folder's
+        lock is held, so that a recovery of the folder (which holds each game's lock a moment) is
+        waited for rather than taken for a session playing the game.
 
         Raises:
             GameInUseError: another process holds it.
-            JournalError: it cannot be read (see :func:`read_game`).
+            JournalError: it cannot be read (see :func:`read_game`), or the games folder stays busy.
         """
         try:
-            lock = Lock(folder / LOCK)
+            with Lock(folder.parent / GAMES_LOCK, wait=GAMES_LOCK_WAIT):
+                try:
+                    lock = Lock(folder / LOCK)
+                except LockedError as exc:
+                    raise GameInUseError(folder, exc.pid) from exc
         except LockedError as exc:
-            raise GameInUseError(folder, exc.pid) from exc
+            raise JournalError(f"games folder {folder.parent} stays busy: {exc}") from exc
         except OSError as exc:
             raise JournalError(f"{folder / LOCK}: cannot be opened ({exc.strerror or exc})") from exc
         try:
@@ -416,7 +281,7 @@ class Journal:
         history = game.history
         for i, row in reversed(list(enumerate(_turn_rows(lines)))):
             old = lines[row]
-            found = _CLOCK.search(old)
+            found = CLOCK.search(old)
             played = found.group(1) if found else clock
             if i < len(history) and turn_line(history[i], played) == old:
                 continue
@@ -457,7 +322,7 @@ class Journal:
         result = ", ".join(f"{p} {s}" for p, s in game.scores.items())
         tag = format_tags([("Result", result)])[0]
         lines = list(self._lines)
-        at = _result_row(lines)
+        at = result_row(lines)
         if at is None:  # a record begun without one
             lines.insert(lines.index("") if "" in lines else 0, tag)
         else:
@@ -472,7 +337,7 @@ class Journal:
         self._lines = lines
 
     def _write_index(self, index: list[dict[str, Any]]) -> None:
-        write_atomic(self.folder / TURNS, "".join(json.dumps(e) + "\n" for e in index))
+        write_atomic(self.folder / TURNS, index_text(index))
         self._index = index
 
     # -- reading ----------------------------------------------------------------------------
@@ -482,54 +347,8 @@ class Journal:
         Raises:
             JournalError: a turn does not replay.
         """
-        transcript, errors = parse_transcript("\n".join(self._lines) + "\n")
-        if errors:
-            raise JournalError(f"{self.transcript_path}:{errors[0].line}: {errors[0].message}")
-        game, turns = replay(transcript)
-        bad = next((t for t in turns if t.error is not None), None)
-        if bad is not None:
-            raise JournalError(f"{self.transcript_path}:{bad.turn.line}: turn does not replay: {bad.error}")
-        return game
-
-    def turn_metadata(self) -> list[dict[str, Any]]:
-        """The index entries of the committed turns, in order."""
-        return list(self._index)
+        return replayed(self.transcript_path, "\n".join(self._lines) + "\n")[1]
 
     def last_frame(self) -> int:
         """Index of the last frame a committed turn came from (-1 when none)."""
         return max((int(e.get("frame", -1)) for e in self._index), default=-1)
-
-
-def game_folders(games_dir: Path) -> list[Path]:
-    """Every game folder under ``games_dir`` (not the ones moved aside, not hidden ones), oldest first."""
-    if not games_dir.is_dir():
-        return []
-    return sorted(
-        p for p in games_dir.iterdir() if p.is_dir() and not p.name.startswith(".") and p.name != DAMAGED
-    )
-
-
-def has_ended(folder: Path) -> bool:
-    """True when the game's header alone shows that it ended (a Result other than ``*``): cheap, for
-    skipping finished games without replaying them; False when unsure."""
-    try:
-        text = (folder / TRANSCRIPT).read_bytes().decode("utf-8")
-    except (OSError, UnicodeDecodeError):
-        return False
-    header = text.split("\n\n", 1)[0].splitlines()
-    at = _result_row(header)
-    ended = at is not None and header[at] != format_tags([("Result", UNFINISHED)])[0]
-    return ended or (folder / LEGACY_FINISHED).is_file()
-
-
-def latest_unfinished(games_dir: Path) -> Path | None:
-    """The most recent readable game that did not finish (to resume after a crash), or None."""
-    for folder in reversed(game_folders(games_dir)):
-        if has_ended(folder):
-            continue
-        try:
-            if not read_game(folder).is_finished:
-                return folder
-        except JournalError:
-            continue
-    return None

@@ -49,19 +49,21 @@ class Lock:
     def __init__(self, path: Path, wait: float = 0.0) -> None:
         self.path = path
         fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
-        deadline = time.monotonic() + wait
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() >= deadline:
-                    pid = _read_pid(fd)
-                    os.close(fd)
-                    raise LockedError(path, pid) from None
-                time.sleep(0.02)
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        try:
+            deadline = time.monotonic() + wait
+            while True:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    if time.monotonic() >= deadline:
+                        raise LockedError(path, _read_pid(fd)) from None
+                    time.sleep(0.02)
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        except BaseException:  # refused, or the lock file cannot be written (a full disk): not held
+            os.close(fd)
+            raise
         self._fd: int | None = fd
 
     def release(self) -> None:

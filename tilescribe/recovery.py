@@ -1,7 +1,9 @@
 """Recovery of the games folder at start: repairs what a kill can leave, and says what it did.
 
 Run by ``tilescribe run`` before it resumes or starts a game, holding the games folder's lock;
-games held by a running session are left alone. Per game folder, one line per repair:
+games held by a running session are left alone, and so is every folder that holds anything but a
+game's files (``--games`` may name a folder that holds other things too: they are not games to
+repair). Per game folder, one line per repair:
 
 - a stale temporary file (``*.tmp``: a write cut short) is removed (in a finished game, the only
   thing a kill can leave: its other checks are skipped, so a start stays quick with many games);
@@ -18,28 +20,36 @@ games held by a running session are left alone. Per game folder, one line per re
 
 from __future__ import annotations
 
-import json
 import os
+import re
 import shutil
 from pathlib import Path
 from typing import Any
 
 from tilescribe.durable import TMP_SUFFIX, fsync_dir, remove, write_atomic
-from tilescribe.journal import (
+from tilescribe.game_folder import (
     DAMAGED,
     GAMES_LOCK,
     GAMES_LOCK_WAIT,
+    LEGACY_FINISHED,
     LOCK,
     PHOTOS,
+    SETTINGS,
     TRANSCRIPT,
     TURNS,
     JournalError,
     game_folders,
     has_ended,
+    index_text,
     read_game,
     read_index,
 )
 from tilescribe.locks import Lock, LockedError
+
+#: The entries of a game folder.
+_GAME_FILES = frozenset({TRANSCRIPT, TURNS, SETTINGS, PHOTOS, LOCK, LEGACY_FINISHED})
+#: A turn's photo in ``photos/`` (or its temporary).
+_TURN_PHOTO = re.compile(r"turn-\d{3,}\.jpg(\.tmp)?")
 
 
 def recover(games_dir: Path) -> list[str]:
@@ -57,6 +67,8 @@ def recover(games_dir: Path) -> list[str]:
     try:
         with Lock(games_dir / GAMES_LOCK, wait=GAMES_LOCK_WAIT):
             for folder in game_folders(games_dir):
+                if not _is_game(folder):
+                    continue
                 try:
                     lock = Lock(folder / LOCK)
                 except LockedError:
@@ -68,6 +80,18 @@ def recover(games_dir: Path) -> list[str]:
     except OSError as exc:
         raise JournalError(f"games folder {games_dir}: cannot be repaired: {exc}") from exc
     return said
+
+
+def _is_game(folder: Path) -> bool:
+    """True when every entry of ``folder`` is one of a game's files (tilescribe.journal's), or the
+    temporary of one, and every photo is a turn's."""
+    try:
+        if not {p.name.removesuffix(TMP_SUFFIX) for p in folder.iterdir()} <= _GAME_FILES:
+            return False
+        photos = folder / PHOTOS
+        return not photos.exists() or all(_TURN_PHOTO.fullmatch(p.name) for p in photos.iterdir())
+    except OSError:  # a folder that cannot be listed is no game of ours
+        return False
 
 
 def move_aside(folder: Path, reason: str) -> str:
@@ -110,8 +134,8 @@ def _recover_game(folder: Path) -> list[str]:
     turns = len(record.game.history)
     index = _repaired_index(folder, read_index(folder), [r.kind for r in record.game.history])
     raw_index = (folder / TURNS).read_bytes() if (folder / TURNS).is_file() else b""
-    if raw_index != "".join(json.dumps(e) + "\n" for e in index).encode():
-        write_atomic(folder / TURNS, "".join(json.dumps(e) + "\n" for e in index))
+    if raw_index != index_text(index).encode():
+        write_atomic(folder / TURNS, index_text(index))
         said.append(f"{folder}: {TURNS} brought in line with the transcript's {turns} turns")
     kept = {folder / e["photo"] for e in index if e.get("photo")}
     for photo in sorted((folder / PHOTOS).glob("*")):

@@ -214,7 +214,12 @@ class Session:
             log.warning("frame %d: unknown event type %r ignored", event.frame, event.type)
 
     def act(self, action: KioskAction) -> None:
-        """Carry out one request from the players (kiosk, keypad, touch, a recording's event)."""
+        """Carry out one request from the players (kiosk, keypad, touch, a recording's event), then
+        journal the turns it took back (a correction can show the last turn lifted)."""
+        self._carry_out(action)
+        self._journal_lifted()
+
+    def _carry_out(self, action: KioskAction) -> None:
         table = self.table
         if action.kind is ActionKind.QUIT:
             self._quit = True
@@ -240,10 +245,14 @@ class Session:
             except ValueError as exc:
                 log.warning("%s", exc)
 
-    def _record(self, record: TurnRecord | None) -> None:
-        """Journal the turns taken back by lifting their tiles, then ``record`` (a committed turn)."""
+    def _journal_lifted(self) -> None:
+        """Journal the turns taken back by lifting their tiles since the last call."""
         if self.table.take_lifted():
             self.journal.rewrite(self.table.game, "taken back (tiles lifted)")
+
+    def _record(self, record: TurnRecord | None) -> None:
+        """Journal the turns taken back by lifting their tiles, then ``record`` (a committed turn)."""
+        self._journal_lifted()
         if record is None:
             return
         frame = self._frame

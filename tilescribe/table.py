@@ -80,8 +80,10 @@ class Table:
 
     # -- observations ------------------------------------------------------------------------
     def observe(self, obs: Observation) -> TurnRecord | None:
-        """Take one frame's observation; returns the turn committed by it, if any (auto mode or a
-        pending end-of-turn signal)."""
+        """Take one frame's observation; returns the turn committed by it, if any (auto mode, or an
+        end-of-turn signal given before the board settled: it commits the turn the settled reading
+        shows; when that reading took the last turn back (its tiles lifted, a new turn laid), with
+        the next frame, so that the take-back is journalled first)."""
         if self.camera is CameraState.NO_CAMERA and self.alert.startswith(_CAMERA_LOST):
             self._say("Camera back.", AlertLevel.INFO)
         self.camera = obs.camera
@@ -92,10 +94,16 @@ class Table:
             self._unsure = frozenset(c for c, p in obs.confidence.items() if p < UNSURE_BELOW)
             self._reading_t, self._fresh = obs.t, True
             self._update()
-            if self._just_lifted:  # the undo is journalled before anything is committed
+            if self._just_lifted:  # the take-back is journalled first; a pending end follows next frame
                 return None
             if self._end_requested:
                 return self.end_turn()
+        elif self._end_requested and self._fresh:  # the reading before took the last turn back
+            taken = self.alert if self._just_lifted else ""
+            record = self.end_turn()
+            if record is not None and taken:  # the turn laid in its place: say both
+                self._say(f"{taken} {self.alert}", self.alert_level)
+            return record
         auto = self.settings.auto_end_seconds
         if (auto is not None and self._fresh and self._turn is not None and self._turn.legal
                 and obs.t - self._reading_t >= auto):
@@ -230,8 +238,8 @@ class Table:
         return True
 
     def take_lifted(self) -> list[TurnRecord]:
-        """The turns taken back by lifting their tiles since the last call (oldest first), for the
-        journal."""
+        """The turns taken back by lifting their tiles since the last call, in the order they were taken
+        back (the latest turn first), for the journal."""
         lifted, self._lifted = self._lifted, []
         return lifted
 

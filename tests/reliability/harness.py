@@ -32,15 +32,8 @@ from engine.settings import Settings
 from engine.transcript import parse_transcript, replay
 from tilescribe import durable
 from tilescribe.durable import KILL_AT, TMP_SUFFIX
-from tilescribe.journal import (
-    DAMAGED,
-    GameInUseError,
-    Journal,
-    JournalError,
-    game_folders,
-    latest_unfinished,
-    read_game,
-)
+from tilescribe.game_folder import DAMAGED, JournalError, game_folders, latest_unfinished, read_game
+from tilescribe.journal import GameInUseError, Journal
 from tilescribe.recovery import recover
 from tilescribe.settings import TableSettings
 

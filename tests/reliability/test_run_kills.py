@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.reliability.harness import check, complete, recorded_game, start_run
-from tilescribe.journal import game_folders
+from tilescribe.game_folder import game_folders
 
 
 @pytest.mark.parametrize("point", [6, 40])  # the new game's settings; a turn in the middle
@@ -51,6 +51,6 @@ def test_an_unreadable_game_is_moved_aside_and_a_new_one_starts(tmp_path: Path, 
     _, err = session.communicate(timeout=120)
     assert session.returncode == 0, err
     said = [line for line in err.splitlines() if "damaged" in line]
-    assert len(said) == 1 and str(folder) in said[0] and "not UTF-8 (byte 0xe9" in said[0]
+    assert len(said) == 1 and str(folder) in said[0] and "not UTF-8 text (byte 0xe9" in said[0]
     assert (tmp_path / "damaged" / folder.name / "transcript.txt").is_file()
     assert complete(tmp_path, target)  # the new game, played whole

@@ -24,6 +24,11 @@ import numpy as np
 import pytest
 
 from calibration.board_print import SheetSpec, design_board
+from engine.game import Game
+from engine.settings import Settings
+from engine.tiles import parse_placements
+from tilescribe.journal import Journal
+from tilescribe.settings import TableSettings
 
 REPO = Path(__file__).resolve().parents[2]
 GAME = '[Game "MODLINSEQ"]\n[Modulus "11"]\n[Order "4"]\n[Players "Ana, Bo"]\n1. Ana: 4B2, 7B1, 10A0\n'
@@ -75,6 +80,9 @@ def _files(folder: Path) -> dict[str, Path]:
             "farcell.txt",
             "wildB31.txt",
             "digits5000.txt",
+            "games",
+            "games-nophoto",
+            "games-bad",
         )
     }
     board = design_board(SheetSpec(order=2))
@@ -110,6 +118,16 @@ def _files(folder: Path) -> dict[str, Path]:
     wild_b = '"]\n[Wild "B"]\n[Players "Ana, Bo"]\n1. Ana: 4A0\n'
     f["wildB31.txt"].write_text('[Modulus "' + "7" * 31 + wild_b)
     f["digits5000.txt"].write_text(header + "1. Ana: " + "9" * 5000 + "A0\n")
+    for name in ("games", "games-nophoto"):
+        settings = TableSettings(game=Settings(modulus=7, players=("Ana", "Bo")))
+        with Journal.create(f[name], settings) as journal:
+            game = Game(settings.game)
+            game.play(parse_placements("4B2 6B1 1A0 3M1"))
+            journal.record(game.history[-1], photo=np.full((20, 20, 3), 128, np.uint8))
+    (photo_file,) = f["games-nophoto"].glob("*/photos/turn-001.jpg")
+    photo_file.unlink()
+    f["photo-missing"] = photo_file
+    (f["games-bad"] / "20260101-000000").mkdir(parents=True)
     return f
 
 
@@ -139,6 +157,24 @@ def _cases(f: dict[str, Path], tmp: Path) -> list[Case]:
         Case("missing transcript", ("hint", str(tmp / "missing.txt")), "missing.txt"),
         Case("transcript not UTF-8", ("hint", str(f["latin1.txt"])), str(f["latin1.txt"])),
         Case("--top 0", ("hint", str(f["game.txt"]), "--top", "0"), "--top"),
+        Case("--top abc", ("hint", str(f["game.txt"]), "--top", "abc"), "'abc'"),
+        Case("unknown game", ("export", "7", "--out", str(tmp / "g.zip"), "--games", str(f["games"])), "'7'"),
+        Case(
+            "--out in no folder",
+            ("export", "1", "--out", "/proc/x/g.zip", "--games", str(f["games"])),
+            "/proc/x/g.zip",
+        ),
+        Case("--out a folder", ("export", "1", "--out", str(tmp), "--games", str(f["games"])), str(tmp)),
+        Case(
+            "a game without settings.json",
+            ("export", "1", "--out", str(tmp / "g.zip"), "--games", str(f["games-bad"])),
+            "settings.json",
+        ),
+        Case(
+            "a photo the index names is gone",
+            ("export", "1", "--out", str(tmp / "g.zip"), "--games", str(f["games-nophoto"])),
+            str(f["photo-missing"]),
+        ),
         Case("a rack of 5,000 tiles", ("hint", str(f["game.txt"]), "--rack", "1 " * 5000), "--rack"),
         Case("--order 60", ("board", "print", "--order", "60", "--out", str(tmp / "b")), "'60'"),
         Case(
@@ -304,11 +340,11 @@ def _cases(f: dict[str, Path], tmp: Path) -> list[Case]:
     return c
 
 
-def _run(case: Case) -> Outcome:
-    env = {**os.environ, "PYTHONPATH": str(REPO), "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
-    start = time.perf_counter()
-    done = subprocess.run(
-        [sys.executable, "-m", "tilescribe.cli", *case.argv],
+def _cli(argv: tuple[str, ...], driver: str = "dummy") -> subprocess.CompletedProcess[str]:
+    """``python -m tilescribe.cli ARGV`` in a new process with SDL's video driver ``driver``."""
+    env = {**os.environ, "PYTHONPATH": str(REPO), "SDL_VIDEODRIVER": driver, "SDL_AUDIODRIVER": "dummy"}
+    return subprocess.run(
+        [sys.executable, "-m", "tilescribe.cli", *argv],
         capture_output=True,
         text=True,
         timeout=120,
@@ -316,6 +352,11 @@ def _run(case: Case) -> Outcome:
         env=env,
         stdin=subprocess.DEVNULL,
     )
+
+
+def _run(case: Case) -> Outcome:
+    start = time.perf_counter()
+    done = _cli(case.argv)
     return Outcome(case, done.returncode, done.stderr, time.perf_counter() - start)
 
 
@@ -353,3 +394,15 @@ def test_control_characters_never_reach_a_transcript_tag(tmp_path: Path, value: 
     with pytest.raises(SystemExit) as stopped:
         main(["run", "--headless", "--games", str(tmp_path), "--source", value])
     assert stopped.value.code == 2
+
+
+def test_a_window_sdl_cannot_open_is_one_line(tmp_path: Path) -> None:
+    """A screen whose SDL video driver is not there: one line saying so, exit 1, no traceback."""
+    f = _files(tmp_path)
+    argv = ("run", "--source", str(f["rec"]), "--games", str(tmp_path / "games"), "--resume", "no")
+    done = _cli((*argv, "--truth", "--no-sound"), driver="nosuchdriver")
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+    assert done.stderr.strip().splitlines() == [
+        "tilescribe run: the kiosk's window cannot be opened (nosuchdriver not available; SDL_VIDEODRIVER "
+        "nosuchdriver): `tilescribe doctor` says which driver this screen needs"
+    ]

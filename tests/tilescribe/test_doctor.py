@@ -11,7 +11,13 @@ from pathlib import Path
 import pygame
 import pytest
 
-from tilescribe.doctor import Check, check_games_writable, check_settings, check_video_devices
+from tilescribe.doctor import (
+    Check,
+    check_games_writable,
+    check_npz_model,
+    check_settings,
+    check_video_devices,
+)
 from tilescribe.sdl_video import NoDriverError, choose_driver, pygame_build
 
 REPO = Path(__file__).resolve().parents[2]
@@ -174,3 +180,12 @@ def test_small_checks_on_real_folders(tmp_path):
     assert check_games_writable(tmp_path / "new" / "games").status == "OK"
     with pytest.raises(ValueError, match="status must be one of"):
         Check("x", "BAD", "y")  # type: ignore[arg-type]
+
+
+def test_a_truncated_model_fails_its_check(tmp_path):
+    shipped = check_npz_model("tile_surface_lut.npz", ("lut",))
+    assert shipped.status == "OK"
+    whole = (REPO / "vision" / "models" / "tile_surface_lut.npz").read_bytes()
+    (tmp_path / "tile_surface_lut.npz").write_bytes(whole[: len(whole) // 2])
+    cut = check_npz_model("tile_surface_lut.npz", ("lut",), models=tmp_path)
+    assert cut.status == "FAIL" and "tile_surface_lut.npz does not load" in cut.message

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import re
+import threading
+import time
 import zipfile
 from pathlib import Path
 
@@ -18,7 +20,10 @@ from engine.settings import Settings
 from engine.tiles import parse_placements
 from engine.transcript import parse_transcript
 from tilescribe.cli import main
-from tilescribe.journal import GameInUseError, Journal, JournalError, latest_unfinished, read_game
+from tilescribe.durable import write_atomic
+from tilescribe.game_folder import JournalError, latest_unfinished, read_game
+from tilescribe.journal import GameInUseError, Journal
+from tilescribe.locks import Lock
 from tilescribe.recovery import recover
 from tilescribe.settings import TableSettings
 
@@ -105,6 +110,18 @@ def test_a_second_session_on_a_game_is_refused_naming_the_holder(tmp_path: Path)
     assert other.folder != journal.folder
 
 
+def test_opening_a_game_waits_for_a_recovery_holding_it(tmp_path: Path) -> None:
+    with Journal.create(tmp_path, _settings()) as journal:
+        pass
+    recovering = [Lock(tmp_path / ".lock"), Lock(journal.folder / "lock")]  # as recover() holds them
+    timer = threading.Timer(0.3, lambda: [lock.release() for lock in reversed(recovering)])
+    timer.start()
+    start = time.monotonic()
+    with Journal.open(journal.folder) as opened:
+        assert time.monotonic() - start >= 0.25 and opened.folder == journal.folder
+    timer.join()
+
+
 def test_recovery_repairs_what_a_kill_leaves(tmp_path: Path) -> None:
     with Journal.create(tmp_path, _settings()) as journal:
         _three_turns(journal)
@@ -139,6 +156,17 @@ def test_recovery_repairs_what_a_kill_leaves(tmp_path: Path) -> None:
     assert recover(tmp_path) == []
 
 
+def test_recovery_leaves_folders_that_are_not_games_alone(tmp_path: Path) -> None:
+    (tmp_path / "Documents").mkdir()
+    (tmp_path / "Documents" / "thesis.txt").write_text("years of work")
+    (tmp_path / "holiday" / "photos").mkdir(parents=True)
+    (tmp_path / "holiday" / "photos" / "beach.jpg").write_bytes(b"jpeg")
+    before = sorted(str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*"))
+    assert recover(tmp_path) == []
+    after = sorted(str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*") if p.name != ".lock")
+    assert after == before
+
+
 def test_an_unreadable_game_is_moved_aside_named_and_listed(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -151,7 +179,7 @@ def test_an_unreadable_game_is_moved_aside_named_and_listed(
     assert main(["games", "--games", str(tmp_path)]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith(f"  1  {good.folder.name}  ") and "Ana, Bo  result *  3 turns" in out[0]
-    assert f"  2  {bad.folder.name}  UNREADABLE: " in out[1] and "not UTF-8 (byte 0xe9" in out[1]
+    assert f"  2  {bad.folder.name}  UNREADABLE: " in out[1] and "not UTF-8 text (byte 0xe9" in out[1]
     assert latest_unfinished(tmp_path) == good.folder
     said = recover(tmp_path)
     assert len(said) == 1 and "not UTF-8" in said[0] and "damaged" in said[0]
@@ -227,3 +255,10 @@ def test_an_index_naming_a_file_outside_the_photos_is_not_followed(tmp_path: Pat
         None,
         "photos/turn-003.jpg",
     ]
+
+
+def test_a_write_that_fails_leaves_no_temporary_file(tmp_path: Path) -> None:
+    (tmp_path / "taken").mkdir()  # a folder where the file should go
+    with pytest.raises(IsADirectoryError):
+        write_atomic(tmp_path / "taken", "text")
+    assert [p.name for p in tmp_path.iterdir()] == ["taken"]

@@ -19,7 +19,8 @@ from engine.hexgrid import parse_address
 from engine.transcript import parse_transcript
 from tilescribe.cli import main
 from tilescribe.demo import GamePlan
-from tilescribe.journal import Journal, JournalError, game_folders, read_game
+from tilescribe.game_folder import JournalError, game_folders, read_game
+from tilescribe.journal import Journal
 from tilescribe.observe import TruthObserver
 from tilescribe.session import Session
 from tilescribe.table import Table

@@ -25,7 +25,7 @@ from display.theme import Theme
 from engine.transcript import parse_transcript
 from tilescribe.cli import main
 from tilescribe.demo import DEMO_VERSION, GamePlan, demo_recording
-from tilescribe.journal import game_folders, read_game
+from tilescribe.game_folder import game_folders, read_game
 from vision.sources import Recording
 
 REPO = Path(__file__).resolve().parents[2]

@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+
 from display.view import AlertLevel, CameraState
 from engine.hexgrid import parse_address
 from engine.settings import Settings
+from tilescribe.cli import main
+from tilescribe.game_folder import game_folders, read_game
 from tilescribe.observe import Observation
 from tilescribe.settings import TableSettings
 from tilescribe.table import Table
+from vision.sources import Recording
 
 A = parse_address
 FIRST = "4B2 6B1 1A0 3M1"
@@ -94,3 +103,84 @@ def test_a_tile_of_an_earlier_turn_knocked_off_while_a_new_turn_is_laid_is_shown
     table.observe(_seen(4, f"{FIRST} 5M2 2B4"))
     record = table.request_end()
     assert record is not None and record.player == "Ana" and [str(p) for p in record.placements] == ["2B4"]
+
+
+def test_an_end_asked_for_before_the_board_settles_commits_the_turn_laid_where_one_was_lifted() -> None:
+    table = _table()
+    table.observe(_seen(1, FIRST))
+    table.request_end()
+    table.observe(_seen(2, f"{FIRST} 5M2"))
+    table.request_end()
+    table.observe(Observation(3, 0.3, CameraState.HAND))  # Bo lifts 5M2, lays 2B4, presses End meanwhile
+    assert table.request_end() is None
+    assert table.observe(_seen(4, f"{FIRST} 2B4")) is None  # turn 2 taken back (journalled now)...
+    assert [(r.player, r.number) for r in table.take_lifted()] == [("Bo", 2)]
+    record = table.observe(_quiet(5))  # ...and 2B4 committed with the next frame
+    assert record is not None and (record.player, [str(p) for p in record.placements]) == ("Bo", ["2B4"])
+    assert "Turn 2 taken back" in table.alert and "+6" in table.alert
+    assert table.observe(_seen(9, f"{FIRST} 2B4 3B5")) is None  # the next tiles wait for their own end
+    assert len(table.game.history) == 2
+
+
+def _recording(
+    folder: Path, frames: list[str], events: list[dict[str, object]], hands: range = range(0)
+) -> Path:
+    """A recording folder: one frame a tenth of a second with the true cells ``frames[i]``, a hand
+    over the board in the frames ``hands``."""
+    folder.mkdir()
+    cv2.imwrite(str(folder / "frame.jpg"), np.full((48, 64, 3), 128, np.uint8))
+    settings = TableSettings(game=Settings(modulus=7, players=("Ana", "Bo")))
+    entries = [
+        {
+            "file": "frame.jpg",
+            "t": i / 10,
+            "cells": {item[-2:]: item[:-2] for item in cells.split()},
+            "hand": i in hands,
+        }
+        for i, cells in enumerate(frames)
+    ]
+    doc = {"fps": 10, "settings": settings.to_dict(), "frames": entries}
+    (folder / "frames.json").write_text(json.dumps(doc), encoding="utf-8")
+    lines = [json.dumps({"t": e["frame"] / 10, **e}) for e in events]  # type: ignore[operator]
+    (folder / "events.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert len(Recording.load(folder).frames) == len(frames)
+    return folder
+
+
+def test_a_turn_taken_back_by_a_correction_is_journalled_before_the_game_ends(tmp_path: Path) -> None:
+    # Bo's 5M2 lifted and 2B4 laid while 6B1 (turn 1) is misread as 5: out of sync, nothing taken
+    # back; correcting B1 on the last frame shows the lift, and the recording ends there.
+    lifted = "4B2 5B1 1A0 3M1 2B4"
+    frames = [FIRST] * 10 + [f"{FIRST} 5M2"] * 10 + [lifted] * 10
+    events = [
+        {"frame": 9, "type": "end_turn", "turn": 1},
+        {"frame": 19, "type": "end_turn", "turn": 2},
+        {"frame": 29, "type": "correct", "cell": "B1", "face": "6"},
+    ]
+    folder = _recording(tmp_path / "rec", frames, events)
+    games = tmp_path / "games"
+    argv = ["run", "--source", str(folder), "--truth", "--headless", "--no-sound", "--games", str(games)]
+    assert main([*argv, "--resume", "no"]) == 0
+    (game,) = game_folders(games)
+    record = read_game(game)
+    assert [r.player for r in record.game.history] == ["Ana"]
+    assert "] taken back (tiles lifted): 2. Bo: 5M2" in record.text
+    assert record.result == ", ".join(f"{p} {s}" for p, s in record.game.scores.items()) == "Ana 3, Bo 0"
+
+
+def test_a_session_journals_the_turn_taken_back_then_the_one_laid_in_its_place(tmp_path: Path) -> None:
+    relaid = f"{FIRST} 2B4"
+    frames = [FIRST] * 10 + [f"{FIRST} 5M2"] * 10 + [relaid] * 10
+    events = [
+        {"frame": 9, "type": "end_turn", "turn": 1},
+        {"frame": 19, "type": "end_turn", "turn": 2},
+        {"frame": 21, "type": "end_turn"},  # pressed while the hand is still over the board
+    ]
+    folder = _recording(tmp_path / "rec", frames, events, hands=range(20, 23))
+    games = tmp_path / "games"
+    argv = ["run", "--source", str(folder), "--truth", "--headless", "--no-sound", "--games", str(games)]
+    assert main([*argv, "--resume", "no"]) == 0
+    (game,) = game_folders(games)
+    record = read_game(game)
+    assert [(r.player, [str(p) for p in r.placements]) for r in record.game.history][1:] == [("Bo", ["2B4"])]
+    assert "] taken back (tiles lifted): 2. Bo: 5M2" in record.text

@@ -16,7 +16,7 @@ from engine.settings import Settings
 from engine.tiles import Placement, Tile
 from tilescribe.cli import main
 from tilescribe.demo import GamePlan, plan_game, write_recording
-from tilescribe.journal import plain_turns
+from tilescribe.game_folder import plain_turns
 from tilescribe.settings import TableSettings
 from vision.sim.recording import SimOptions
 from vision.sim.timeline import Detour, Pacing, SimPlacement

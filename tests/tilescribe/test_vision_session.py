@@ -19,7 +19,7 @@ from engine.hexgrid import format_address
 from tilescribe.cli import main
 from tilescribe.demo import GamePlan
 from tilescribe.faces import FaceMap
-from tilescribe.journal import plain_turns
+from tilescribe.game_folder import plain_turns
 from tilescribe.vision_observer import VisionObserver
 from vision.sources import Recording, RecordingSource
 

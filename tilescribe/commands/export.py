@@ -11,12 +11,12 @@ import argparse
 import io
 import sys
 import zipfile
-from pathlib import Path
 
-from tilescribe.commands.games import listed
+from tilescribe.commands.games import numbered, read_or_reason
 from tilescribe.commands.run import add_games_argument
 from tilescribe.durable import write_atomic
-from tilescribe.journal import TRANSCRIPT, GameRecord
+from tilescribe.game_folder import TRANSCRIPT, GameRecord
+from tilescribe.options import new_file
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -28,37 +28,43 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("game", help="the game's folder name or its number in `tilescribe games`")
-    p.add_argument("--out", type=Path, required=True, help="the zip file to write")
+    p.add_argument("--out", type=new_file, required=True, help="the zip file to write")
     add_games_argument(p)
     p.set_defaults(func=export)
 
 
 def export(args: argparse.Namespace) -> int:
-    """Write the archive; returns 0, or 2 for an unknown or unreadable game or an unwritable file."""
+    """Write the archive; returns 0, or 2 for an unknown or unreadable game or photo or an unwritable file."""
     games_dir = args.games.expanduser()
-    found = listed(games_dir)
-    chosen = [g for n, (f, g) in enumerate(found, start=1) if args.game in (str(n), f.name)]
+    chosen = [f for n, f in enumerate(numbered(games_dir), start=1) if args.game in (str(n), f.name)]
     if not chosen:
         print(
             f"tilescribe export: no game {args.game!r} in {games_dir} (see `tilescribe games`)",
             file=sys.stderr,
         )
         return 2
-    game = chosen[0]
+    game = read_or_reason(chosen[0])
     if not isinstance(game, GameRecord):
         print(f"tilescribe export: game {args.game!r} cannot be read: {game}", file=sys.stderr)
         return 2
     name = game.folder.name
     buffer = io.BytesIO()
     photos = [e["photo"] for e in game.index[: len(game.game.history)] if e.get("photo")]
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr(f"{name}/{TRANSCRIPT}", game.text)
+        for photo in photos:
+            path = game.folder / photo
+            try:
+                archive.write(path, f"{name}/{photo}")
+            except OSError as exc:
+                print(f"tilescribe export: {path}: cannot be read ({exc.strerror or exc})", file=sys.stderr)
+                return 2
     try:
-        with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-            archive.writestr(f"{name}/{TRANSCRIPT}", game.text)
-            for photo in photos:
-                archive.write(game.folder / photo, f"{name}/{photo}")
         write_atomic(args.out, buffer.getvalue())
     except OSError as exc:
-        print(f"tilescribe export: cannot write {args.out}: {exc}", file=sys.stderr)
+        print(
+            f"tilescribe export: --out {args.out}: cannot be written ({exc.strerror or exc})", file=sys.stderr
+        )
         return 2
     print(f"{args.out}: {name}, {len(game.game.history)} turns, {len(photos)} photos")
     return 0

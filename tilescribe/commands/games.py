@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 
 from tilescribe.commands.run import add_games_argument
-from tilescribe.journal import DAMAGED, TRANSCRIPT, GameRecord, JournalError, game_folders, read_game
+from tilescribe.game_folder import DAMAGED, TRANSCRIPT, GameRecord, JournalError, game_folders, read_game
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -29,16 +29,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(func=games)
 
 
-def listed(games_dir: Path) -> list[tuple[Path, GameRecord | str]]:
-    """Every game folder, numbered from 1 in this order (the ones moved aside last), with its record
-    or the reason it cannot be read."""
-    out: list[tuple[Path, GameRecord | str]] = []
-    for folder in [*game_folders(games_dir), *game_folders(games_dir / DAMAGED)]:
-        try:
-            out.append((folder, read_game(folder)))
-        except JournalError as exc:
-            out.append((folder, str(exc)))
-    return out
+def numbered(games_dir: Path) -> list[Path]:
+    """Every game folder, numbered from 1 in this order (the ones moved aside last)."""
+    return [*game_folders(games_dir), *game_folders(games_dir / DAMAGED)]
+
+
+def read_or_reason(folder: Path) -> GameRecord | str:
+    """The game's record, or the reason it cannot be read."""
+    try:
+        return read_game(folder)
+    except JournalError as exc:
+        return str(exc)
 
 
 def _json(number: int, folder: Path, game: GameRecord | str) -> dict[str, object]:
@@ -61,7 +62,7 @@ def _json(number: int, folder: Path, game: GameRecord | str) -> dict[str, object
 def games(args: argparse.Namespace) -> int:
     """Print one line per game. Returns 0 (also with no games, or unreadable ones)."""
     games_dir = args.games.expanduser()
-    found = listed(games_dir)
+    found = [(folder, read_or_reason(folder)) for folder in numbered(games_dir)]
     if args.json:
         print(json.dumps([_json(n, f, g) for n, (f, g) in enumerate(found, start=1)], indent=2))
         return 0

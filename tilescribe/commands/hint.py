@@ -16,15 +16,9 @@ from pathlib import Path
 
 from engine.games import MAX_RACK, rules_for
 from tilescribe.commands.score import read_transcript
+from tilescribe.options import int_in
 
 MAX_TOP = 100
-
-
-def _top(text: str) -> int:
-    value = int(text)
-    if not 1 <= value <= MAX_TOP:
-        raise argparse.ArgumentTypeError(f"--top {text!r}: must be 1..{MAX_TOP}")
-    return value
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -37,7 +31,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("transcript", type=Path, help="the transcript file")
     parser.add_argument("--rack", help="the player's tiles, space-separated, in the game's notation")
-    parser.add_argument("--top", type=_top, default=5, help=f"how many moves (1..{MAX_TOP}, default 5)")
+    parser.add_argument(
+        "--top", type=int_in(1, MAX_TOP), default=5, help=f"how many moves (1..{MAX_TOP}, default 5)"
+    )
     parser.add_argument("--json", action="store_true", help="print a JSON list instead of text")
     parser.set_defaults(func=run)
 

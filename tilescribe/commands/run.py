@@ -142,7 +142,8 @@ def _resumed(args: argparse.Namespace) -> Journal | None:
         GameInUseError: another session holds the game to resume.
         JournalError: the games folder cannot be repaired.
     """
-    from tilescribe.journal import Journal, latest_unfinished
+    from tilescribe.game_folder import latest_unfinished
+    from tilescribe.journal import Journal
     from tilescribe.recovery import recover
 
     games = args.games.expanduser()
@@ -232,12 +233,22 @@ def _game(args: argparse.Namespace, source: FrameSource, settings: TableSettings
     return tables[0], journal, observer
 
 
+def _no_screen(exc: Exception) -> str:
+    """The error line of a kiosk window that SDL cannot open (no such display, a driver missing)."""
+    driver = os.environ.get("SDL_VIDEODRIVER") or "not set"
+    return (f"tilescribe run: the kiosk's window cannot be opened ({exc}; SDL_VIDEODRIVER {driver}): "
+            "`tilescribe doctor` says which driver this screen needs")
+
+
 def run(args: argparse.Namespace) -> int:
     """Run the session; prints the transcript path and the final scores. Returns the exit status."""
+    import pygame
+
     from display.kiosk import Kiosk
     from tilescribe.demo import demo_recording, recording_settings
+    from tilescribe.game_folder import JournalError
     from tilescribe.gpio import EndTurnButton, GpioError
-    from tilescribe.journal import GameInUseError, Journal, JournalError
+    from tilescribe.journal import GameInUseError, Journal
     from tilescribe.progress import progress
     from tilescribe.session import Session
     from tilescribe.settings import SettingsError
@@ -293,6 +304,9 @@ def run(args: argparse.Namespace) -> int:
     except GameInUseError as exc:
         print(f"tilescribe run: {exc}; not starting a second session on it", file=sys.stderr)
         return 1
+    except pygame.error as exc:  # the start screen opens the window
+        print(_no_screen(exc), file=sys.stderr)
+        return 1
     except (SourceError, SettingsError, JournalError, ValueError, OSError) as exc:
         print(f"tilescribe run: {exc}", file=sys.stderr)
         return 2
@@ -316,6 +330,9 @@ def run(args: argparse.Namespace) -> int:
                 table, journal, observer = _game(args, source, chosen, None, tags)
     except (SourceError, JournalError) as exc:
         print(f"tilescribe run: {exc}", file=sys.stderr)
+        return 1
+    except pygame.error as exc:
+        print(_no_screen(exc), file=sys.stderr)
         return 1
     finally:
         bar.close()

@@ -247,3 +247,25 @@ def test_the_standings_answer_rematch_new_game_and_close() -> None:
         assert [a.kind for a in kiosk.poll()] == [ActionKind.REMATCH, ActionKind.QUIT]
     finally:
         kiosk.close()
+
+
+def test_taps_before_the_next_drawing_answer_to_the_pick_as_it_is_now() -> None:
+    kiosk = Kiosk((800, 480), sound=False)
+    try:
+        view = _base()
+        kiosk.show(view)
+        assert kiosk.layout is not None
+        x, y = kiosk.layout.hex_to_pixel(A("E1"))
+        _tap(kiosk, pygame.Rect(int(x), int(y), 1, 1))
+        kiosk.show(view)
+        keys = {k.face or k.command.value: k.rect for k in kiosk.keys}
+        # Escape drops the pick; the keypad still on the glass until the next drawing presses nothing
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, unicode="\x1b", mod=0))
+        assert _tap(kiosk, keys["7"]) == [] and _tap(kiosk, keys["ok"]) == []
+        assert (kiosk.selected, kiosk.typed) == (None, None)
+        # a mouse wheel turned over a cell picks nothing
+        kiosk.show(view)
+        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(int(x), int(y)), button=4))
+        assert kiosk.poll() == [] and kiosk.selected is None
+    finally:
+        kiosk.close()

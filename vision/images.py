@@ -21,6 +21,7 @@ import os
 import re
 import sys
 import tempfile
+import threading
 import warnings
 from pathlib import Path
 
@@ -40,6 +41,8 @@ MAX_PIXELS = 50_000_000
 #: JPEG", written for some phone encoders' files that it decodes in full, is not among them.
 _DAMAGE = re.compile(r"Corrupt JPEG data|Premature end|Bogus|Huffman|Invalid JPEG|libpng (error|warning)"
                      r"|Not enough image data")
+
+_STDERR_LOCK = threading.Lock()
 
 _JPEG_SIGNATURE = b"\xff\xd8\xff"
 _PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -85,18 +88,24 @@ def load_image(path: str | Path) -> np.ndarray:
 
 
 def _decode(data: bytes) -> tuple[np.ndarray | None, str]:
-    """OpenCV's decoding of ``data`` and what its decoders (libjpeg, libpng) wrote to stderr."""
-    sys.stderr.flush()
-    saved = os.dup(2)
-    with tempfile.TemporaryFile() as capture:
-        os.dup2(capture.fileno(), 2)
-        try:
-            image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
-        finally:
-            os.dup2(saved, 2)
-            os.close(saved)
-        capture.seek(0)
-        return image, capture.read().decode("utf-8", "replace")
+    """OpenCV's decoding of ``data`` and what its decoders (libjpeg, libpng) wrote to stderr.
+
+    Standard error is the process's file descriptor 2: one decoding at a time redirects it (two
+    threads swapping it at once mix up their warnings and can leave it pointing at a closed
+    capture). What another thread writes there during a decoding is captured with it and dropped.
+    """
+    with _STDERR_LOCK:
+        sys.stderr.flush()
+        saved = os.dup(2)
+        with tempfile.TemporaryFile() as capture:
+            os.dup2(capture.fileno(), 2)
+            try:
+                image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+            finally:
+                os.dup2(saved, 2)
+                os.close(saved)
+            capture.seek(0)
+            return image, capture.read().decode("utf-8", "replace")
 
 
 def check_image_bytes(data: bytes, where: str) -> tuple[int, int]:

@@ -12,6 +12,7 @@ import numpy as np
 import pygame
 import pytest
 
+from display.game_over import winner_line
 from display.keypad import MIN_KEY_PX, KeyCommand
 from display.kiosk import ActionKind, Kiosk
 from display.scoreboard import banner_words
@@ -269,3 +270,25 @@ def test_taps_before_the_next_drawing_answer_to_the_pick_as_it_is_now() -> None:
         assert kiosk.poll() == [] and kiosk.selected is None
     finally:
         kiosk.close()
+
+
+@pytest.mark.parametrize("size", SIZES, ids=["800x480", "1920x1080"])
+def test_the_standings_fit_long_names_and_share_ranks_on_ties(size: tuple[int, int]) -> None:
+    names = ("Alexandrina", "Bartholomew", "Cyprianus", "Dee", "Eli", "Flo")
+    view = dataclasses.replace(
+        _base(),
+        is_over=True,
+        players=tuple(PlayerLine(n, 100 if i < 3 else 40 + i) for i, n in enumerate(names)),
+        end_notes=("Ended by agreement (§3-3) with Alexandrina and Cyprianus still playing.",) * 3,
+    )
+    kiosk = Kiosk(size, sound=False)
+    try:
+        kiosk.show(view)
+        image = pygame.image.load(str(kiosk.save(SCREENS / f"{size[0]}x{size[1]}" / "game-over-tie.png")))
+    finally:
+        kiosk.close()
+    pad = int(12 * size[1] / 480)
+    title_rows = slice(int(48 * size[1] / 480), int(100 * size[1] / 480))
+    ink = _mask(image, kiosk.theme.text)[:, title_rows]
+    assert ink[: size[0] // 2].any() and not ink[size[0] - pad :].any()  # the winner line ends inside
+    assert winner_line(view) == "Alexandrina, Bartholomew and Cyprianus tie with 100"

@@ -4,7 +4,8 @@ Everything is drawn from board.json's geometry in millimetres, with nothing rast
 is a polygon, each ArUco fiducial marker one filled path of black squares taken from the
 dictionary's bit pattern (so its corners lie exactly where board.json puts them), each address
 and the sheet's label is text. Sheets are laid out by calibration.paper; neighbouring sheets share
-an overlap strip whose inner edges carry alignment crosses, and each sheet names its row and column.
+an overlap strip whose middle line carries alignment crosses (the same board points on both), and
+each sheet names its row and column.
 """
 
 from __future__ import annotations
@@ -143,21 +144,12 @@ def _draw_marker(
 
 
 def _alignment_marks(pdf: FPDF, plan: SheetPlan, sheet: Sheet) -> None:
-    """Crosses on the inner edges of the sheet's overlap strips, and the sheet's name."""
+    """The sheet's alignment crosses (:meth:`SheetPlan.crosses`) and its name."""
     m = PRINTER_MARGIN_MM
-    uw, uh = plan.printable_mm
-    xs = [m + OVERLAP_MM] if sheet.col > 0 else []
-    xs += [m + uw - OVERLAP_MM] if sheet.col < plan.cols - 1 else []
-    ys = [m + OVERLAP_MM] if sheet.row > 0 else []
-    ys += [m + uh - OVERLAP_MM] if sheet.row < plan.rows - 1 else []
     pdf.set_draw_color(0)
     pdf.set_line_width(0.2)
-    for x in xs:
-        for y in (m + uh * f for f in (0.25, 0.5, 0.75)):
-            _cross(pdf, x, y)
-    for y in ys:
-        for x in (m + uw * f for f in (0.25, 0.5, 0.75)):
-            _cross(pdf, x, y)
+    for x, y in plan.crosses(sheet):
+        _cross(pdf, x, y)
     pdf.set_font("helvetica", size=7)
     pdf.set_text_color(0)
     pdf.text(

@@ -31,7 +31,7 @@ def printed(tmp_path_factory):
     return out
 
 
-def test_board_files_follow_the_issue_format(printed):
+def test_board_files_follow_the_documented_format(printed):
     doc = json.loads((printed / "board.json").read_text())
     assert doc["order"] == 9 and doc["cell_mm"] == 32
     assert len(doc["cells"]) == 271

@@ -11,7 +11,7 @@ A recording folder holds::
 ``cells`` are the truly occupied cells and their printed faces; ``hand`` tells whether a hand or
 arm covers part of the sheet; ``occluded`` lists the cells whose centre a hand, arm or held tile covers;
 ``board`` names the copy of board.json in the folder (no path leads outside it). frames.json
-extends the issue's format with ``size``, ``seed``, ``poses`` (per pose index: the homography from
+extends the basic format above with ``size``, ``seed``, ``poses`` (per pose index: the homography from
 board.png pixels to ideal image pixels and the lens term k1, see vision.sim.camera), ``tiles`` (per
 cell: face, style, angle in degrees counter-clockwise, turn) and the frames' ``pose`` and
 ``occluded``. Turns are numbered from 1 in

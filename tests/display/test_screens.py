@@ -195,16 +195,21 @@ def _tap(kiosk: Kiosk, rect: pygame.Rect) -> list:
     return kiosk.poll()
 
 
+def _open_keypad(kiosk: Kiosk, view: KioskView, cell) -> dict[str, pygame.Rect]:
+    """Show ``view``, tap ``cell`` and show the keypad it opens; its keys by face or command."""
+    kiosk.show(view)
+    assert kiosk.layout is not None
+    x, y = kiosk.layout.hex_to_pixel(cell)
+    assert _tap(kiosk, pygame.Rect(int(x), int(y), 1, 1)) == [] and kiosk.selected == cell
+    kiosk.show(view)
+    return {k.face or k.command.value: k.rect for k in kiosk.keys}
+
+
 def test_a_touch_correction_tap_cell_face_ok() -> None:
     kiosk = Kiosk((800, 480), sound=False)
     try:
         view = _base()
-        kiosk.show(view)
-        assert kiosk.layout is not None
-        x, y = kiosk.layout.hex_to_pixel(A("E1"))
-        assert _tap(kiosk, pygame.Rect(int(x), int(y), 1, 1)) == [] and kiosk.selected == A("E1")
-        kiosk.show(view)
-        keys = {k.face or k.command.value: k.rect for k in kiosk.keys}
+        keys = _open_keypad(kiosk, view, A("E1"))
         assert _tap(kiosk, keys["ok"]) == []  # nothing picked yet: OK does nothing
         assert _tap(kiosk, keys["11"]) == [] and kiosk.typed == "11"
         (action,) = _tap(kiosk, keys["ok"])
@@ -254,18 +259,15 @@ def test_taps_before_the_next_drawing_answer_to_the_pick_as_it_is_now() -> None:
     kiosk = Kiosk((800, 480), sound=False)
     try:
         view = _base()
-        kiosk.show(view)
-        assert kiosk.layout is not None
-        x, y = kiosk.layout.hex_to_pixel(A("E1"))
-        _tap(kiosk, pygame.Rect(int(x), int(y), 1, 1))
-        kiosk.show(view)
-        keys = {k.face or k.command.value: k.rect for k in kiosk.keys}
+        keys = _open_keypad(kiosk, view, A("E1"))
         # Escape drops the pick; the keypad still on the glass until the next drawing presses nothing
         pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, unicode="\x1b", mod=0))
         assert _tap(kiosk, keys["7"]) == [] and _tap(kiosk, keys["ok"]) == []
         assert (kiosk.selected, kiosk.typed) == (None, None)
         # a mouse wheel turned over a cell picks nothing
         kiosk.show(view)
+        assert kiosk.layout is not None
+        x, y = kiosk.layout.hex_to_pixel(A("E1"))
         pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(int(x), int(y)), button=4))
         assert kiosk.poll() == [] and kiosk.selected is None
     finally:

@@ -16,15 +16,19 @@ import cv2
 from fpdf import FPDF
 from fpdf.enums import PathPaintRule
 
+from calibration.board_print import (
+    ADDRESS_CAP_MM,
+    ADDRESS_DROP,
+    ADDRESS_GREY,
+    LABEL_GREY,
+    OUTLINE_GREY,
+    OUTLINE_MM,
+    board_label,
+)
 from calibration.geometry import BoardGeometry
 from calibration.layout import SQRT3
 from calibration.paper import OVERLAP_MM, PRINTER_MARGIN_MM, Sheet, SheetPlan, plan_sheets
 
-OUTLINE_GREY = 185
-ADDRESS_GREY = 175
-LABEL_GREY = 120
-OUTLINE_MM = 0.5  # width of the cells' outlines
-ADDRESS_CAP_MM = 2.4  # height of the addresses' capitals
 HELVETICA_CAP = 0.718  # Helvetica's capital height per em
 PT_PER_MM = 72 / 25.4
 
@@ -107,17 +111,13 @@ def _draw_board(
     pdf.set_text_color(ADDRESS_GREY)
     inner = geometry.layout.size * SQRT3 / 2  # centre to flat, pixels
     for cell in geometry.cells.values():
-        x, y = page((cell.center[0], cell.center[1] + 0.78 * inner))
+        x, y = page((cell.center[0], cell.center[1] + ADDRESS_DROP * inner))
         pdf.text(x - pdf.get_string_width(cell.address) / 2, y, cell.address)
     for marker in geometry.markers:
         _draw_marker(pdf, page(marker.corners[0]), page(marker.corners[2]), modules[marker.id])
     width, height = board_size_mm(geometry)
     pdf.set_text_color(LABEL_GREY)
-    pdf.text(
-        width * 0.35 + dx,
-        height - 3 + dy,
-        f"tilescribe MODLINSEQ board  order {geometry.order}  {geometry.cell_mm:g} mm cells",
-    )
+    pdf.text(width * 0.35 + dx, height - 3 + dy, board_label(geometry))
 
 
 def _draw_marker(

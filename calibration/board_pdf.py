@@ -85,7 +85,7 @@ def write_pdf(geometry: BoardGeometry, pdf_path: Path, paper: str) -> SheetPlan:
     for sheet in plan.sheets:
         pdf.add_page()
         with pdf.rect_clip(PRINTER_MARGIN_MM, PRINTER_MARGIN_MM, uw, uh):
-            _draw_board(pdf, geometry, sheet, modules)
+            _draw_board(pdf, geometry, sheet, plan.printable_mm, modules)
         if len(plan.sheets) > 1:
             _alignment_marks(pdf, plan, sheet)
     pdf.output(str(pdf_path))
@@ -93,9 +93,14 @@ def write_pdf(geometry: BoardGeometry, pdf_path: Path, paper: str) -> SheetPlan:
 
 
 def _draw_board(
-    pdf: FPDF, geometry: BoardGeometry, sheet: Sheet, modules: dict[int, list[list[bool]]]
+    pdf: FPDF,
+    geometry: BoardGeometry,
+    sheet: Sheet,
+    printable_mm: tuple[float, float],
+    modules: dict[int, list[list[bool]]],
 ) -> None:
-    """The whole board placed for ``sheet`` (the caller clips it to the printable area)."""
+    """The board placed for ``sheet``: the cells and markers that reach into its printable area of
+    ``printable_mm`` (the caller clips to it), and the label."""
     ppm = geometry.px_per_mm
     dx = PRINTER_MARGIN_MM - sheet.origin_mm[0]
     dy = PRINTER_MARGIN_MM - sheet.origin_mm[1]
@@ -103,18 +108,26 @@ def _draw_board(
     def page(p: tuple[float, float]) -> tuple[float, float]:
         return (p[0] / ppm + dx, p[1] / ppm + dy)
 
+    def shows(corners: tuple[tuple[float, float], ...]) -> bool:
+        xs, ys = zip(*(page(p) for p in corners), strict=True)
+        lo = PRINTER_MARGIN_MM - OUTLINE_MM  # an outline's stroke reaches past its corners
+        hi_x, hi_y = (PRINTER_MARGIN_MM + OUTLINE_MM + v for v in printable_mm)
+        return max(xs) > lo and min(xs) < hi_x and max(ys) > lo and min(ys) < hi_y
+
+    cells = [cell for cell in geometry.cells.values() if shows(cell.corners)]
     pdf.set_draw_color(OUTLINE_GREY)
     pdf.set_line_width(OUTLINE_MM)
-    for cell in geometry.cells.values():
+    for cell in cells:
         pdf.polygon([page(p) for p in cell.corners], style="D")
     pdf.set_font("helvetica", size=ADDRESS_CAP_MM / HELVETICA_CAP * PT_PER_MM)
     pdf.set_text_color(ADDRESS_GREY)
     inner = geometry.layout.size * SQRT3 / 2  # centre to flat, pixels
-    for cell in geometry.cells.values():
+    for cell in cells:
         x, y = page((cell.center[0], cell.center[1] + ADDRESS_DROP * inner))
         pdf.text(x - pdf.get_string_width(cell.address) / 2, y, cell.address)
     for marker in geometry.markers:
-        _draw_marker(pdf, page(marker.corners[0]), page(marker.corners[2]), modules[marker.id])
+        if shows(marker.corners):
+            _draw_marker(pdf, page(marker.corners[0]), page(marker.corners[2]), modules[marker.id])
     width, height = board_size_mm(geometry)
     pdf.set_text_color(LABEL_GREY)
     pdf.text(width * 0.35 + dx, height - 3 + dy, board_label(geometry))

@@ -294,3 +294,20 @@ def test_the_standings_fit_long_names_and_share_ranks_on_ties(size: tuple[int, i
     ink = _mask(image, kiosk.theme.text)[:, title_rows]
     assert ink[: size[0] // 2].any() and not ink[size[0] - pad :].any()  # the winner line ends inside
     assert winner_line(view) == "Alexandrina, Bartholomew and Cyprianus tie with 100"
+
+
+def test_a_large_modulus_gets_a_keypad_of_smaller_keys() -> None:
+    faces = tuple(str(v) for v in range(40)) + ("#", "marker")  # modulus 40: past a finger's 9 mm keys
+    kiosk = Kiosk((800, 480), sound=False)
+    try:
+        keys = _open_keypad(kiosk, dataclasses.replace(_base(), faces=faces), A("E1"))
+        kiosk.save(SCREENS / "800x480" / "keypad-modulus-40.png")
+        assert set(faces) <= set(keys) and min(min(keys[f].size) for f in faces) >= 30
+        rects = list(keys.values())
+        assert not any(a.colliderect(b) for i, a in enumerate(rects) for b in rects[i + 1 :])
+        assert all(r.left >= 480 and r.right <= 800 and r.bottom <= 480 for r in rects)
+        assert _tap(kiosk, keys["37"]) == [] and kiosk.typed == "37"
+        (action,) = _tap(kiosk, keys["ok"])
+        assert (action.cell, action.face) == (A("E1"), "37")
+    finally:
+        kiosk.close()

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import time
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
@@ -152,13 +153,16 @@ class Kiosk:
 
     # -- drawing ----------------------------------------------------------------------------
     def show(self, view: KioskView) -> bool:
-        """Draw ``view`` if anything changed (or illegal cells flash); save a screenshot then.
+        """Draw ``view`` if anything changed (or its illegal cells flash: 400 ms on, 400 ms dim); save a
+        screenshot then.
 
         Returns:
             True when the screen was redrawn.
         """
         self.open()
-        flash_on = self.screenshots is not None or (pygame.time.get_ticks() // 400) % 2 == 0
+        flashing = bool(view.illegal) and not view.is_over and self.screenshots is None
+        # the clock of the process: pygame's ticks stay 0 without pygame.init(), which the kiosk leaves out
+        flash_on = not flashing or int(time.monotonic() / 0.4) % 2 == 0
         if view.is_over:
             self.selected, self.typed = None, None
         key = (view, self.selected, self.typed, flash_on)

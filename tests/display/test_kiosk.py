@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import time
 from pathlib import Path
 
 import cv2
@@ -152,3 +153,20 @@ def test_an_uncertain_cell_shows_a_question_mark_apart_from_its_outline(size: tu
         window = np.ascontiguousarray(mark[x - r : x + r, y - r : y + r]).astype(np.uint8)
         parts, _ = cv2.connectedComponents(window, connectivity=8)
         assert parts - 1 >= 3, f"{cell}: outline, hook and dot of the '?' should stand apart, got {parts - 1}"
+
+
+def test_a_still_view_is_drawn_once_and_illegal_cells_flash() -> None:
+    kiosk = Kiosk((800, 480), sound=False)
+    still = dataclasses.replace(_view(), illegal=frozenset())
+    try:
+        assert kiosk.show(still)
+        time.sleep(0.41)  # past a flash's half period
+        assert not kiosk.show(still)  # nothing flashes: no redraw
+        assert kiosk.show(_view())
+        redrawn = []
+        for _ in range(3):
+            time.sleep(0.41)
+            redrawn.append(kiosk.show(_view()))
+        assert any(redrawn)  # the illegal cells flash
+    finally:
+        kiosk.close()

@@ -154,13 +154,16 @@ def wrapped(
     colour: Colour,
     bold: bool = False,
 ) -> int:
-    """``text`` word-wrapped into ``rect`` (lines that do not fit are left out); returns the y below."""
+    """``text`` word-wrapped into ``rect``; returns the y below. When lines do not fit, the last one
+    shown ends with an ellipsis, so a cut message is seen to be cut."""
     font = theme.font(px, bold)
+    lines = wrap_lines(font, text, rect.width)
+    room = max(0, rect.height // font.get_linesize())
+    if len(lines) > room > 0:
+        lines = [*lines[: room - 1], lines[room - 1] + " \u2026"]
     y = rect.y
-    for line in wrap_lines(font, text, rect.width):
-        if y + font.get_linesize() > rect.bottom:
-            break
-        screen.blit(font.render(line, True, colour), (rect.x, y))
+    for line in lines[:room]:
+        screen.blit(fitted(font, line, rect.width, colour), (rect.x, y))
         y += font.get_linesize()
     return y
 

@@ -15,7 +15,8 @@ import pytest
 from display.game_over import winner_line
 from display.keypad import MIN_KEY_PX, KeyCommand
 from display.kiosk import ActionKind, Kiosk
-from display.scoreboard import banner_words
+from display.scoreboard import banner_words, wrap_lines, wrapped
+from display.theme import Theme
 from display.view import AlertLevel, CameraState, KioskView, PlayerLine, TableState
 from engine.hexgrid import Board, parse_address
 
@@ -311,3 +312,17 @@ def test_a_large_modulus_gets_a_keypad_of_smaller_keys() -> None:
         assert (action.cell, action.face) == (A("E1"), "37")
     finally:
         kiosk.close()
+
+
+def test_a_message_cut_short_ends_with_an_ellipsis() -> None:
+    pygame.font.init()
+    theme = Theme()
+    font = theme.font(19)
+    text = "Board out of sync: put back 6B1 4B2 1A0 3M1 8E1 5M2 7T1 9T2 and 2P1 before the next turn"
+    rect = pygame.Rect(0, 0, 380, 2 * font.get_linesize() + 3)
+    shown = wrap_lines(font, text, rect.width)[:2]
+    assert len(wrap_lines(font, text, rect.width)) > 2 and font.size(shown[1] + " \u2026")[0] <= rect.width
+    cut, whole = pygame.Surface(rect.size), pygame.Surface(rect.size)
+    assert wrapped(cut, theme, text, rect, 19, theme.text) == 2 * font.get_linesize()
+    wrapped(whole, theme, " ".join(shown) + " \u2026", rect, 19, theme.text)  # the two lines it shows
+    assert pygame.image.tobytes(cut, "RGB") == pygame.image.tobytes(whole, "RGB")

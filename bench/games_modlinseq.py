@@ -16,6 +16,7 @@ from engine.hexgrid import Board
 from engine.modlinseq_rules import RULES, random_game_text
 from engine.randomgame import random_turn
 from engine.settings import Settings
+from engine.tiles import Placement
 from engine.transcript import parse_transcript, replay
 
 #: Turns played before the measured position.
@@ -34,7 +35,7 @@ def cases(seed: int) -> dict[str, Callable[[], object]]:
     text = random_game_text(settings, seed, turns=MID_GAME_TURNS)
     game, _ = replay(parse_transcript(text)[0])
     rng = random.Random(seed)
-    turn = []
+    turn: list[Placement] = []
     while not turn:
         turn = random_turn(game, rng)
     rack = " ".join(str(rng.randrange(13)) for _ in range(6))

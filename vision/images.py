@@ -12,6 +12,10 @@ bounded size and names the file in every refusal:
   ``verify`` walks every chunk to it with good checksums;
 - OpenCV decodes it without a warning from libjpeg or libpng (captured from standard error): a
   JPEG whose data is damaged inside decodes with grey or garbled blocks and a warning.
+
+Pillow alone is not enough: its ``load()`` (``LOAD_TRUNCATED_IMAGES`` off) refuses a file cut short
+but decodes a JPEG with zeros inside its scan, or with the middle of its scan cut out, without a
+word, as libjpeg's warnings do not reach it (tests/vision/test_images.py has both).
 """
 
 from __future__ import annotations

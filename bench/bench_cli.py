@@ -24,16 +24,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from engine.randomgame import random_game  # noqa: E402
+from engine.modlinseq_rules import random_game_text  # noqa: E402
 from engine.settings import Settings  # noqa: E402
-from engine.transcript import format_transcript, transcript_of  # noqa: E402
 from tilescribe.progress import add_quiet_option, progress  # noqa: E402
-
-
-def demo_transcript(turns: int) -> str:
-    """A seeded random game's transcript (order 9, modulus 13, two players)."""
-    game, _ = random_game(Settings(modulus=13), turns, seed=1)
-    return format_transcript(transcript_of(game))
 
 
 def time_run(checkout: Path, args: list[str]) -> float:
@@ -79,7 +72,8 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"--checkout {checkout}: no tilescribe/cli.py there")
     with tempfile.TemporaryDirectory() as tmp:
         transcript = Path(tmp) / "demo.txt"
-        transcript.write_text(demo_transcript(args.turns), encoding="utf-8")
+        text = random_game_text(Settings(modulus=13), seed=1, turns=args.turns)  # order 9, two players
+        transcript.write_text(text, encoding="utf-8")
         commands = {"--help": ["--help"], "score": ["score", str(transcript)]}
         times: dict[tuple[Path, str], list[float]] = {(c, n): [] for c in checkouts for n in commands}
         for checkout in checkouts:  # one untimed run each: the files in the page cache, bytecode compiled

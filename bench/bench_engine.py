@@ -3,7 +3,7 @@
 MODLINSEQ targets: <= 0.2 ms per turn on a mid-game order-9 board; <= 10 ms for the blocked cells
 and the legal values of every empty cell of an order-18 board. Then, per game (bench/games_*.py,
 each giving its mid-game cases "turn", "legal" and "hint"): validate and score a turn (<= 0.2 ms
-for Yushino and Holominoes, <= 5 ms for Super Wild with 60 tiles on the table), list every legal
+for Yushino and Holominoes, <= 5 ms for Super Wild on its fullest tables), list every legal
 placement, and a hint (<= 1 s a call).
 
 Positions come from seeded random legal games (engine.randomgame), so every run measures the same
@@ -16,9 +16,9 @@ import argparse
 import importlib
 import random
 import statistics
-import time
-from collections.abc import Callable
 from functools import partial
+
+from bench_timing import calls_for, median_ms
 
 from engine.game import Game
 from engine.hexgrid import Board
@@ -36,17 +36,6 @@ GAME_CASES = {
     "Super Wild": ("games_superwild", {"turn": 5.0, "hint": 1000.0}),
     "Holominoes": ("games_holominoes", {"turn": 0.2, "hint": 1000.0}),
 }
-
-
-def median_ms(fn: Callable[[], object], repeat: int) -> float:
-    """Median wall time of ``fn()`` in milliseconds over ``repeat`` calls (after one warm-up)."""
-    fn()
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times) * 1e3
 
 
 def mid_game(order: int, turns: int, seed: int, modulus: int = 13) -> Game:
@@ -102,7 +91,7 @@ def bench_games(repeat: int) -> None:
     for game, (module_name, targets) in GAME_CASES.items():
         cases = importlib.import_module(module_name).cases(seed=1)
         for case, fn in cases.items():
-            runs = repeat if case != "hint" else max(3, repeat // 10)
+            runs = calls_for(case, repeat)
             ms = median_ms(fn, runs)
             target = targets.get(case)
             versus = f" (target {target} ms, {ms / target:.3f} of target)" if target else ""

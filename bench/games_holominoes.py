@@ -1,16 +1,15 @@
 """Holominoes speed cases for bench/bench_engine.py: a turn, the legal placements, a hint.
 
 Each case works on a mid-game position of a seeded random game (20 turns, two players, about 21
-tiles on the table). Targets (engine brief): a turn <= 0.2 ms, a hint <= 1 s.
-Run alone: ``PYTHONPATH=. .venv/bin/python bench/games_holominoes.py [--seed N]``.
+tiles on the table). Targets: a turn <= 0.2 ms, a hint <= 1 s.
+Run alone: ``PYTHONPATH=. .venv/bin/python bench/games_holominoes.py [--seed N] [--repeat N]``.
 """
 
 from __future__ import annotations
 
-import argparse
-import statistics
-import timeit
 from collections.abc import Callable
+
+from bench_timing import time_cases
 
 from engine.holominoes import RULES, Play, random_game, transcript_of
 
@@ -36,14 +35,5 @@ def cases(seed: int) -> dict[str, Callable[[], object]]:
     }
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args()
-    for name, fn in cases(args.seed).items():
-        runs = timeit.repeat(fn, number=20, repeat=7)
-        print(f"{name:6s} {statistics.median(runs) / 20 * 1e3:9.4f} ms")
-
-
 if __name__ == "__main__":
-    main()
+    time_cases(cases, __doc__)

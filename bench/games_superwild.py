@@ -2,18 +2,18 @@
 at a mid-game position of a seeded random round.
 
 The position is the table before the last turn of a seeded random round that lays tiles and
-rearranges none, about 45-50 tiles (the game has 53, so the brief's "60 tiles" cannot occur).
+rearranges none, about 45-50 tiles (the game has 53, so a table of 60 cannot occur).
 "turn" judges that turn with the line cache emptied first (the lines through the moved and laid
 tiles split afresh); "turn_cached" judges it as a live table does, those lines already known;
 "table" judges every line of the table from an empty cache (what a reading from the camera costs).
-Run alone: ``PYTHONPATH=. .venv/bin/python bench/games_superwild.py``.
+Run alone: ``PYTHONPATH=. .venv/bin/python bench/games_superwild.py [--seed N] [--repeat N]``.
 """
 
 from __future__ import annotations
 
-import statistics
-import time
 from collections.abc import Callable
+
+from bench_timing import time_cases
 
 from engine.superwild import Game, hints, legal_placements, random_round, split_line
 
@@ -53,19 +53,5 @@ def cases(seed: int) -> dict[str, Callable[[], object]]:
     }
 
 
-def main() -> None:
-    """Print each case's median time in milliseconds."""
-    game, turn = mid_game(0)
-    print(f"table of {len(game.table)} tiles, turn of {len(turn.moves)} moves")  # type: ignore[attr-defined]
-    for name, fn in cases(0).items():
-        fn()
-        times = []
-        for _ in range(5 if name == "hint" else 50):
-            start = time.perf_counter()
-            fn()
-            times.append(time.perf_counter() - start)
-        print(f"{name}: {statistics.median(times) * 1e3:.2f} ms")
-
-
 if __name__ == "__main__":
-    main()
+    time_cases(cases, __doc__)

@@ -12,6 +12,8 @@ import random
 from collections.abc import Callable
 from functools import partial
 
+from bench_timing import time_cases
+
 from engine.yushino import RULES, Turn, format_transcript, legal_plays, random_game
 
 MID_GAME_TURNS = 20
@@ -30,3 +32,7 @@ def cases(seed: int) -> dict[str, Callable[[], object]]:
         "legal": game.legal_placements,
         "hint": partial(RULES.hint, text, rack, 5),
     }
+
+
+if __name__ == "__main__":
+    time_cases(cases, __doc__)

@@ -4,7 +4,8 @@ Everything is drawn from board.json's geometry in millimetres, with nothing rast
 is a polygon, each ArUco fiducial marker one filled path of black squares taken from the
 dictionary's bit pattern (so its corners lie exactly where board.json puts them), each address
 and the sheet's label is text. Sheets are laid out by calibration.paper; neighbouring sheets share
-an overlap strip whose inner edges carry alignment crosses, and each sheet names its row and column.
+an overlap strip whose middle line carries alignment crosses (the same board points on both), and
+each sheet names its row and column.
 """
 
 from __future__ import annotations
@@ -15,15 +16,19 @@ import cv2
 from fpdf import FPDF
 from fpdf.enums import PathPaintRule
 
+from calibration.board_print import (
+    ADDRESS_CAP_MM,
+    ADDRESS_DROP,
+    ADDRESS_GREY,
+    LABEL_GREY,
+    OUTLINE_GREY,
+    OUTLINE_MM,
+    board_label,
+)
 from calibration.geometry import BoardGeometry
 from calibration.layout import SQRT3
 from calibration.paper import OVERLAP_MM, PRINTER_MARGIN_MM, Sheet, SheetPlan, plan_sheets
 
-OUTLINE_GREY = 185
-ADDRESS_GREY = 175
-LABEL_GREY = 120
-OUTLINE_MM = 0.5  # width of the cells' outlines
-ADDRESS_CAP_MM = 2.4  # height of the addresses' capitals
 HELVETICA_CAP = 0.718  # Helvetica's capital height per em
 PT_PER_MM = 72 / 25.4
 
@@ -80,7 +85,7 @@ def write_pdf(geometry: BoardGeometry, pdf_path: Path, paper: str) -> SheetPlan:
     for sheet in plan.sheets:
         pdf.add_page()
         with pdf.rect_clip(PRINTER_MARGIN_MM, PRINTER_MARGIN_MM, uw, uh):
-            _draw_board(pdf, geometry, sheet, modules)
+            _draw_board(pdf, geometry, sheet, plan.printable_mm, modules)
         if len(plan.sheets) > 1:
             _alignment_marks(pdf, plan, sheet)
     pdf.output(str(pdf_path))
@@ -88,9 +93,14 @@ def write_pdf(geometry: BoardGeometry, pdf_path: Path, paper: str) -> SheetPlan:
 
 
 def _draw_board(
-    pdf: FPDF, geometry: BoardGeometry, sheet: Sheet, modules: dict[int, list[list[bool]]]
+    pdf: FPDF,
+    geometry: BoardGeometry,
+    sheet: Sheet,
+    printable_mm: tuple[float, float],
+    modules: dict[int, list[list[bool]]],
 ) -> None:
-    """The whole board placed for ``sheet`` (the caller clips it to the printable area)."""
+    """The board placed for ``sheet``: the cells and markers that reach into its printable area of
+    ``printable_mm`` (the caller clips to it), and the label."""
     ppm = geometry.px_per_mm
     dx = PRINTER_MARGIN_MM - sheet.origin_mm[0]
     dy = PRINTER_MARGIN_MM - sheet.origin_mm[1]
@@ -98,25 +108,29 @@ def _draw_board(
     def page(p: tuple[float, float]) -> tuple[float, float]:
         return (p[0] / ppm + dx, p[1] / ppm + dy)
 
+    def shows(corners: tuple[tuple[float, float], ...]) -> bool:
+        xs, ys = zip(*(page(p) for p in corners), strict=True)
+        lo = PRINTER_MARGIN_MM - OUTLINE_MM  # an outline's stroke reaches past its corners
+        hi_x, hi_y = (PRINTER_MARGIN_MM + OUTLINE_MM + v for v in printable_mm)
+        return max(xs) > lo and min(xs) < hi_x and max(ys) > lo and min(ys) < hi_y
+
+    cells = [cell for cell in geometry.cells.values() if shows(cell.corners)]
     pdf.set_draw_color(OUTLINE_GREY)
     pdf.set_line_width(OUTLINE_MM)
-    for cell in geometry.cells.values():
+    for cell in cells:
         pdf.polygon([page(p) for p in cell.corners], style="D")
     pdf.set_font("helvetica", size=ADDRESS_CAP_MM / HELVETICA_CAP * PT_PER_MM)
     pdf.set_text_color(ADDRESS_GREY)
     inner = geometry.layout.size * SQRT3 / 2  # centre to flat, pixels
-    for cell in geometry.cells.values():
-        x, y = page((cell.center[0], cell.center[1] + 0.78 * inner))
+    for cell in cells:
+        x, y = page((cell.center[0], cell.center[1] + ADDRESS_DROP * inner))
         pdf.text(x - pdf.get_string_width(cell.address) / 2, y, cell.address)
     for marker in geometry.markers:
-        _draw_marker(pdf, page(marker.corners[0]), page(marker.corners[2]), modules[marker.id])
+        if shows(marker.corners):
+            _draw_marker(pdf, page(marker.corners[0]), page(marker.corners[2]), modules[marker.id])
     width, height = board_size_mm(geometry)
     pdf.set_text_color(LABEL_GREY)
-    pdf.text(
-        width * 0.35 + dx,
-        height - 3 + dy,
-        f"tilescribe MODLINSEQ board  order {geometry.order}  {geometry.cell_mm:g} mm cells",
-    )
+    pdf.text(width * 0.35 + dx, height - 3 + dy, board_label(geometry))
 
 
 def _draw_marker(
@@ -143,21 +157,12 @@ def _draw_marker(
 
 
 def _alignment_marks(pdf: FPDF, plan: SheetPlan, sheet: Sheet) -> None:
-    """Crosses on the inner edges of the sheet's overlap strips, and the sheet's name."""
+    """The sheet's alignment crosses (:meth:`SheetPlan.crosses`) and its name."""
     m = PRINTER_MARGIN_MM
-    uw, uh = plan.printable_mm
-    xs = [m + OVERLAP_MM] if sheet.col > 0 else []
-    xs += [m + uw - OVERLAP_MM] if sheet.col < plan.cols - 1 else []
-    ys = [m + OVERLAP_MM] if sheet.row > 0 else []
-    ys += [m + uh - OVERLAP_MM] if sheet.row < plan.rows - 1 else []
     pdf.set_draw_color(0)
     pdf.set_line_width(0.2)
-    for x in xs:
-        for y in (m + uh * f for f in (0.25, 0.5, 0.75)):
-            _cross(pdf, x, y)
-    for y in ys:
-        for x in (m + uw * f for f in (0.25, 0.5, 0.75)):
-            _cross(pdf, x, y)
+    for x, y in plan.crosses(sheet):
+        _cross(pdf, x, y)
     pdf.set_font("helvetica", size=7)
     pdf.set_text_color(0)
     pdf.text(

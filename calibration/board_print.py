@@ -32,8 +32,19 @@ from calibration.paper import PAPER_MM
 from engine.hexgrid import format_address, hexagon_cells
 from engine.limits import MAX_ORDER
 
+#: What board.png and board.pdf draw alike: grey levels (0 black .. 255 white), the outlines' width,
+#: the addresses' capital height and their drop below the centre (a fraction of centre to flat).
 OUTLINE_GREY = 185
 ADDRESS_GREY = 175
+LABEL_GREY = 120
+OUTLINE_MM = 0.5
+ADDRESS_CAP_MM = 2.4
+ADDRESS_DROP = 0.78
+
+
+def board_label(geometry: BoardGeometry) -> str:
+    """The line printed under the board: what it is and its size."""
+    return f"tilescribe MODLINSEQ board  order {geometry.order}  {geometry.cell_mm:g} mm cells"
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,17 +134,17 @@ def render_board(geometry: BoardGeometry, scale: float = 1.0) -> np.ndarray:
     w, h = (round(v * scale) for v in geometry.image_size)
     image = np.full((h, w, 3), 255, np.uint8)
     ppm = geometry.px_per_mm * scale
-    line = max(1, round(0.5 * ppm))
+    line = max(1, round(OUTLINE_MM * ppm))
     polys = [np.round(np.array(c.corners) * scale * 16).astype(np.int32) for c in geometry.cells.values()]
     cv2.polylines(image, polys, True, (OUTLINE_GREY,) * 3, line, cv2.LINE_AA, shift=4)
     inner = geometry.layout.size * scale * SQRT3 / 2
     font = cv2.FONT_HERSHEY_SIMPLEX
-    font_scale = 2.4 * ppm / 22.0  # about 2.4 mm tall capitals
+    font_scale = ADDRESS_CAP_MM * ppm / 22.0  # Hershey capitals are about 22 units tall at scale 1
     thickness = max(1, round(0.25 * ppm))
     for c in geometry.cells.values():
         (tw, th), _ = cv2.getTextSize(c.address, font, font_scale, thickness)
         x = c.center[0] * scale - tw / 2
-        y = c.center[1] * scale + 0.78 * inner
+        y = c.center[1] * scale + ADDRESS_DROP * inner
         cv2.putText(image, c.address, (round(x), round(y)), font, font_scale, (ADDRESS_GREY,) * 3,
                     thickness, cv2.LINE_AA)
     dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, geometry.marker_dictionary))
@@ -143,9 +154,8 @@ def render_board(geometry: BoardGeometry, scale: float = 1.0) -> np.ndarray:
         side = x1 - x0
         marker = cv2.aruco.generateImageMarker(dictionary, m.id, side, borderBits=1)
         image[y0:y0 + side, x0:x0 + side] = marker[:, :, None]
-    label = f"tilescribe MODLINSEQ board  order {geometry.order}  {geometry.cell_mm:g} mm cells"
-    cv2.putText(image, label, (round(w * 0.35), round(h - 3 * ppm)), font, font_scale, (120,) * 3,
-                thickness, cv2.LINE_AA)
+    cv2.putText(image, board_label(geometry), (round(w * 0.35), round(h - 3 * ppm)), font, font_scale,
+                (LABEL_GREY,) * 3, thickness, cv2.LINE_AA)
     return image
 
 

@@ -8,7 +8,7 @@ marker's four corners (ArUco order: top-left, top-right, bottom-right, bottom-le
      "markers": [{"id": 0, "corners": [[x, y], ... 4]}, ...],
      "dpi": 150, "marker_dictionary": "DICT_4X4_50", "layout": {"origin": [x, y], "size": s}}
 
-The last three keys extend the issue's format; files without them still load (dpi defaults to
+The last three keys were added later; files without them still load (dpi defaults to
 150, the dictionary to DICT_4X4_50, and the layout is recovered from the cell centres).
 """
 

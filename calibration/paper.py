@@ -1,10 +1,10 @@
 """Paper sizes and how a true-scale board is tiled over sheets of them (pure arithmetic).
 
 A board larger than the printable area of one sheet is cut into a grid of sheets; neighbouring
-sheets share an overlap strip of :data:`OVERLAP_MM` whose inner edges carry alignment crosses
-(calibration.board_pdf draws them). This module only decides the grid and where each sheet's
-printable area lies on the board, so that the command line can list the paper sizes without
-loading the PDF or image libraries.
+sheets share an overlap strip of :data:`OVERLAP_MM` whose middle line carries alignment crosses
+(:meth:`SheetPlan.crosses`; calibration.board_pdf draws them). This module only decides the grid,
+where each sheet's printable area lies on the board and where its crosses go, so that the command
+line can list the paper sizes without loading the PDF or image libraries.
 """
 
 from __future__ import annotations
@@ -73,6 +73,22 @@ class SheetPlan:
     def printable_mm(self) -> tuple[float, float]:
         """(width, height) of each page's printable area in millimetres."""
         return (self.page_mm[0] - 2 * PRINTER_MARGIN_MM, self.page_mm[1] - 2 * PRINTER_MARGIN_MM)
+
+    def crosses(self, sheet: Sheet) -> list[tuple[float, float]]:
+        """Where ``sheet``'s alignment crosses go: page points (mm from the page's top-left).
+
+        Three along the middle line of each overlap strip the sheet shares with a neighbour; the
+        neighbour prints its own three at the same board points, so laid over each other they meet.
+        """
+        m, half = PRINTER_MARGIN_MM, OVERLAP_MM / 2
+        uw, uh = self.printable_mm
+        xs = [m + half] if sheet.col > 0 else []
+        xs += [m + uw - half] if sheet.col < self.cols - 1 else []
+        ys = [m + half] if sheet.row > 0 else []
+        ys += [m + uh - half] if sheet.row < self.rows - 1 else []
+        return [(x, m + uh * f) for x in xs for f in (0.25, 0.5, 0.75)] + [
+            (m + uw * f, y) for y in ys for f in (0.25, 0.5, 0.75)
+        ]
 
 
 def _count(board: float, usable: float) -> int:

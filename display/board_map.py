@@ -81,12 +81,14 @@ def draw_board(surface: pygame.Surface, view: KioskView, layout: Layout, theme: 
             d = layout.size * 0.4
             pygame.draw.line(surface, theme.blocked_mark, (x - d, y - d), (x + d, y + d), 2)
             pygame.draw.line(surface, theme.blocked_mark, (x - d, y + d), (x + d, y - d), 2)
-        if cell in view.uncertain:  # a question mark beside the outline: not colour alone
-            x, y = layout.hex_to_pixel(cell)
-            mark = small.render("?", True, theme.uncertain)
-            surface.blit(mark, mark.get_rect(center=(x + layout.size * 0.62, y - layout.size * 0.55)))
         if cell in view.restore:
             label = view.restore[cell]
         if label:
             text = (font if len(label) <= 2 else small).render(label, True, ink_on(fill))
             surface.blit(text, text.get_rect(center=layout.hex_to_pixel(cell)))
+    for cell in view.uncertain:  # a question mark in a dark disc on the outline: not colour alone
+        x, y = layout.hex_to_pixel(cell)
+        mark = small.render("?", True, theme.uncertain)
+        where = mark.get_rect(center=(x + layout.size * 0.62, y - layout.size * 0.55))
+        pygame.draw.circle(surface, theme.background, where.center, max(where.width, where.height) // 2 + 1)
+        surface.blit(mark, where)

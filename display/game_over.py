@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import pygame
 
-from display.scoreboard import draw_banner, wrapped
+from display.scoreboard import draw_banner, fitted, wrap_lines, wrapped
 from display.theme import Theme
 from display.view import KioskView, TableState
 
@@ -25,29 +25,38 @@ class StandingsButtons:
 
 
 def winner_line(view: KioskView) -> str:
-    """``"Ana wins with 42"``, or ``"Ana and Bo tie with 30"``."""
+    """``"Ana wins with 42"``, or ``"Ana, Bo and Cy tie with 30"`` (the highest total wins, §3-3)."""
     if not view.players:
         return "No players"
     best = max(p.score for p in view.players)
     names = [p.name for p in view.players if p.score == best]
-    verb = "tie" if len(names) > 1 else "wins"
-    return f"{' and '.join(names)} {verb} with {best}"
+    if len(names) == 1:
+        return f"{names[0]} wins with {best}"
+    return f"{', '.join(names[:-1])} and {names[-1]} tie with {best}"
 
 
 def draw_standings(screen: pygame.Surface, theme: Theme, view: KioskView, scale: float) -> StandingsButtons:
-    """Draw the final standings over the whole ``screen``; returns where the buttons are."""
+    """Draw the final standings over the whole ``screen``; returns where the buttons are.
+
+    Players with equal totals share a rank (1, 1, 3); a name too long for its row is cut short with
+    an ellipsis, the winner line shrinks to the screen's width, and the end notes get the lines they
+    wrap to (the rows shrink to leave them room).
+    """
     w, h = screen.get_size()
     screen.fill(theme.panel)
     pad = int(12 * scale)
     banner = pygame.Rect(0, 0, w, int(48 * scale))
     draw_banner(screen, theme, banner, TableState.GAME_OVER, f"Game over \u2014 {view.title}")
     y = banner.bottom + pad // 2
-    title = theme.font(int(40 * scale), bold=True).render(winner_line(view), True, theme.text)
+    words = winner_line(view)
+    title = theme.fitting(words, w - 2 * pad, int(40 * scale), bold=True).render(words, True, theme.text)
     screen.blit(title, (pad, y))
     y += title.get_height() + pad // 2
     button_h = int(62 * scale)
     buttons_top = h - pad - button_h
-    notes_h = int(24 * scale) * min(3, len(view.end_notes)) if view.end_notes else 0
+    notes_font = theme.font(int(19 * scale))
+    notes = wrap_lines(notes_font, " ".join(view.end_notes), w - 2 * pad)
+    notes_h = notes_font.get_linesize() * len(notes) + pad // 2 if notes else 0
     ranked = sorted(view.players, key=lambda p: -p.score)
     room = buttons_top - pad - notes_h - y
     row_h = min(int(56 * scale), room // max(1, len(ranked)))
@@ -55,25 +64,25 @@ def draw_standings(screen: pygame.Surface, theme: Theme, view: KioskView, scale:
     name_font = theme.font(int(row_h * 0.55), bold=True)
     best = ranked[0].score if ranked else 0
     width = min(w - 2 * pad, int(620 * scale))
-    for rank, player in enumerate(ranked, 1):
+    for player in ranked:
+        rank = 1 + sum(p.score > player.score for p in ranked)
         row = pygame.Rect(pad, y, width, row_h - max(2, row_h // 12))
         is_winner = player.score == best
         pygame.draw.rect(
             screen, theme.current if is_winner else theme.card, row, border_radius=int(6 * scale)
         )
         ink = theme.current_text if is_winner else theme.text
-        name = f"{rank}. {player.name}" + ("  (frozen)" if player.is_frozen else "")
-        label = name_font.render(name, True, ink)
-        screen.blit(label, label.get_rect(midleft=(row.x + pad, row.centery)))
         score = score_font.render(str(player.score), True, theme.current_text if is_winner else theme.score)
         screen.blit(score, score.get_rect(midright=(row.right - pad, row.centery)))
+        name = f"{rank}. {player.name}" + ("  (frozen)" if player.is_frozen else "")
+        label = fitted(name_font, name, row.width - score.get_width() - 3 * pad, ink)
+        screen.blit(label, label.get_rect(midleft=(row.x + pad, row.centery)))
         y += row_h
-    notes = " ".join(view.end_notes)
     if notes:
         wrapped(
             screen,
             theme,
-            notes,
+            " ".join(notes),
             pygame.Rect(pad, y + pad // 2, w - 2 * pad, buttons_top - y - pad),
             int(19 * scale),
             theme.muted,

@@ -68,16 +68,29 @@ class Key:
 def keypad_keys(faces: tuple[str, ...], rect: pygame.Rect, scale: float) -> list[Key]:
     """Lay the keys out in ``rect``: the faces in a grid under a header, then two rows of commands.
 
+    The face keys are at least :data:`MIN_KEY_PX` (a finger's 9 mm) where they fit; a large modulus
+    whose faces do not fit so gets the largest smaller keys that do.
+
     Args:
         faces: the faces, in keypad order.
         rect: the panel, in screen pixels.
         scale: screen height / 480.
 
     Raises:
-        ValueError: the keys cannot be at least the minimum size in ``rect``.
+        ValueError: the faces do not fit in ``rect`` even with keys of one pixel.
     """
+    for min_px in range(MIN_KEY_PX, 0, -1):
+        try:
+            return _layout(faces, rect, scale, min_px)
+        except ValueError:
+            continue
+    raise ValueError(f"keypad: {len(faces)} faces do not fit in {rect.width}x{rect.height} px")
+
+
+def _layout(faces: tuple[str, ...], rect: pygame.Rect, scale: float, min_px: int) -> list[Key]:
+    """:func:`keypad_keys` with face keys of at least ``min_px``; ValueError when they do not fit."""
     gap = max(4, int(6 * scale))
-    side = max(MIN_KEY_PX, int(MIN_KEY_PX * scale))
+    side = max(min_px, int(min_px * scale))
     header = int(74 * scale)
     command_h = max(side, int(52 * scale))
     grid = pygame.Rect(
@@ -90,11 +103,8 @@ def keypad_keys(faces: tuple[str, ...], rect: pygame.Rect, scale: float) -> list
     rows = -(-len(faces) // columns) if faces else 0
     key_w = (grid.width - gap * (columns - 1)) // columns
     key_h = min(key_w, (grid.height - gap * (rows - 1)) // rows) if rows else 0
-    if faces and min(key_w, key_h) < MIN_KEY_PX:
-        raise ValueError(
-            f"keypad: {len(faces)} faces do not fit in {rect.width}x{rect.height} px "
-            f"with keys of {MIN_KEY_PX} px"
-        )
+    if faces and min(key_w, key_h) < min_px:
+        raise ValueError(f"keys of {min_px} px do not fit")
     keys = [
         Key(
             pygame.Rect(

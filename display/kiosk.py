@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import time
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
@@ -152,13 +153,16 @@ class Kiosk:
 
     # -- drawing ----------------------------------------------------------------------------
     def show(self, view: KioskView) -> bool:
-        """Draw ``view`` if anything changed (or illegal cells flash); save a screenshot then.
+        """Draw ``view`` if anything changed (or its illegal cells flash: 400 ms on, 400 ms dim); save a
+        screenshot then.
 
         Returns:
             True when the screen was redrawn.
         """
         self.open()
-        flash_on = self.screenshots is not None or (pygame.time.get_ticks() // 400) % 2 == 0
+        flashing = bool(view.illegal) and not view.is_over and self.screenshots is None
+        # the clock of the process: pygame's ticks stay 0 without pygame.init(), which the kiosk leaves out
+        flash_on = not flashing or int(time.monotonic() / 0.4) % 2 == 0
         if view.is_over:
             self.selected, self.typed = None, None
         key = (view, self.selected, self.typed, flash_on)
@@ -243,12 +247,12 @@ class Kiosk:
         Keys: Enter / keypad Enter / space end the turn (or confirm a correction); u or Backspace
         undo; p pass; f freeze; e end the game; Tab picks the next occupied cell to correct and
         digits or # type its face; Escape drops the pick (or quits when nothing is picked); q quits.
-        A touch or click on a cell picks it and opens the keypad; on a button presses it. On the
+        A touch or left click on a cell picks it and opens the keypad; on a button presses it. On the
         final standings: r or Rematch, n or New game; any other key or tap closes.
         """
         if event.type == pygame.QUIT:
             return KioskAction(ActionKind.QUIT)
-        if event.type == pygame.MOUSEBUTTONDOWN and not getattr(event, "touch", False):
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and not getattr(event, "touch", False):
             return self._touch(*event.pos)  # a finger's own mouse twin is left out: one tap, one action
         if event.type == pygame.FINGERDOWN:
             return self._touch(event.x * self.size[0], event.y * self.size[1])
@@ -292,12 +296,16 @@ class Kiosk:
             if self.standings.new_game.collidepoint(x, y):
                 return KioskAction(ActionKind.NEW_GAME)
             return KioskAction(ActionKind.QUIT)
-        for key in self.keys:
-            if key.rect.collidepoint(x, y):
-                return self._press(key)
-        for rect, kind in self.buttons:
-            if rect.collidepoint(x, y):
-                return KioskAction(kind)
+        # the keypad answers while a cell is picked, the play buttons while none is: a pick made or
+        # dropped since the last drawing leaves the other's rectangles behind until the next one
+        if self.selected is not None:
+            for key in self.keys:
+                if key.rect.collidepoint(x, y):
+                    return self._press(key)
+        else:
+            for rect, kind in self.buttons:
+                if rect.collidepoint(x, y):
+                    return KioskAction(kind)
         if self.layout is not None and self._view is not None:
             cell = self.layout.pixel_to_hex(x, y)
             if cell in self._view.cells:

@@ -80,20 +80,20 @@ def draw_scores(
         pad = int(8 * scale)
         if columns == 1:
             label_room = card.width - ink_box.width - 3 * pad
-            label = _fitted(name_font, name, label_room, ink)
+            label = fitted(name_font, name, label_room, ink)
             screen.blit(label, label.get_rect(midleft=(card.x + pad, card.centery)))
             target = ink_box.copy()
             target.midright = (card.right - pad, card.centery)
         else:
-            label = _fitted(name_font, name, card.width - 2 * pad, ink)
-            screen.blit(label, (card.x + pad, card.y + pad // 2))
+            label = fitted(name_font, name, card.width - 2 * pad, ink)
+            screen.blit(label, (card.x + pad, card.y))  # the font's own leading is the top margin
             target = ink_box.copy()
-            target.bottomright = (card.right - pad, card.bottom - pad)
+            target.bottomright = (card.right - pad, card.bottom - pad // 2)
         screen.blit(score, (target.x - ink_box.x, target.y - ink_box.y))
     return rect.y + rows * (card_h + gap)
 
 
-def _fitted(font: pygame.font.Font, text: str, width: int, colour: Colour) -> pygame.Surface:
+def fitted(font: pygame.font.Font, text: str, width: int, colour: Colour) -> pygame.Surface:
     """``text`` rendered, cut short with an ellipsis to fit ``width`` pixels."""
     while len(text) > 1 and font.size(text)[0] > width:
         text = text[:-2] + "\u2026"
@@ -114,7 +114,7 @@ def draw_panel(
     current = next((p for p in view.players if p.is_current), None)
     if current is not None and len(view.players) <= 4:
         heading = theme.font(int(32 * scale), bold=True)
-        label = _fitted(heading, f"{current.name} to play", width, theme.text)
+        label = fitted(heading, f"{current.name} to play", width, theme.text)
         screen.blit(label, (x, y))
         y += label.get_height()
     y = draw_scores(screen, theme, view, pygame.Rect(x, y, width, bottom - y), scale) + pad // 2
@@ -134,7 +134,7 @@ def draw_panel(
     room = max(0, (bottom - y) // line_h)
     for line in view.history[-room:] if room else ():
         pts = theme.font(text_px).render(f"+{line.points}", True, theme.text)
-        label = _fitted(
+        label = fitted(
             theme.font(text_px),
             f"{line.number}. {line.player}: {line.text}",
             width - pts.get_width() - pad,
@@ -154,21 +154,29 @@ def wrapped(
     colour: Colour,
     bold: bool = False,
 ) -> int:
-    """``text`` word-wrapped into ``rect`` (lines that do not fit are left out); returns the y below."""
+    """``text`` word-wrapped into ``rect``; returns the y below. When lines do not fit, the last one
+    shown ends with an ellipsis, so a cut message is seen to be cut."""
     font = theme.font(px, bold)
-    y, line = rect.y, ""
-    lines = []
+    lines = wrap_lines(font, text, rect.width)
+    room = max(0, rect.height // font.get_linesize())
+    if len(lines) > room > 0:
+        lines = [*lines[: room - 1], lines[room - 1] + " \u2026"]
+    y = rect.y
+    for line in lines[:room]:
+        screen.blit(fitted(font, line, rect.width, colour), (rect.x, y))
+        y += font.get_linesize()
+    return y
+
+
+def wrap_lines(font: pygame.font.Font, text: str, width: int) -> list[str]:
+    """``text`` cut at spaces into lines of at most ``width`` pixels in ``font`` (a longer word
+    stands alone on its line)."""
+    lines, line = [], ""
     for word in text.split():
         candidate = f"{line} {word}".strip()
-        if line and font.size(candidate)[0] > rect.width:
+        if line and font.size(candidate)[0] > width:
             lines.append(line)
             line = word
         else:
             line = candidate
-    lines += [line] if line else []
-    for line in lines:
-        if y + font.get_linesize() > rect.bottom:
-            break
-        screen.blit(font.render(line, True, colour), (rect.x, y))
-        y += font.get_linesize()
-    return y
+    return lines + [line] if line else lines

@@ -12,6 +12,10 @@ bounded size and names the file in every refusal:
   ``verify`` walks every chunk to it with good checksums;
 - OpenCV decodes it without a warning from libjpeg or libpng (captured from standard error): a
   JPEG whose data is damaged inside decodes with grey or garbled blocks and a warning.
+
+Pillow alone is not enough: its ``load()`` (``LOAD_TRUNCATED_IMAGES`` off) refuses a file cut short
+but decodes a JPEG with zeros inside its scan, or with the middle of its scan cut out, without a
+word, as libjpeg's warnings do not reach it (tests/vision/test_images.py has both).
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ import os
 import re
 import sys
 import tempfile
+import threading
 import warnings
 from pathlib import Path
 
@@ -40,6 +45,8 @@ MAX_PIXELS = 50_000_000
 #: JPEG", written for some phone encoders' files that it decodes in full, is not among them.
 _DAMAGE = re.compile(r"Corrupt JPEG data|Premature end|Bogus|Huffman|Invalid JPEG|libpng (error|warning)"
                      r"|Not enough image data")
+
+_STDERR_LOCK = threading.Lock()
 
 _JPEG_SIGNATURE = b"\xff\xd8\xff"
 _PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -85,18 +92,24 @@ def load_image(path: str | Path) -> np.ndarray:
 
 
 def _decode(data: bytes) -> tuple[np.ndarray | None, str]:
-    """OpenCV's decoding of ``data`` and what its decoders (libjpeg, libpng) wrote to stderr."""
-    sys.stderr.flush()
-    saved = os.dup(2)
-    with tempfile.TemporaryFile() as capture:
-        os.dup2(capture.fileno(), 2)
-        try:
-            image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
-        finally:
-            os.dup2(saved, 2)
-            os.close(saved)
-        capture.seek(0)
-        return image, capture.read().decode("utf-8", "replace")
+    """OpenCV's decoding of ``data`` and what its decoders (libjpeg, libpng) wrote to stderr.
+
+    Standard error is the process's file descriptor 2: one decoding at a time redirects it (two
+    threads swapping it at once mix up their warnings and can leave it pointing at a closed
+    capture). What another thread writes there during a decoding is captured with it and dropped.
+    """
+    with _STDERR_LOCK:
+        sys.stderr.flush()
+        saved = os.dup(2)
+        with tempfile.TemporaryFile() as capture:
+            os.dup2(capture.fileno(), 2)
+            try:
+                image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+            finally:
+                os.dup2(saved, 2)
+                os.close(saved)
+            capture.seek(0)
+            return image, capture.read().decode("utf-8", "replace")
 
 
 def check_image_bytes(data: bytes, where: str) -> tuple[int, int]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
+import zlib
 from pathlib import Path
 
 import cv2
@@ -32,6 +33,19 @@ def rasterise(pdf: Path, out: Path) -> list[np.ndarray]:
 def pdf_text(pdf: Path) -> str:
     """The text of ``pdf`` (poppler's pdftotext)."""
     return subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+
+
+def drawn_addresses(pdf: Path) -> list[set[str]]:
+    """Per page, the cell addresses its (zlib-compressed) content stream draws, off the page too
+    (pdftotext leaves out text outside the page)."""
+    pages = []
+    for stream in re.findall(rb"stream\r?\n(.*?)\r?\nendstream", pdf.read_bytes(), re.S):
+        try:
+            content = zlib.decompress(stream)
+        except zlib.error:  # a font or other binary stream
+            continue
+        pages.append({a.decode() for a in re.findall(rb"\(([A-Z]\d+)\) Tj", content)})
+    return pages
 
 
 def detected_markers_mm(
@@ -80,6 +94,10 @@ def test_tiled_sheets_markers_where_board_json_says(tmp_path):
     assert max(errors_mm(found, geometry)) <= MAX_ERROR_MM
     text = pdf_text(tmp_path / "board.pdf")
     assert "sheet row 1/1 column 1/2" in text and "sheet row 1/1 column 2/2" in text
+    # each sheet draws the cells that reach into it, not the whole board again; together every cell
+    pages = drawn_addresses(tmp_path / "board.pdf")
+    assert len(pages) == 2 and len(pages[0]) + len(pages[1]) < 2 * len(geometry.cells)
+    assert pages[0] | pages[1] == set(geometry.cells)
 
 
 def test_pdf_is_vector_with_text_and_no_image(tmp_path):

@@ -31,7 +31,7 @@ def printed(tmp_path_factory):
     return out
 
 
-def test_board_files_follow_the_issue_format(printed):
+def test_board_files_follow_the_documented_format(printed):
     doc = json.loads((printed / "board.json").read_text())
     assert doc["order"] == 9 and doc["cell_mm"] == 32
     assert len(doc["cells"]) == 271
@@ -84,6 +84,27 @@ def test_large_board_is_tiled_over_several_sheets():
     big = plan_sheets((720.0, 650.0), "A3")
     assert (big.cols, big.rows) == (3, 2)
     assert len(plan_sheets((250.0, 200.0), "A3").sheets) == 1
+
+
+def test_neighbouring_sheets_print_their_crosses_at_the_same_board_points():
+    plan = plan_sheets((720.0, 650.0), "A4")
+    at = {(s.row, s.col): s for s in plan.sheets}
+    uw, uh = plan.printable_mm
+    shared = 0
+    for (row, col), sheet in at.items():
+        for other in (at.get((row, col + 1)), at.get((row + 1, col))):
+            if other is None:
+                continue
+            mine = {tuple(np.round(sheet.page_to_board_mm(x, y), 6)) for x, y in plan.crosses(sheet)}
+            theirs = {tuple(np.round(other.page_to_board_mm(x, y), 6)) for x, y in plan.crosses(other)}
+            common = mine & theirs
+            assert len(common) == 3, (sheet, other)
+            for board_point in common:  # inside both sheets' printable areas, in their overlap strip
+                for s in (sheet, other):
+                    x, y = board_point[0] - s.origin_mm[0], board_point[1] - s.origin_mm[1]
+                    assert 0 < x < uw and 0 < y < uh
+            shared += 1
+    assert shared == (plan.cols - 1) * plan.rows + (plan.rows - 1) * plan.cols
 
 
 def test_bad_options_give_clear_errors(tmp_path, capsys):

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import dataclasses
+import time
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pygame
 import pytest
 
-from display.board_map import fit_layout
+from display.board_map import draw_board, fit_layout
 from display.kiosk import ActionKind, Kiosk
+from display.theme import Theme
 from display.view import AlertLevel, CameraState, HistoryLine, KioskView, PlayerLine
 from engine.hexgrid import Board, parse_address
 
@@ -132,3 +135,38 @@ def test_fit_layout_round_trip() -> None:
         assert layout.pixel_to_hex(*layout.hex_to_pixel(cell)) == cell
         xs = [x for x, _ in layout.hex_corners(cell)]
         assert min(xs) >= -0.5 and max(xs) <= 480.5
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1920, 1080)])
+def test_an_uncertain_cell_shows_a_question_mark_apart_from_its_outline(size: tuple[int, int]) -> None:
+    pygame.font.init()
+    theme = Theme()
+    surface = pygame.Surface(size)
+    unsure = frozenset({A("B2"), A("P4")})
+    view = KioskView(cells=Board.hexagon(6).cells, tiles={A("B2"): "4"}, uncertain=unsure)
+    layout = fit_layout(view.cells, surface.get_rect())
+    draw_board(surface, view, layout, theme, flash_on=True)
+    mark = np.all(pygame.surfarray.array3d(surface) == np.array(theme.uncertain, np.uint8), axis=2)
+    for cell in view.uncertain:
+        x, y = (int(v) for v in layout.hex_to_pixel(cell))
+        r = int(layout.size * 1.3)
+        window = np.ascontiguousarray(mark[x - r : x + r, y - r : y + r]).astype(np.uint8)
+        parts, _ = cv2.connectedComponents(window, connectivity=8)
+        assert parts - 1 >= 3, f"{cell}: outline, hook and dot of the '?' should stand apart, got {parts - 1}"
+
+
+def test_a_still_view_is_drawn_once_and_illegal_cells_flash() -> None:
+    kiosk = Kiosk((800, 480), sound=False)
+    still = dataclasses.replace(_view(), illegal=frozenset())
+    try:
+        assert kiosk.show(still)
+        time.sleep(0.41)  # past a flash's half period
+        assert not kiosk.show(still)  # nothing flashes: no redraw
+        assert kiosk.show(_view())
+        redrawn = []
+        for _ in range(3):
+            time.sleep(0.41)
+            redrawn.append(kiosk.show(_view()))
+        assert any(redrawn)  # the illegal cells flash
+    finally:
+        kiosk.close()

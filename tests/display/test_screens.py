@@ -12,9 +12,11 @@ import numpy as np
 import pygame
 import pytest
 
+from display.game_over import winner_line
 from display.keypad import MIN_KEY_PX, KeyCommand
 from display.kiosk import ActionKind, Kiosk
-from display.scoreboard import banner_words
+from display.scoreboard import banner_words, wrap_lines, wrapped
+from display.theme import Theme
 from display.view import AlertLevel, CameraState, KioskView, PlayerLine, TableState
 from engine.hexgrid import Board, parse_address
 
@@ -194,16 +196,21 @@ def _tap(kiosk: Kiosk, rect: pygame.Rect) -> list:
     return kiosk.poll()
 
 
+def _open_keypad(kiosk: Kiosk, view: KioskView, cell) -> dict[str, pygame.Rect]:
+    """Show ``view``, tap ``cell`` and show the keypad it opens; its keys by face or command."""
+    kiosk.show(view)
+    assert kiosk.layout is not None
+    x, y = kiosk.layout.hex_to_pixel(cell)
+    assert _tap(kiosk, pygame.Rect(int(x), int(y), 1, 1)) == [] and kiosk.selected == cell
+    kiosk.show(view)
+    return {k.face or k.command.value: k.rect for k in kiosk.keys}
+
+
 def test_a_touch_correction_tap_cell_face_ok() -> None:
     kiosk = Kiosk((800, 480), sound=False)
     try:
         view = _base()
-        kiosk.show(view)
-        assert kiosk.layout is not None
-        x, y = kiosk.layout.hex_to_pixel(A("E1"))
-        assert _tap(kiosk, pygame.Rect(int(x), int(y), 1, 1)) == [] and kiosk.selected == A("E1")
-        kiosk.show(view)
-        keys = {k.face or k.command.value: k.rect for k in kiosk.keys}
+        keys = _open_keypad(kiosk, view, A("E1"))
         assert _tap(kiosk, keys["ok"]) == []  # nothing picked yet: OK does nothing
         assert _tap(kiosk, keys["11"]) == [] and kiosk.typed == "11"
         (action,) = _tap(kiosk, keys["ok"])
@@ -247,3 +254,75 @@ def test_the_standings_answer_rematch_new_game_and_close() -> None:
         assert [a.kind for a in kiosk.poll()] == [ActionKind.REMATCH, ActionKind.QUIT]
     finally:
         kiosk.close()
+
+
+def test_taps_before_the_next_drawing_answer_to_the_pick_as_it_is_now() -> None:
+    kiosk = Kiosk((800, 480), sound=False)
+    try:
+        view = _base()
+        keys = _open_keypad(kiosk, view, A("E1"))
+        # Escape drops the pick; the keypad still on the glass until the next drawing presses nothing
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, unicode="\x1b", mod=0))
+        assert _tap(kiosk, keys["7"]) == [] and _tap(kiosk, keys["ok"]) == []
+        assert (kiosk.selected, kiosk.typed) == (None, None)
+        # a mouse wheel turned over a cell picks nothing
+        kiosk.show(view)
+        assert kiosk.layout is not None
+        x, y = kiosk.layout.hex_to_pixel(A("E1"))
+        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(int(x), int(y)), button=4))
+        assert kiosk.poll() == [] and kiosk.selected is None
+    finally:
+        kiosk.close()
+
+
+@pytest.mark.parametrize("size", SIZES, ids=["800x480", "1920x1080"])
+def test_the_standings_fit_long_names_and_share_ranks_on_ties(size: tuple[int, int]) -> None:
+    names = ("Alexandrina", "Bartholomew", "Cyprianus", "Dee", "Eli", "Flo")
+    view = dataclasses.replace(
+        _base(),
+        is_over=True,
+        players=tuple(PlayerLine(n, 100 if i < 3 else 40 + i) for i, n in enumerate(names)),
+        end_notes=("Ended by agreement (§3-3) with Alexandrina and Cyprianus still playing.",) * 3,
+    )
+    kiosk = Kiosk(size, sound=False)
+    try:
+        kiosk.show(view)
+        image = pygame.image.load(str(kiosk.save(SCREENS / f"{size[0]}x{size[1]}" / "game-over-tie.png")))
+    finally:
+        kiosk.close()
+    pad = int(12 * size[1] / 480)
+    title_rows = slice(int(48 * size[1] / 480), int(100 * size[1] / 480))
+    ink = _mask(image, kiosk.theme.text)[:, title_rows]
+    assert ink[: size[0] // 2].any() and not ink[size[0] - pad :].any()  # the winner line ends inside
+    assert winner_line(view) == "Alexandrina, Bartholomew and Cyprianus tie with 100"
+
+
+def test_a_large_modulus_gets_a_keypad_of_smaller_keys() -> None:
+    faces = tuple(str(v) for v in range(40)) + ("#", "marker")  # modulus 40: past a finger's 9 mm keys
+    kiosk = Kiosk((800, 480), sound=False)
+    try:
+        keys = _open_keypad(kiosk, dataclasses.replace(_base(), faces=faces), A("E1"))
+        kiosk.save(SCREENS / "800x480" / "keypad-modulus-40.png")
+        assert set(faces) <= set(keys) and min(min(keys[f].size) for f in faces) >= 30
+        rects = list(keys.values())
+        assert not any(a.colliderect(b) for i, a in enumerate(rects) for b in rects[i + 1 :])
+        assert all(r.left >= 480 and r.right <= 800 and r.bottom <= 480 for r in rects)
+        assert _tap(kiosk, keys["37"]) == [] and kiosk.typed == "37"
+        (action,) = _tap(kiosk, keys["ok"])
+        assert (action.cell, action.face) == (A("E1"), "37")
+    finally:
+        kiosk.close()
+
+
+def test_a_message_cut_short_ends_with_an_ellipsis() -> None:
+    pygame.font.init()
+    theme = Theme()
+    font = theme.font(19)
+    text = "Board out of sync: put back 6B1 4B2 1A0 3M1 8E1 5M2 7T1 9T2 and 2P1 before the next turn"
+    rect = pygame.Rect(0, 0, 380, 2 * font.get_linesize() + 3)
+    shown = wrap_lines(font, text, rect.width)[:2]
+    assert len(wrap_lines(font, text, rect.width)) > 2 and font.size(shown[1] + " \u2026")[0] <= rect.width
+    cut, whole = pygame.Surface(rect.size), pygame.Surface(rect.size)
+    assert wrapped(cut, theme, text, rect, 19, theme.text) == 2 * font.get_linesize()
+    wrapped(whole, theme, " ".join(shown) + " \u2026", rect, 19, theme.text)  # the two lines it shows
+    assert pygame.image.tobytes(cut, "RGB") == pygame.image.tobytes(whole, "RGB")

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import struct
 import zlib
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import cv2
@@ -77,3 +79,25 @@ def test_other_files_are_refused(tmp_path: Path, content: bytes) -> None:
     path.write_bytes(content)
     with pytest.raises(ImageError, match=str(path)):
         load_image(path)
+
+
+def test_threads_reading_at_once_each_get_their_own_verdict(tmp_path: Path, picture: np.ndarray) -> None:
+    data = cv2.imencode(".jpg", picture)[1].tobytes()
+    start = data.rfind(b"\xff\xda")
+    good, bad = tmp_path / "good.jpg", tmp_path / "bad.jpg"
+    good.write_bytes(data)
+    bad.write_bytes(data[: start + 40] + bytes(160) + data[start + 200 :])
+    stderr_before = os.fstat(2)
+
+    def verdict(path: Path) -> bool:
+        try:
+            load_image(path)
+        except ImageError:
+            return False
+        return True
+
+    with ThreadPoolExecutor(8) as pool:
+        verdicts = list(pool.map(verdict, [good, bad] * 100))
+    assert verdicts == [True, False] * 100
+    after = os.fstat(2)  # standard error points where it did
+    assert (after.st_dev, after.st_ino) == (stderr_before.st_dev, stderr_before.st_ino)

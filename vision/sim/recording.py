@@ -11,7 +11,7 @@ A recording folder holds::
 ``cells`` are the truly occupied cells and their printed faces; ``hand`` tells whether a hand or
 arm covers part of the sheet; ``occluded`` lists the cells whose centre a hand, arm or held tile covers;
 ``board`` names the copy of board.json in the folder (no path leads outside it). frames.json
-extends the issue's format with ``size``, ``seed``, ``poses`` (per pose index: the homography from
+extends the basic format above with ``size``, ``seed``, ``poses`` (per pose index: the homography from
 board.png pixels to ideal image pixels and the lens term k1, see vision.sim.camera), ``tiles`` (per
 cell: face, style, angle in degrees counter-clockwise, turn) and the frames' ``pose`` and
 ``occluded``. Turns are numbered from 1 in
@@ -177,6 +177,7 @@ class Simulation:
             initial=initial,
             detours=detours,
         )
+        self._first = self.timeline.first_landings()
         self.styles = self._choose_styles(plan)
         self.looks: tuple[HandLook, ...] = tuple(random_look(plan) for _ in seats)
         first = random_pose(board.image_size, options.size, plan, k1_max=options.distortion)
@@ -214,11 +215,15 @@ class Simulation:
         self.frame_count = int(math.floor(self.timeline.duration * options.fps)) + 1
 
     def _choose_styles(self, rng: np.random.Generator) -> list[TileStyle]:
-        """One style per landing (the same one for all unless per_tile_styles or real crops)."""
+        """One style per landing (the same one for all unless per_tile_styles or real crops); a tile
+        put back keeps its style."""
         o = self.options
         base = sample_style(rng, o.split, o.shapes)
-        styles = []
-        for landing in self.timeline.landings:
+        styles: list[TileStyle] = []
+        for i, landing in enumerate(self.timeline.landings):
+            if self._first[i] != i:
+                styles.append(styles[self._first[i]])
+                continue
             face = landing.placement.face
             style = base
             if o.per_tile_styles or base.shape == "photo":
@@ -259,7 +264,7 @@ class Simulation:
                         landing.placement.face,
                         self.styles[i],
                         landing.angle_deg,
-                        np.random.default_rng([o.seed, 2, i]),
+                        np.random.default_rng([o.seed, 2, self._first[i]]),  # a tile put back: the same look
                         modulus=o.modulus,
                     )
                 else:

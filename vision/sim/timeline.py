@@ -166,6 +166,16 @@ class Timeline:
         landed = self.landings[: int(np.searchsorted(self._landing_times, t, side="right"))]
         return tuple(x for x in landed if t < x.lifted)
 
+    def first_landings(self) -> tuple[int, ...]:
+        """For each landing, the index of the landing that first brought its tile: a tile lifted off
+        and laid again with the same face on the same cell (knocked off and put back) is that tile."""
+        first: list[int] = []
+        for i, x in enumerate(self.landings):
+            earlier = (j for j in range(i) if self.landings[j].placement == x.placement)
+            back = next((j for j in earlier if self.landings[j].lifted <= x.t), None)
+            first.append(first[back] if back is not None else i)
+        return tuple(first)
+
     def carried_at(self, seat: int, t: float) -> int | None:
         """Index into ``landings`` of the tile the hand of ``seat`` holds at time ``t``, if any."""
         for i, x in enumerate(self.landings):

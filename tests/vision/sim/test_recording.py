@@ -12,7 +12,7 @@ import pytest
 from calibration.board_print import SheetSpec, design_board
 from calibration.geometry import BoardGeometry
 from vision.sim.recording import SimOptions, Simulation, make_recording, simulate
-from vision.sim.timeline import Pacing, SimPlacement
+from vision.sim.timeline import Detour, Pacing, SimPlacement
 
 P = SimPlacement
 TURNS = [
@@ -223,3 +223,18 @@ def test_mixed_styles_give_faces_without_real_crops_a_drawn_tile(board: BoardGeo
         styles = {x.placement.face: s for x, s in zip(sim.timeline.landings, sim.styles, strict=True)}
         assert all(styles[f].shape == "pentagon" for f in ("0", "marker", "#"))
         assert all(s.supports(f) for f, s in styles.items())
+
+
+def test_a_tile_knocked_off_and_put_back_looks_as_it_did(board: BoardGeometry) -> None:
+    turns = [[P("A0", "4"), P("B1", "6")], [P("M1", "3")]]
+    knock = Detour(1, "knock", (P("B1", "6"),), wait=2.0)
+    for seed in (5, 6, 7):  # seeds where the photo drawn for a new tile on B1 would be another one
+        options = SimOptions(seed=seed, size=SMALL, fps=2, shapes=("photo",), hands=False, noise_sigma=0)
+        sim = Simulation(turns, board, options, detours=(knock,))
+        landings = sim.timeline.landings
+        (first, again) = [i for i, x in enumerate(landings) if x.placement == P("B1", "6")]
+        assert landings[first].lifted < landings[again].t
+        assert sim.timeline.first_landings()[again] == first and sim.styles[again] == sim.styles[first]
+    frames = list(sim.frames())
+    assert any("B1" not in f.cells for f in frames if landings[first].t < f.t)  # knocked off a while
+    assert frames[-1].cells == {"A0": "4", "B1": "6", "M1": "3"}

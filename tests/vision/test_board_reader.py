@@ -116,7 +116,7 @@ def run_cli(argv):
     return args.func(args)
 
 
-def test_read_command_prints_the_issue_json(recorded_game, tmp_path, capsys):
+def test_read_command_prints_the_json_contract(recorded_game, tmp_path, capsys):
     last = len(recorded_game.frames) - 1
     image = recorded_game.folder / recorded_game.frames[last]["file"]
     board = str(recorded_game.board_json)

@@ -23,6 +23,8 @@ from typing import TYPE_CHECKING, Any
 
 from hypothesis import HealthCheck, Phase, given, seed, settings
 
+from tilescribe.progress import add_quiet_option, progress
+
 if TYPE_CHECKING:
     from tests.tilescribe.fuzz_inputs import Target
 
@@ -53,9 +55,11 @@ def _short(case: Any) -> str:
     return text if len(text) <= 160 else f"{text[:120]} ... ({len(text)} characters)"
 
 
-def fuzz(target: Target, cases: int, timeout: float) -> Tally:
-    """Run ``cases`` cases of ``target``, each under a ``timeout``-second alarm."""
+def fuzz(target: Target, cases: int, timeout: float, quiet: bool) -> Tally:
+    """Run ``cases`` cases of ``target``, each under a ``timeout``-second alarm (a progress bar
+    unless ``quiet``)."""
     tally = Tally()
+    bar = progress(total=cases, desc=target.name, unit="case", leave=False, quiet=quiet)
 
     @seed(20261124)
     @settings(
@@ -69,6 +73,7 @@ def fuzz(target: Target, cases: int, timeout: float) -> Tally:
     @given(target.cases)
     def one(case: Any) -> None:
         tally.cases += 1
+        bar.update()
         signal.setitimer(signal.ITIMER_REAL, timeout)
         start = time.perf_counter()
         try:
@@ -86,6 +91,7 @@ def fuzz(target: Target, cases: int, timeout: float) -> Tally:
             tally.slowest = (elapsed, _short(case))
 
     one()
+    bar.close()
     return tally
 
 
@@ -95,6 +101,7 @@ def main() -> int:
     )
     parser.add_argument("--cases", type=int, default=1500, help="cases per kind of file (default 1500)")
     parser.add_argument("--timeout", type=float, default=15.0, help="seconds before a case is a time-out")
+    add_quiet_option(parser)
     args = parser.parse_args()
     sys.path.insert(0, str(REPO))  # the cases live with the tests
     from tests.tilescribe.fuzz_inputs import TARGETS
@@ -103,7 +110,7 @@ def main() -> int:
     print(f"{'input':<16}{'cases':>7}{'refused':>9}{'tracebacks':>12}{'time-outs':>11}{'slowest ms':>12}")
     total = Tally()
     for target in TARGETS:
-        tally = fuzz(target, args.cases, args.timeout)
+        tally = fuzz(target, args.cases, args.timeout, args.quiet)
         print(
             f"{target.name:<16}{tally.cases:>7}{tally.refused:>9}{len(tally.tracebacks):>12}"
             f"{len(tally.timeouts):>11}{tally.slowest[0] * 1e3:>12.1f}",

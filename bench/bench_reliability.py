@@ -45,6 +45,7 @@ from tests.reliability.harness import (  # noqa: E402 - after the path
     target_game,
 )
 from tilescribe.game_folder import game_folders, read_game  # noqa: E402
+from tilescribe.progress import add_quiet_option, progress  # noqa: E402
 
 
 class Tally:
@@ -89,6 +90,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--run-kills", type=int, default=10, help="real `tilescribe run` sessions SIGKILLed")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--dir", type=Path, help="scratch folder (default: a temporary one on /tmp's disk)")
+    add_quiet_option(parser)
     args = parser.parse_args(argv)
     rng = random.Random(args.seed)
     target = target_game(args.turns, args.seed)
@@ -105,7 +107,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"writer: {args.turns} turns, {full.passed} write points, {ms:.0f} ms a game on this disk")
 
         points = Tally()
-        for point in range(1, full.passed + 1):
+        for point in progress(range(1, full.passed + 1), quiet=args.quiet, desc="write points"):
             games = root / f"point-{point}"
             killed = run_writer(games, target, kill_at=point)
             points.incomplete += killed.status != 137
@@ -113,7 +115,7 @@ def main(argv: list[str] | None = None) -> int:
         print(points.line("every write point"))
 
         randoms, landed = Tally(), 0
-        for n in range(args.kills):
+        for n in progress(range(args.kills), quiet=args.quiet, desc="random kills"):
             games = root / f"random-{n}"
             killed = run_writer(games, target, kill_after=rng.uniform(0.0, duration))
             landed += killed.status == -signal.SIGKILL
@@ -124,7 +126,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  repaired {count:4d}x: {what}")
 
         one_refused = races_sound = 0
-        for n in range(args.pairs):
+        for n in progress(range(args.pairs), quiet=args.quiet, desc="racing pairs"):
             games = root / f"race-{n}"
             run_writer(games, target, kill_at=full.passed // 2)
             check(games, target, 0)
@@ -137,18 +139,18 @@ def main(argv: list[str] | None = None) -> int:
         )
 
         if args.run_kills:
-            _real_sessions(root, args.run_kills, rng)
+            _real_sessions(root, args.run_kills, rng, args.quiet)
     return 0
 
 
-def _real_sessions(root: Path, kills: int, rng: random.Random) -> None:
+def _real_sessions(root: Path, kills: int, rng: random.Random, quiet: bool) -> None:
     recording = small_recording(root)
     target = recorded_game(recording)
     start = time.monotonic()
     start_run(recording, root / "run-timed", speed=20.0).communicate(timeout=300)
     whole = time.monotonic() - start  # start-up and the game
     tally, landed = Tally(), 0
-    for n in range(kills):
+    for n in progress(range(kills), quiet=quiet, desc="sessions killed"):
         games = root / f"run-{n}"
         session = start_run(recording, games, speed=20.0)
         acked, ended = 0, False

@@ -26,6 +26,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from tilescribe.progress import add_quiet_option, progress  # noqa: E402 - after the path
+
 MB = 1024 * 1024
 
 
@@ -49,6 +51,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--recording", type=Path, help="a recording folder (default: a small simulated game)")
     parser.add_argument("--vision", action="store_true", help="read the frames (default: the recorded truth)")
+    add_quiet_option(parser)
     args = parser.parse_args(argv)
     os.environ["SDL_VIDEODRIVER"] = "dummy"
     os.environ["SDL_AUDIODRIVER"] = "dummy"
@@ -81,7 +84,7 @@ def main(argv: list[str] | None = None) -> int:
             f"{'as fast as possible' if args.speed <= 0 else f'{args.speed:g}x faster than recorded'}"
         )
         samples, start = [], time.monotonic()
-        for n in range(games):
+        for n in progress(range(games), quiet=args.quiet, desc="soak", unit="game"):
             with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
                 status = tilescribe(command)
             if status != 0:

@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass, field
 
 from engine.errors import TranscriptError
+from engine.limits import MAX_NAME
 
 TAG_RE = re.compile(r'\s*\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*')
 _TURN_RE = re.compile(r"\s*(?:(\d+)\s*\.)?\s*(?:([^:,@]*[^:,@\s])\s*:)?\s*")
@@ -159,6 +160,49 @@ def tag_value(tags: list[Tag], name: str, default: str | None = None) -> str | N
         if tag.name.lower() == name.lower():
             return tag.value
     return default
+
+
+def players_of(tags: list[Tag], lines: list[RecordLine]) -> tuple[str, ...]:
+    """The players in turn order: the ``Players`` tag's names (``"Ana, Bo"``), or without the tag
+    the names on the turn lines in order of first appearance (games.md).
+
+    Returns:
+        The names, spaces trimmed; empty when neither the tag nor any line names a player.
+    """
+    value = tag_value(tags, "Players")
+    if value is None:
+        return tuple(dict.fromkeys(line.player for line in lines if line.player))
+    return tuple(name.strip() for name in value.split(",") if name.strip())
+
+
+def check_player_names(players: tuple[str, ...]) -> None:
+    """Check that every name can be written on a turn line and read back, once each.
+
+    Raises:
+        ValueError: an empty name, one holding ``, : { } [ ]`` or a quote, one over
+            :data:`engine.limits.MAX_NAME` printable characters, or a name given twice.
+    """
+    for name in players:
+        if not isinstance(name, str) or not name.strip() or any(ch in name for ch in ',:{}[]"'):
+            raise ValueError(f"player name {name!r} must be non-empty without , : {{ }} [ ] or quotes")
+        if len(name) > MAX_NAME or not name.isprintable():
+            raise ValueError(f"player name {name!r} must be at most {MAX_NAME} printable characters")
+    if len(set(players)) != len(players):
+        raise ValueError(f"player names must be distinct, got {players!r}")
+
+
+def unknown_players(lines: list[RecordLine], players: tuple[str, ...]) -> list[TranscriptError]:
+    """An error for each turn line naming someone who is not one of ``players``, at its line."""
+    return [
+        TranscriptError(line.line, 1, f"player {line.player!r} is not one of {', '.join(players)}")
+        for line in lines
+        if line.player is not None and line.player not in players
+    ]
+
+
+def score_comment(score: int) -> str:
+    """The comment a writer puts after a scoring turn: ``+7`` (written ``{+7}``)."""
+    return f"+{score}"
 
 
 def escape(value: str) -> str:

@@ -32,6 +32,8 @@ from engine.holominoes.tiles import (
     format_tile,
     tile_set,
 )
+from engine.limits import MAX_PLAYERS
+from engine.record import check_player_names
 
 RULE_TILE_SET = "Tiles: numbers of the set"
 RULE_ONCE = "Tiles: each tile once"
@@ -41,7 +43,6 @@ RULE_TURN_ORDER = "Play: turn order"
 RULE_GAME_OVER = "Aim: game over"
 
 #: Most players and largest pool a game takes.
-MAX_PLAYERS = 12
 MAX_POOL = 12
 
 PLAY, PASS, SKIP = "play", "pass", "skip"
@@ -68,7 +69,8 @@ class Settings:
     ``[Start]``).
 
     Raises:
-        ValueError: no players or a name twice, more than :data:`MAX_PLAYERS`, a pool outside
+        ValueError: no players, a name a turn line cannot carry or given twice
+            (engine.record.check_player_names), more than :data:`engine.limits.MAX_PLAYERS`, a pool outside
             1..MAX_POOL, digits outside 3..9, an unknown scoring, a start tile outside the set, or
             more tiles dealt than the set holds.
     """
@@ -80,8 +82,9 @@ class Settings:
     start: Placement | None = None
 
     def __post_init__(self) -> None:
-        if not self.players or len(set(self.players)) != len(self.players):
-            raise ValueError(f"players must be named once each, got {self.players!r}")
+        if not self.players:
+            raise ValueError("a game needs at least one player")
+        check_player_names(self.players)
         if len(self.players) > MAX_PLAYERS:
             raise ValueError(f"at most {MAX_PLAYERS} players, got {len(self.players)}")
         check_pool(self.pool)
@@ -125,7 +128,6 @@ class TurnRecord:
     player: str
     kind: str
     result: TurnResult | None = None
-
 
 
 @dataclass(slots=True)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
+from engine.record import score_comment
 from engine.superwild.game import DEAL, Game, Turn
 from engine.superwild.legal import fits, frontier, lay_options
 from engine.superwild.table import Table, neighbours
@@ -119,6 +120,6 @@ def random_round(
             turn = Turn(draw=True)
         result = game.play(turn)
         idle = 0 if result.score else idle + (0 if result.drew else 1)
-        out.append((player, turn, f"+{result.score}" if result.score else None))
+        out.append((player, turn, score_comment(result.score) if result.score else None))
     settings = Settings(names, diagonals, DEAL, racks)
     return settings, out, game

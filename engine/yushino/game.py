@@ -26,6 +26,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from engine.errors import IllegalTurnError, Violation
+from engine.record import check_player_names
 from engine.yushino.board import Layout, classic_layout
 from engine.yushino.rules import (
     FORWARD,
@@ -58,7 +59,6 @@ SCORELESS_END = 3
 OUT, SCORELESS = "out", "scoreless"
 
 
-
 @dataclass(frozen=True, slots=True)
 class GameSettings:
     """What the players agreed (tags ``Players``, ``Layout``, ``Direction``).
@@ -67,6 +67,10 @@ class GameSettings:
         players: 2 to 4 names in turn order.
         layout: the premium squares.
         direction: ``"forward"`` or ``"either"``.
+
+    Raises:
+        ValueError: not 2 to 4 players, a name a turn line cannot carry or given twice
+            (engine.record.check_player_names), another direction.
     """
 
     players: tuple[str, ...] = ("Player 1", "Player 2")
@@ -74,8 +78,9 @@ class GameSettings:
     direction: str = FORWARD
 
     def __post_init__(self) -> None:
-        if not 2 <= len(self.players) <= 4 or len(set(self.players)) != len(self.players):
+        if not 2 <= len(self.players) <= 4:
             raise ValueError(f"Yushino takes 2 to 4 different players, got {', '.join(self.players)!r}")
+        check_player_names(self.players)
         if self.direction not in (FORWARD, "either"):
             raise ValueError(f"direction {self.direction!r} is not forward or either")
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+from engine.record import score_comment
 from engine.yushino.game import Game, GameSettings
 from engine.yushino.search import legal_plays
 from engine.yushino.tiles import BLANK, DISTRIBUTION, EXCHANGE, PASS_TURN, RACK_SIZE, Turn, parse_tile
@@ -65,7 +66,7 @@ def random_game(seed: int, players: int = 2, turns: int | None = None) -> tuple[
             rack.remove(p.tile.face)
         while len(rack) < RACK_SIZE and bag and turn.placements:
             rack.append(bag.pop())
-        comment = f"+{result.score}" if turn.placements else None
+        comment = score_comment(result.score) if turn.placements else None
         lines.append(TranscriptTurn(len(lines) + 1, player, turn, comment))
     end_racks = None
     if game.is_over:

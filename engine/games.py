@@ -174,6 +174,22 @@ class GameRules(Protocol):
         ...
 
 
+def out_of_turn(rule: str, current: str, named: str | None) -> Violation | None:
+    """The turn-order violation of a turn that ``named`` takes while ``current`` is to move.
+
+    Args:
+        rule: the game's turn-order rule identifier.
+        current: the player to move.
+        named: the player the turn line names, None when it names nobody.
+
+    Returns:
+        ``it is Ana's turn, not Bo's`` under ``rule``; None when ``named`` is None or ``current``.
+    """
+    if named is None or named == current:
+        return None
+    return Violation(rule, (), f"it is {current}'s turn, not {named}'s")
+
+
 def canonical_name(name: str) -> str:
     """The registered name of a game, matched as games.md says.
 

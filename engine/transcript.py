@@ -33,6 +33,7 @@ from dataclasses import dataclass, field, fields
 from engine.cells import AnyBoard
 from engine.errors import RULE_GAME_OVER, RULE_TURN_ORDER, RuleViolation, TranscriptError
 from engine.game import FREEZE, PASS, PLAY, Game
+from engine.games import out_of_turn
 from engine.hexgrid import Board
 from engine.laws import LINEAR
 from engine.limits import MAX_MODULUS, MAX_ORDER, MAX_TILES_PER_VALUE, parse_bounded_int
@@ -364,9 +365,9 @@ def replay(transcript: Transcript) -> tuple[Game, list[ReplayedTurn]]:
                 ReplayedTurn(turn, player, None, RuleViolation(RULE_GAME_OVER, (), "every player has frozen"))
             )
             continue
-        if turn.player is not None and turn.player != game.current_player:
-            message = f"it is {game.current_player}'s turn, not {turn.player}'s"
-            out.append(ReplayedTurn(turn, player, None, RuleViolation(RULE_TURN_ORDER, (), message)))
+        misplaced = out_of_turn(RULE_TURN_ORDER, game.current_player, turn.player)
+        if misplaced is not None:
+            out.append(ReplayedTurn(turn, player, None, RuleViolation(misplaced.rule, (), misplaced.message)))
             continue
         if turn.kind == PASS:
             game.pass_turn()

@@ -22,6 +22,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from engine.errors import IllegalTurnError, Violation
+from engine.games import out_of_turn
 from engine.holominoes.position import SCORINGS, Hole, Position, score_holes
 from engine.holominoes.tiles import (
     Pass,
@@ -291,9 +292,9 @@ class Game:
             IllegalTurnError: the move breaks a rule, the game is over, or ``player`` is not the
                 current player.
         """
-        if player is not None and player != self.current_player and not self.is_over:
-            message = f"it is {self.current_player}'s turn, not {player}'s"
-            raise IllegalTurnError(Violation(RULE_TURN_ORDER, (), message))
+        misplaced = None if self.is_over else out_of_turn(RULE_TURN_ORDER, self.current_player, player)
+        if misplaced is not None:
+            raise IllegalTurnError(misplaced)
         result = self.evaluate(move)
         if result.violation is not None:
             raise IllegalTurnError(result.violation)

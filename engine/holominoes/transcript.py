@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.errors import TranscriptError
-from engine.games import Replay, TurnReport, Violation
+from engine.games import Replay, TurnReport, Violation, out_of_turn
 from engine.holominoes.game import (
     MAX_POOL,
     PASS,
@@ -151,10 +151,8 @@ def replay(text: str) -> tuple[Game, Replay]:
         result: TurnResult | None = None
         if game.is_over:
             violation = Violation(RULE_GAME_OVER, (), f"the game is over ({game.end_reason})")
-        elif record.player is not None and record.player != game.current_player:
-            violation = Violation(
-                RULE_TURN_ORDER, (), f"it is {game.current_player}'s turn, not {record.player}'s"
-            )
+        else:
+            violation = out_of_turn(RULE_TURN_ORDER, game.current_player, record.player) or violation
         if violation is None and not isinstance(move, Violation):
             try:
                 result = game.play(move)

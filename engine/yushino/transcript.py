@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine.errors import TranscriptError
-from engine.games import Replay, TurnReport, Violation
+from engine.games import Replay, TurnReport, Violation, out_of_turn
 from engine.record import Token, format_line, format_tags, players_of, read_record, unknown_players
 from engine.yushino.board import load_layout
 from engine.yushino.game import RULE_GAME_OVER, RULE_TURN_ORDER, Game, GameSettings, TurnResult, pick_winner
@@ -219,15 +219,12 @@ def replay(transcript: Transcript, folder: Path) -> tuple[Game, Replay]:
     game = Game(settings_of(transcript, folder))
     reports = []
     for t in transcript.turns:
-        if game.is_over or (t.player is not None and t.player != game.current_player):
-            player = t.player or "?"
-            if game.is_over:
-                violation = Violation(RULE_GAME_OVER, (), f"the game ended ({game.end_reason})")
-            else:
-                violation = Violation(
-                    RULE_TURN_ORDER, (), f"it is {game.current_player}'s turn, not {player}'s"
-                )
-            result = TurnResult(t.turn, player, violation)
+        if game.is_over:
+            violation: Violation | None = Violation(RULE_GAME_OVER, (), f"the game ended ({game.end_reason})")
+        else:
+            violation = out_of_turn(RULE_TURN_ORDER, game.current_player, t.player)
+        if violation is not None:
+            result = TurnResult(t.turn, t.player or "?", violation)
             reports.append(_report(t.number, result, game))
             continue
         result = game.evaluate(t.turn)

@@ -200,6 +200,21 @@ def unknown_players(lines: list[RecordLine], players: tuple[str, ...]) -> list[T
     ]
 
 
+_YES_NO = {"yes": True, "true": True, "1": True, "no": False, "false": False, "0": False}
+
+
+def parse_yes_no(value: str) -> bool:
+    """A switch tag's value: ``yes``/``no`` (or ``true``/``false``, ``1``/``0``), in any case.
+
+    Raises:
+        ValueError: anything else (the message quotes ``value``).
+    """
+    key = value.strip().lower()
+    if key not in _YES_NO:
+        raise ValueError(f"expected yes or no, got {value!r}")
+    return _YES_NO[key]
+
+
 def score_comment(score: int) -> str:
     """The comment a writer puts after a scoring turn: ``+7`` (written ``{+7}``)."""
     return f"+{score}"

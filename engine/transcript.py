@@ -41,6 +41,7 @@ from engine.record import (
     RecordLine,
     format_line,
     format_tags,
+    parse_yes_no,
     players_of,
     read_record,
     score_comment,
@@ -51,7 +52,6 @@ from engine.settings import MAX_LOOP_BONUS, Settings
 from engine.squaregrid import RectBoard, parse_board_tag
 from engine.tiles import Placement, format_placement, parse_placement
 
-_YES = {"yes": True, "true": True, "1": True, "no": False, "false": False, "0": False}
 _NONE = {"no", "none", "-", ""}
 
 #: Settings tags in the order the writer puts them.
@@ -225,13 +225,10 @@ class _Reader:
                     order = parse_bounded_int(value, "board order", 0, MAX_ORDER)
                 elif key == "board":
                     rect = parse_board_tag(value)
-                elif key in ("wrap", "diagonals", "composite"):
-                    if value.lower() not in _YES:
-                        raise ValueError(f"expected yes or no, got {value!r}")
-                    if key == "composite":
-                        values["composite"] = _YES[value.lower()]
-                    else:
-                        switches[key] = _YES[value.lower()]
+                elif key in ("wrap", "diagonals"):
+                    switches[key] = parse_yes_no(value)
+                elif key == "composite":
+                    values["composite"] = parse_yes_no(value)
                 elif key == "sequence":
                     values["sequence"] = value.lower()
                 elif key == "loopbonus":
@@ -243,9 +240,7 @@ class _Reader:
                 elif key == "wild":
                     values["wild_policy"] = None if value.lower() in _NONE else value.upper()
                 elif key in ("hashswap", "marker"):
-                    if value.lower() not in _YES:
-                        raise ValueError(f"expected yes or no, got {value!r}")
-                    values["hash_swap" if key == "hashswap" else "marker"] = _YES[value.lower()]
+                    values["hash_swap" if key == "hashswap" else "marker"] = parse_yes_no(value)
                 elif key == "bonus":
                     values["bonus"] = None if value.lower() in _NONE else value.upper()
                 elif key == "tilespervalue":

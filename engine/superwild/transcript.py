@@ -37,6 +37,7 @@ from engine.record import (
     check_player_names,
     format_line,
     format_tags,
+    parse_yes_no,
     players_of,
     read_record,
     unknown_players,
@@ -60,8 +61,6 @@ MAX_COUNT = 1000
 
 T = TypeVar("T")
 V = TypeVar("V")
-
-_YES = {"yes": True, "true": True, "1": True, "no": False, "false": False, "0": False}
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,7 +143,7 @@ def read_settings(tags: list[Tag], lines: list[RecordLine]) -> Settings:
                 raise ValueError(f"{name!r} is not one of the players {', '.join(players)}")
         return entries
 
-    diagonals = read("Diagonals", "no", _yes_no)
+    diagonals = read("Diagonals", "no", parse_yes_no)
     deal = read("Deal", str(DEAL), lambda v: parse_bounded_int(v, "Deal", 1, NUMBER_TILES))
     racks = read("Racks", "", lambda v: named({n: parse_rack(r) for n, r in _pairs(v, ":", "Racks")}))
     trophies = read(
@@ -171,17 +170,6 @@ def _players(players: tuple[str, ...]) -> tuple[str, ...]:
         raise ValueError('no players: name them, e.g. [Players "Ana, Bo"]')
     check_player_names(players)
     return players
-
-
-def _yes_no(value: str) -> bool:
-    """ "yes"/"no" (or true/false, 1/0).
-
-    Raises:
-        ValueError: anything else.
-    """
-    if value.strip().lower() not in _YES:
-        raise ValueError(f"{value!r} is not yes or no")
-    return _YES[value.strip().lower()]
 
 
 def parse_turn(line: RecordLine) -> Turn:

@@ -5,7 +5,14 @@ from __future__ import annotations
 import pytest
 
 from engine.games import GAME_MODULES, rules_for
-from engine.record import check_player_names, players_of, read_record, score_comment, unknown_players
+from engine.record import (
+    check_player_names,
+    parse_yes_no,
+    players_of,
+    read_record,
+    score_comment,
+    unknown_players,
+)
 
 #: A turn each game reads, for a player the header does not name.
 STRAY_TURN = {"MODLINSEQ": "pass", "Yushino": "pass", "Super Wild": "draw", "Holominoes": "pass 123"}
@@ -68,3 +75,15 @@ def test_every_game_refuses_a_name_with_a_colon(game: str) -> None:
 
 def test_the_score_comment_is_a_signed_number() -> None:
     assert score_comment(7) == "+7" and score_comment(0) == "+0"
+
+
+@pytest.mark.parametrize(
+    ("value", "on"), [("yes", True), (" TRUE ", True), ("1", True), ("No", False), ("0", False)]
+)
+def test_switch_tags_read_yes_or_no(value: str, on: bool) -> None:
+    assert parse_yes_no(value) is on
+
+
+def test_a_switch_tag_of_another_word_is_named() -> None:
+    with pytest.raises(ValueError, match="expected yes or no, got 'maybe'"):
+        parse_yes_no("maybe")

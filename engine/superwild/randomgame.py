@@ -11,20 +11,17 @@ player is out, when nobody can lay and the bag is empty, or after ``turns`` turn
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 
 from engine.record import score_comment
 from engine.superwild.game import DEAL, Game, Turn
 from engine.superwild.legal import fits, frontier, lay_options
 from engine.superwild.table import Table, neighbours
-from engine.superwild.tiles import COLOURS, TOP, Move, Pos, Tile
+from engine.superwild.tiles import COLOURS, TOP, Move, Tile
 from engine.superwild.transcript import Settings
 
 NAMES = ("Ana", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal")
 #: Longest round the generator plays when no turn limit is given.
 MAX_TURNS = 400
-#: Pairs of positions tried per lay search before giving up (keeps a turn fast on a full table).
-LAY_TRIES = 60
 
 
 def new_bag(rng: random.Random) -> list[Tile]:
@@ -55,7 +52,7 @@ def _lays(table: Table, rack: list[Tile], rng: random.Random, keep_going: float)
     moves: list[Move] = []
     rack = list(rack)
     while rack:
-        option = next(_limited(lay_options(table, rack, rng)), None)
+        option = next(lay_options(table, rack, rng), None)
         if option is None:
             break
         for pos, tile in option.items():
@@ -65,14 +62,6 @@ def _lays(table: Table, rack: list[Tile], rng: random.Random, keep_going: float)
         if rng.random() > keep_going:
             break
     return moves
-
-
-def _limited(options: Iterator[dict[Pos, Tile]]) -> Iterator[dict[Pos, Tile]]:
-    """The options among the first LAY_TRIES * 20 found (lazy)."""
-    for k, option in enumerate(options):
-        if k > LAY_TRIES * 20:
-            return
-        yield option
 
 
 def random_round(

@@ -54,8 +54,9 @@ def random_game(
             game.play(Pass(tile))
             continue
         if rng.random() < 0.5:
-            best = max(game.evaluate(Play(p)).score for p in options)
-            options = [p for p in options if game.evaluate(Play(p)).score == best]
+            scores = [game.evaluate(Play(p)).score for p in options]
+            best = max(scores)
+            options = [p for p, score in zip(options, scores, strict=True) if score == best]
         choice = rng.choice(options)
         pool.remove(choice.tile)
         game.play(Play(choice))

@@ -42,8 +42,9 @@ from engine.record import (
     read_record,
     unknown_players,
 )
-from engine.superwild.game import DEAL, NUMBER_TILES, Turn
+from engine.superwild.game import DEAL, Turn
 from engine.superwild.tiles import (
+    NUMBER_TILES,
     Tile,
     format_move,
     format_rack,

@@ -21,6 +21,7 @@ from engine.superwild import (
     match_trophies,
     parse_move,
     parse_pos,
+    parse_rack,
     parse_tile,
     read_transcript,
 )
@@ -173,3 +174,10 @@ def test_racks_the_bag_cannot_give() -> None:
         RULES.replay_text(head + '[Deal "20"]\n1. Ana: draw\n')
     with pytest.raises(ValueError, match="more K7 tiles"):
         RULES.replay_text(head + '[Racks "Ana: K7; Bo: K7"]\n1. Ana: draw\n')
+
+
+def test_a_rack_holds_at_most_the_52_number_tiles() -> None:
+    every = " ".join(f"{c}{n}" for c in "KBOR" for n in range(1, 14))
+    assert len(parse_rack(every)) == 52
+    with pytest.raises(ValueError, match="a rack of 53 tiles"):
+        parse_rack(every + " R1")

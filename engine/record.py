@@ -23,7 +23,7 @@ from engine.errors import TranscriptError
 from engine.limits import MAX_NAME
 
 TAG_RE = re.compile(r'\s*\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*')
-_TURN_RE = re.compile(r"\s*(?:(\d+)\s*\.)?\s*(?:([^:,@]*[^:,@\s])\s*:)?\s*")
+_TURN_RE = re.compile(r"\s*(?:(\d+)\s*\.)?\s*(?:([^:,@]*[^:,@\s])\s*:)?\s*", re.ASCII)
 
 #: Tokens split at commas and white space (MODLINSEQ's ``4B2, 7B1``).
 PLAIN_TOKENS = re.compile(r"[^,\s]+")

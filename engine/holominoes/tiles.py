@@ -19,7 +19,7 @@ from engine.holominoes.geometry import NUMBERED, Cell, format_cell, parse_cell
 
 #: The fewest and the most numbers a tile set may use (one digit each; three corners need three).
 MIN_DIGITS, MAX_DIGITS = 3, 9
-_PLACEMENT_RE = re.compile(r"(\d+)@([^/]*)/(\w+)")
+_PLACEMENT_RE = re.compile(r"(\d+)@([^/]*)/(\w+)", re.ASCII)
 
 
 @dataclass(frozen=True, slots=True)

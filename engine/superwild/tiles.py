@@ -26,7 +26,7 @@ MAX_COORD = 1000
 SIX_NINE = (6, 9)
 
 _TILE_RE = re.compile(r"([KBOR])(1[0-3]|[1-9])|W")
-_POS_RE = re.compile(r"(-?\d{1,6}),(-?\d{1,6})")
+_POS_RE = re.compile(r"(-?\d{1,6}),(-?\d{1,6})", re.ASCII)
 
 
 @dataclass(frozen=True, slots=True)

@@ -87,3 +87,15 @@ def test_switch_tags_read_yes_or_no(value: str, on: bool) -> None:
 def test_a_switch_tag_of_another_word_is_named() -> None:
     with pytest.raises(ValueError, match="expected yes or no, got 'maybe'"):
         parse_yes_no("maybe")
+
+
+@pytest.mark.parametrize(
+    ("game", "turn"),
+    [("MODLINSEQ", "٣A0"), ("Yushino", "3H٨"), ("Super Wild", "R3@٣,0"), ("Holominoes", "1٢3@0,0/E")],
+)
+def test_only_the_digits_0_to_9_are_read_as_numbers(game: str, turn: str) -> None:
+    # an Arabic-Indic digit is a decimal digit to Python's int() and re's \d, not to a transcript
+    # MODLINSEQ needs its Modulus tag; the other games keep or ignore a tag they do not know
+    text = f'[Game "{game}"]\n[Modulus "13"]\n[Players "Ana, Bo"]\n1. Ana: {turn}\n'
+    replay = rules_for(game).replay_text(text)
+    assert [(e.line, e.column) for e in replay.errors] == [(4, 9)], replay.errors

@@ -31,6 +31,9 @@ GAME_MODULES: dict[str, str] = {
 #: Tokens a hint or a turn may use: the longest rack a caller may name.
 MAX_RACK = 64
 
+#: The players of seeded random games, in turn order (the first ``players`` of them).
+RANDOM_PLAYERS = ("Ana", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ida", "Jo", "Kai", "Lu")
+
 
 @dataclass(frozen=True, slots=True)
 class TurnReport:

@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import random
 
+from engine.games import RANDOM_PLAYERS
 from engine.record import score_comment
 from engine.superwild.game import DEAL, Game, Turn
 from engine.superwild.legal import fits, frontier, lay_options
 from engine.superwild.table import Table, neighbours
 from engine.superwild.tiles import COLOURS, TOP, Move, Tile
-from engine.superwild.transcript import Settings
+from engine.superwild.transcript import MAX_PLAYERS, Settings
 
-NAMES = ("Ana", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal")
 #: Longest round the generator plays when no turn limit is given.
 MAX_TURNS = 400
 
@@ -82,11 +82,11 @@ def random_round(
     Raises:
         ValueError: a number of players out of range.
     """
-    if not 1 <= players <= len(NAMES):
-        raise ValueError(f"players must be 1 to {len(NAMES)}, got {players}")
+    if not 1 <= players <= MAX_PLAYERS:
+        raise ValueError(f"players must be 1 to {MAX_PLAYERS}, got {players}")
     rng = random.Random(seed)
     bag = new_bag(rng)
-    names = NAMES[:players]
+    names = RANDOM_PLAYERS[:players]
     racks = {p: tuple(bag.pop() for _ in range(DEAL)) for p in names}
     game = Game.new(names, racks, DEAL, diagonals)
     out: list[tuple[str, Turn, str | None]] = []

@@ -29,6 +29,7 @@ from engine.errors import IllegalTurnError, Violation
 from engine.record import check_player_names
 from engine.yushino.board import Layout, classic_layout
 from engine.yushino.rules import (
+    EITHER,
     FORWARD,
     LegalPlacements,
     PlayResult,
@@ -56,6 +57,8 @@ RULE_SET = "§6 the set of 96"
 RULE_EXCHANGE_TWICE = "§5 no two exchanges running"
 RULE_EXCHANGE_POOL = "§5 exchange needs more than 7 in the pool"
 SCORELESS_END = 3
+#: Players at a Yushino table (games.md).
+MAX_PLAYERS = 4
 OUT, SCORELESS = "out", "scoreless"
 
 
@@ -78,10 +81,12 @@ class GameSettings:
     direction: str = FORWARD
 
     def __post_init__(self) -> None:
-        if not 2 <= len(self.players) <= 4:
-            raise ValueError(f"Yushino takes 2 to 4 different players, got {', '.join(self.players)!r}")
+        if not 2 <= len(self.players) <= MAX_PLAYERS:
+            raise ValueError(
+                f"Yushino takes 2 to {MAX_PLAYERS} different players, got {', '.join(self.players)!r}"
+            )
         check_player_names(self.players)
-        if self.direction not in (FORWARD, "either"):
+        if self.direction not in (FORWARD, EITHER):
             raise ValueError(f"direction {self.direction!r} is not forward or either")
 
 

@@ -87,7 +87,8 @@ class Replay:
         settings: the game's settings, JSON-ready, with ``"game"`` first.
         turns: every turn with its verdict.
         scores: points by player, in turn order (after the end-of-game adjustments, if over).
-        errors: the transcript's syntax errors (each with line and column).
+        errors: the transcript's syntax errors (each with line and column), kept in line and column
+            order.
         final: JSON-ready end-of-game facts: ``"over"`` (bool), and where the game has them the
             winner, adjustments, trophies...
     """
@@ -97,6 +98,9 @@ class Replay:
     scores: Mapping[str, int]
     errors: tuple[TranscriptError, ...] = ()
     final: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "errors", tuple(sorted(self.errors, key=lambda e: (e.line, e.column))))
 
     @property
     def is_legal(self) -> bool:

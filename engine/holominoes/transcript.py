@@ -166,7 +166,6 @@ def replay(text: str) -> tuple[Game, Replay]:
         reports.append(
             TurnReport(record.number, player, kind, moves, violation is None, violation, score, details)
         )
-    errors.sort(key=lambda e: (e.line, e.column))
     return game, Replay(_settings_json(settings), tuple(reports), game.scores, tuple(errors), final(game))
 
 

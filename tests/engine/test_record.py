@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.games import GAME_MODULES, rules_for
+from engine.errors import TranscriptError
+from engine.games import GAME_MODULES, Replay, rules_for
 from engine.record import (
     check_player_names,
     parse_yes_no,
@@ -99,3 +100,8 @@ def test_only_the_digits_0_to_9_are_read_as_numbers(game: str, turn: str) -> Non
     text = f'[Game "{game}"]\n[Modulus "13"]\n[Players "Ana, Bo"]\n1. Ana: {turn}\n'
     replay = rules_for(game).replay_text(text)
     assert [(e.line, e.column) for e in replay.errors] == [(4, 9)], replay.errors
+
+
+def test_a_replay_keeps_its_errors_in_line_and_column_order() -> None:
+    errors = (TranscriptError(5, 1, "late"), TranscriptError(2, 9, "right"), TranscriptError(2, 3, "left"))
+    assert [e.message for e in Replay({}, (), {}, errors).errors] == ["left", "right", "late"]

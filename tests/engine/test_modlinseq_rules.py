@@ -33,30 +33,12 @@ TRANSCRIPT = """[Game "MODLINSEQ"]
 def test_replay_turns_have_the_score_commands_json_shape():
     replayed = rules_for("modlinseq").replay_text(TRANSCRIPT)
     first = replayed.turns[0].to_json()
-    assert list(first) == [
-        "number",
-        "player",
-        "kind",
-        "placements",
-        "legal",
-        "error",
-        "score",
-        "sequences",
-        "blocked",
-        "warnings",
-    ]
+    assert list(first) == ["number", "player", "kind", "placements", "legal", "error", "score", "sequences",
+                           "blocked", "warnings"]
     assert first["placements"] == ["4B2", "7B1", "10A0", "2M1", "5M2"] and first["score"] == 6
-    assert first["sequences"] == [
-        {
-            "cells": ["B2", "B1", "A0", "M1", "M2"],
-            "values": [4, 7, 10, 2, 5],
-            "msa": "M11-S3-A0",
-            "length": 5,
-            "points": 6,
-            "primary": True,
-            "wild": [False] * 5,
-        }
-    ]
+    assert first["sequences"] == [{"cells": ["B2", "B1", "A0", "M1", "M2"], "values": [4, 7, 10, 2, 5],
+                                   "msa": "M11-S3-A0", "length": 5, "points": 6, "primary": True,
+                                   "wild": [False] * 5}]
     assert replayed.turns[2].to_json()["error"]["cells"]
     assert not replayed.is_legal and replayed.turns[2].error.rule == "§2-2 modular-linear"
     assert replayed.scores == {"Ana": 6, "Bo": 15}
@@ -150,12 +132,8 @@ def test_hint_without_a_rack_and_with_wild_tiles():
 
 @pytest.mark.parametrize(
     ("rack", "message"),
-    [
-        ("3 x", "rack tile 2 'x'"),
-        ("11", "expected a value 0..10"),
-        ("3 ²", "rack tile 2 '²': expected a value"),
-        (" ".join(["1"] * 65), "at most 64"),
-    ],
+    [("3 x", "rack tile 2 'x'"), ("11", "expected a value 0..10"), ("3 ²", "rack tile 2 '²': expected"),
+     (" ".join(["1"] * 65), "at most 64")],
 )
 def test_bad_racks(rack, message):
     with pytest.raises(ValueError, match=message):

@@ -181,3 +181,9 @@ def test_a_rack_holds_at_most_the_52_number_tiles() -> None:
     assert len(parse_rack(every)) == 52
     with pytest.raises(ValueError, match="a rack of 53 tiles"):
         parse_rack(every + " R1")
+
+
+def test_the_first_of_two_tags_of_a_name_counts() -> None:
+    text = '[Game "Super Wild"]\n[Players "Ana, Bo"]\n[Players "Cy, Di"]\n[Round "2"]\n[Round "3"]\n1. draw\n'
+    settings, _, _ = read_transcript(text)
+    assert settings.players == ("Ana", "Bo") and settings.round == 2

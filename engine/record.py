@@ -108,12 +108,14 @@ def read_record(
         tokens: the pattern of one move token (:data:`PLAIN_TOKENS` or :data:`COORDINATE_TOKENS`).
 
     Returns:
-        The tags, the turn lines (numbered 1, 2, ... in order; a written number out of step is
-        reported and replaced) and the errors found, each with its line and column.
+        The tags (a name given again is reported and left out: the first counts), the turn lines
+        (numbered 1, 2, ... in order; a written number out of step is reported and replaced) and
+        the errors found, each with its line and column.
     """
     tags: list[Tag] = []
     lines: list[RecordLine] = []
     errors: list[TranscriptError] = []
+    seen: dict[str, int] = {}  # tag name (lower case) -> its line
     for lineno, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
@@ -124,6 +126,10 @@ def read_record(
         if tag:
             if lines:
                 errors.append(TranscriptError(lineno, 1, f"tag {tag.group(1)} after the first turn"))
+            first = seen.setdefault(tag.group(1).lower(), lineno)
+            if first != lineno:
+                errors.append(TranscriptError(lineno, 1, f"tag {tag.group(1)} again (line {first}'s counts)"))
+                continue
             tags.append(Tag(tag.group(1), re.sub(r"\\(.)", r"\1", tag.group(2)), lineno))
             continue
         if line.lstrip().startswith("["):

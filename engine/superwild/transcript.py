@@ -126,7 +126,7 @@ def read_settings(tags: list[Tag], lines: list[RecordLine]) -> Settings:
     Raises:
         ValueError: a tag that cannot make a round (the message names the tag and its line).
     """
-    by_name = {t.name.lower(): t for t in reversed(tags)}  # the first of a name counts, as in tag_value
+    by_name = {t.name.lower(): t for t in tags}  # one tag of a name: engine.record keeps the first
 
     def read(name: str, default: str, parse: Callable[[str], T]) -> T:
         tag = by_name.get(name.lower())

@@ -105,3 +105,11 @@ def test_only_the_digits_0_to_9_are_read_as_numbers(game: str, turn: str) -> Non
 def test_a_replay_keeps_its_errors_in_line_and_column_order() -> None:
     errors = (TranscriptError(5, 1, "late"), TranscriptError(2, 9, "right"), TranscriptError(2, 3, "left"))
     assert [e.message for e in Replay({}, (), {}, errors).errors] == ["left", "right", "late"]
+
+
+@pytest.mark.parametrize("game", list(GAME_MODULES))
+def test_every_game_reads_the_first_of_two_tags_and_names_the_second(game: str) -> None:
+    text = f'[Game "{game}"]\n[Modulus "13"]\n[Players "Ana, Bo"]\n[players "Cy, Di"]\n'
+    replay = rules_for(game).replay_text(text)
+    assert replay.settings["players"] == ["Ana", "Bo"]
+    assert [(e.line, e.message) for e in replay.errors] == [(4, "tag players again (line 3's counts)")]

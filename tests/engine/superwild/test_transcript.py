@@ -185,5 +185,9 @@ def test_a_rack_holds_at_most_the_52_number_tiles() -> None:
 
 def test_the_first_of_two_tags_of_a_name_counts() -> None:
     text = '[Game "Super Wild"]\n[Players "Ana, Bo"]\n[Players "Cy, Di"]\n[Round "2"]\n[Round "3"]\n1. draw\n'
-    settings, _, _ = read_transcript(text)
+    settings, _, errors = read_transcript(text)
     assert settings.players == ("Ana", "Bo") and settings.round == 2
+    assert [(e.line, e.message) for e in errors] == [
+        (3, "tag Players again (line 2's counts)"),
+        (5, "tag Round again (line 4's counts)"),
+    ]

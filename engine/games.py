@@ -31,6 +31,9 @@ GAME_MODULES: dict[str, str] = {
 #: Tokens a hint or a turn may use: the longest rack a caller may name.
 MAX_RACK = 64
 
+#: The players of seeded random games, in turn order (the first ``players`` of them).
+RANDOM_PLAYERS = ("Ana", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ida", "Jo", "Kai", "Lu")
+
 
 @dataclass(frozen=True, slots=True)
 class TurnReport:
@@ -84,7 +87,8 @@ class Replay:
         settings: the game's settings, JSON-ready, with ``"game"`` first.
         turns: every turn with its verdict.
         scores: points by player, in turn order (after the end-of-game adjustments, if over).
-        errors: the transcript's syntax errors (each with line and column).
+        errors: the transcript's syntax errors (each with line and column), kept in line and column
+            order.
         final: JSON-ready end-of-game facts: ``"over"`` (bool), and where the game has them the
             winner, adjustments, trophies...
     """
@@ -94,6 +98,9 @@ class Replay:
     scores: Mapping[str, int]
     errors: tuple[TranscriptError, ...] = ()
     final: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "errors", tuple(sorted(self.errors, key=lambda e: (e.line, e.column))))
 
     @property
     def is_legal(self) -> bool:
@@ -172,6 +179,22 @@ class GameRules(Protocol):
             turns: at most this many turns, None to play to the end.
         """
         ...
+
+
+def out_of_turn(rule: str, current: str, named: str | None) -> Violation | None:
+    """The turn-order violation of a turn that ``named`` takes while ``current`` is to move.
+
+    Args:
+        rule: the game's turn-order rule identifier.
+        current: the player to move.
+        named: the player the turn line names, None when it names nobody.
+
+    Returns:
+        ``it is Ana's turn, not Bo's`` under ``rule``; None when ``named`` is None or ``current``.
+    """
+    if named is None or named == current:
+        return None
+    return Violation(rule, (), f"it is {current}'s turn, not {named}'s")
 
 
 def canonical_name(name: str) -> str:

@@ -88,7 +88,7 @@ SEXTANTS: dict[str, tuple[Hex, Hex]] = {
     "T": (DIRECTIONS["SW"], DIRECTIONS["NW"]),
 }
 
-_ADDRESS_RE = re.compile(r"([A-Za-z])(\d+)")
+_ADDRESS_RE = re.compile(r"([A-Za-z])(\d+)", re.ASCII)
 
 
 def distance(a: Hex, b: Hex) -> int:
@@ -122,8 +122,10 @@ def parse_address(text: str) -> Hex:
     if m is None:
         raise ValueError(f"not a cell address: {text!r} (expected a letter A/B/E/H/M/P/T and a number)")
     if len(m.group(2)) > MAX_DIGITS or int(m.group(2)) > MAX_ADDRESS_NUMBER:
-        raise ValueError(f"not a cell address: {text!r} (numbers go up to {MAX_ADDRESS_NUMBER}, "
-                         f"the outer ring of the largest board, order {MAX_ORDER})")
+        raise ValueError(
+            f"not a cell address: {text!r} (numbers go up to {MAX_ADDRESS_NUMBER}, "
+            f"the outer ring of the largest board, order {MAX_ORDER})"
+        )
     letter, number = m.group(1).upper(), int(m.group(2))
     if letter == "A":
         if number != 0:

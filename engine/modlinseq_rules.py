@@ -25,6 +25,7 @@ from engine.errors import TranscriptError
 from engine.game import Game
 from engine.games import MAX_RACK, Hint, Replay, TurnReport, Violation
 from engine.hints import WILD, best_turns
+from engine.limits import parse_bounded_int
 from engine.randomgame import random_turn
 from engine.rules import ScoredSequence
 from engine.settings import Settings
@@ -106,12 +107,12 @@ def parse_rack(text: str, game: Game) -> Counter[int]:
             if game.settings.wild_policy is None:
                 raise ValueError(f"rack tile {position} {token!r}: this game has no wild tiles")
             rack[WILD] += 1
-        elif token.isdigit() and len(token) <= 6 and law.lowest <= int(token) < law.modulus:
-            rack[int(token)] += 1
-        else:
-            raise ValueError(
-                f"rack tile {position} {token!r}: expected a value {law.lowest}..{law.modulus - 1} or #"
-            )
+            continue
+        try:
+            rack[parse_bounded_int(token, "value", law.lowest, law.modulus - 1)] += 1
+        except ValueError:
+            message = f"expected a value {law.lowest}..{law.modulus - 1} or #"
+            raise ValueError(f"rack tile {position} {token!r}: {message}") from None
     return rack
 
 

@@ -20,9 +20,10 @@ import re
 from dataclasses import dataclass, field
 
 from engine.errors import TranscriptError
+from engine.limits import MAX_NAME
 
 TAG_RE = re.compile(r'\s*\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*')
-_TURN_RE = re.compile(r"\s*(?:(\d+)\s*\.)?\s*(?:([^:,@]*[^:,@\s])\s*:)?\s*")
+_TURN_RE = re.compile(r"\s*(?:(\d+)\s*\.)?\s*(?:([^:,@]*[^:,@\s])\s*:)?\s*", re.ASCII)
 
 #: Tokens split at commas and white space (MODLINSEQ's ``4B2, 7B1``).
 PLAIN_TOKENS = re.compile(r"[^,\s]+")
@@ -107,12 +108,14 @@ def read_record(
         tokens: the pattern of one move token (:data:`PLAIN_TOKENS` or :data:`COORDINATE_TOKENS`).
 
     Returns:
-        The tags, the turn lines (numbered 1, 2, ... in order; a written number out of step is
-        reported and replaced) and the errors found, each with its line and column.
+        The tags (a name given again is reported and left out: the first counts), the turn lines
+        (numbered 1, 2, ... in order; a written number out of step is reported and replaced) and
+        the errors found, each with its line and column.
     """
     tags: list[Tag] = []
     lines: list[RecordLine] = []
     errors: list[TranscriptError] = []
+    seen: dict[str, int] = {}  # tag name (lower case) -> its line
     for lineno, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
@@ -123,6 +126,10 @@ def read_record(
         if tag:
             if lines:
                 errors.append(TranscriptError(lineno, 1, f"tag {tag.group(1)} after the first turn"))
+            first = seen.setdefault(tag.group(1).lower(), lineno)
+            if first != lineno:
+                errors.append(TranscriptError(lineno, 1, f"tag {tag.group(1)} again (line {first}'s counts)"))
+                continue
             tags.append(Tag(tag.group(1), re.sub(r"\\(.)", r"\1", tag.group(2)), lineno))
             continue
         if line.lstrip().startswith("["):
@@ -159,6 +166,64 @@ def tag_value(tags: list[Tag], name: str, default: str | None = None) -> str | N
         if tag.name.lower() == name.lower():
             return tag.value
     return default
+
+
+def players_of(tags: list[Tag], lines: list[RecordLine]) -> tuple[str, ...]:
+    """The players in turn order: the ``Players`` tag's names (``"Ana, Bo"``), or without the tag
+    the names on the turn lines in order of first appearance (games.md).
+
+    Returns:
+        The names, spaces trimmed; empty when neither the tag nor any line names a player.
+    """
+    value = tag_value(tags, "Players")
+    if value is None:
+        return tuple(dict.fromkeys(line.player for line in lines if line.player))
+    return tuple(name.strip() for name in value.split(",") if name.strip())
+
+
+def check_player_names(players: tuple[str, ...]) -> None:
+    """Check that every name can be written on a turn line and read back, once each.
+
+    Raises:
+        ValueError: an empty name, one holding ``, : { } [ ]`` or a quote, one over
+            :data:`engine.limits.MAX_NAME` printable characters, or a name given twice.
+    """
+    for name in players:
+        if not isinstance(name, str) or not name.strip() or any(ch in name for ch in ',:{}[]"'):
+            raise ValueError(f"player name {name!r} must be non-empty without , : {{ }} [ ] or quotes")
+        if len(name) > MAX_NAME or not name.isprintable():
+            raise ValueError(f"player name {name!r} must be at most {MAX_NAME} printable characters")
+    if len(set(players)) != len(players):
+        raise ValueError(f"player names must be distinct, got {players!r}")
+
+
+def unknown_players(lines: list[RecordLine], players: tuple[str, ...]) -> list[TranscriptError]:
+    """An error for each turn line naming someone who is not one of ``players``, at its line."""
+    return [
+        TranscriptError(line.line, 1, f"player {line.player!r} is not one of {', '.join(players)}")
+        for line in lines
+        if line.player is not None and line.player not in players
+    ]
+
+
+_YES_NO = {"yes": True, "true": True, "1": True, "no": False, "false": False, "0": False}
+
+
+def parse_yes_no(value: str) -> bool:
+    """A switch tag's value: ``yes``/``no`` (or ``true``/``false``, ``1``/``0``), in any case.
+
+    Raises:
+        ValueError: anything else (the message quotes ``value``).
+    """
+    key = value.strip().lower()
+    if key not in _YES_NO:
+        raise ValueError(f"expected yes or no, got {value!r}")
+    return _YES_NO[key]
+
+
+def score_comment(score: int) -> str:
+    """The comment a writer puts after a scoring turn: ``+7`` (written ``{+7}``)."""
+    return f"+{score}"
 
 
 def escape(value: str) -> str:

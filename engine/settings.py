@@ -28,7 +28,8 @@ from engine.bonus import BONUS_PATTERNS
 from engine.cells import AnyBoard
 from engine.hexgrid import Board, Hex, format_address
 from engine.laws import FIBONACCI, LINEAR, MULTIPLICATIVE, SEQUENCE_KINDS, Law, is_prime, law_of
-from engine.limits import MAX_MODULUS, MAX_NAME, MAX_PLAYERS, MAX_TILES_PER_VALUE
+from engine.limits import MAX_MODULUS, MAX_PLAYERS, MAX_TILES_PER_VALUE
+from engine.record import check_player_names
 from engine.squaregrid import RectBoard
 
 WILD_POLICIES = ("A", "B", "C", "D", "E")
@@ -95,13 +96,7 @@ class Settings:
             raise ValueError("a game needs at least one player")
         if len(self.players) > MAX_PLAYERS:
             raise ValueError(f"a game has at most {MAX_PLAYERS} players, got {len(self.players)}")
-        for name in self.players:
-            if not isinstance(name, str) or not name.strip() or any(ch in name for ch in ',:{}[]"'):
-                raise ValueError(f"player name {name!r} must be non-empty without , : {{ }} [ ] or quotes")
-            if len(name) > MAX_NAME or not name.isprintable():
-                raise ValueError(f"player name {name!r} must be at most {MAX_NAME} printable characters")
-        if len(set(self.players)) != len(self.players):
-            raise ValueError(f"player names must be distinct, got {self.players!r}")
+        check_player_names(self.players)
         if self.marker and isinstance(self.board, Board) and Hex(0, 0) not in self.board.cells:
             raise ValueError("the modulus marker goes on A0, which this board lacks")
         self._check_variations()

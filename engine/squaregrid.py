@@ -24,8 +24,8 @@ MAX_SIDE = 100
 #: Fewest columns or rows: a wrapped line of two cells would meet itself on both sides.
 MIN_SIDE = 3
 
-_ADDRESS_RE = re.compile(r"([A-Za-z]{1,2})(\d{1,4})")
-_BOARD_RE = re.compile(r"\s*rect\s+(\d{1,6})\s*[xX]\s*(\d{1,6})\s*", re.IGNORECASE)
+_ADDRESS_RE = re.compile(r"([A-Za-z]{1,2})(\d{1,4})", re.ASCII)
+_BOARD_RE = re.compile(r"\s*rect\s+(\d{1,6})\s*[xX]\s*(\d{1,6})\s*", re.IGNORECASE | re.ASCII)
 
 #: Line directions (dcol, drow) in their reading order: rows, columns, then the two diagonals.
 ROW, COLUMN, FALLING, RISING = (1, 0), (0, 1), (1, 1), (1, -1)

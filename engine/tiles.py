@@ -18,7 +18,7 @@ from engine.limits import MAX_DIGITS
 WILD_FACE = "#"
 MARKER_FACE = "marker"
 
-_PLACEMENT_RE = re.compile(r"(?:(\d{1,6})|#(?:=(\d{1,6}))?)([A-Za-z]{1,2}\d{1,6})")
+_PLACEMENT_RE = re.compile(r"(?:(\d{1,6})|#(?:=(\d{1,6}))?)([A-Za-z]{1,2}\d{1,6})", re.ASCII)
 
 
 @dataclass(frozen=True, slots=True)

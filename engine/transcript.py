@@ -33,16 +33,25 @@ from dataclasses import dataclass, field, fields
 from engine.cells import AnyBoard
 from engine.errors import RULE_GAME_OVER, RULE_TURN_ORDER, RuleViolation, TranscriptError
 from engine.game import FREEZE, PASS, PLAY, Game
+from engine.games import out_of_turn
 from engine.hexgrid import Board
 from engine.laws import LINEAR
 from engine.limits import MAX_MODULUS, MAX_ORDER, MAX_TILES_PER_VALUE, parse_bounded_int
-from engine.record import RecordLine, format_line, format_tags, read_record
+from engine.record import (
+    RecordLine,
+    format_line,
+    format_tags,
+    parse_yes_no,
+    players_of,
+    read_record,
+    score_comment,
+    unknown_players,
+)
 from engine.rules import TurnResult
 from engine.settings import MAX_LOOP_BONUS, Settings
 from engine.squaregrid import RectBoard, parse_board_tag
 from engine.tiles import Placement, format_placement, parse_placement
 
-_YES = {"yes": True, "true": True, "1": True, "no": False, "false": False, "0": False}
 _NONE = {"no", "none", "-", ""}
 
 #: Settings tags in the order the writer puts them.
@@ -158,7 +167,9 @@ def format_transcript(transcript: Transcript) -> str:
 def transcript_of(game: Game, tags: tuple[tuple[str, str], ...] = ()) -> Transcript:
     """The transcript of a game so far; each play's comment is its score (``+6``)."""
     turns = tuple(
-        TranscriptTurn(r.number, r.player, r.kind, r.placements, f"+{r.score}" if r.kind == PLAY else None)
+        TranscriptTurn(
+            r.number, r.player, r.kind, r.placements, score_comment(r.score) if r.kind == PLAY else None
+        )
         for r in game.history
     )
     return Transcript(game.settings, turns, tags)
@@ -172,6 +183,7 @@ class _Reader:
         self.tags: list[tuple[str, str, int]] = []
         self.turns: list[TranscriptTurn] = []
         self.notation: AnyBoard | None = None  # whose addresses the placements use
+        self.players: tuple[str, ...] = ()
 
     def error(self, line: int, column: int, message: str) -> None:
         self.errors.append(TranscriptError(line, column, message))
@@ -213,27 +225,22 @@ class _Reader:
                     order = parse_bounded_int(value, "board order", 0, MAX_ORDER)
                 elif key == "board":
                     rect = parse_board_tag(value)
-                elif key in ("wrap", "diagonals", "composite"):
-                    if value.lower() not in _YES:
-                        raise ValueError(f"expected yes or no, got {value!r}")
-                    if key == "composite":
-                        values["composite"] = _YES[value.lower()]
-                    else:
-                        switches[key] = _YES[value.lower()]
+                elif key in ("wrap", "diagonals"):
+                    switches[key] = parse_yes_no(value)
+                elif key == "composite":
+                    values["composite"] = parse_yes_no(value)
                 elif key == "sequence":
                     values["sequence"] = value.lower()
                 elif key == "loopbonus":
                     values["loop_bonus"] = parse_bounded_int(value, "loop bonus", 0, MAX_LOOP_BONUS)
+                elif key == "players":
+                    continue  # read by players_of
                 elif key == "dropped":
                     dropped = value
-                elif key == "players":
-                    values["players"] = tuple(p.strip() for p in value.split(",") if p.strip())
                 elif key == "wild":
                     values["wild_policy"] = None if value.lower() in _NONE else value.upper()
                 elif key in ("hashswap", "marker"):
-                    if value.lower() not in _YES:
-                        raise ValueError(f"expected yes or no, got {value!r}")
-                    values["hash_swap" if key == "hashswap" else "marker"] = _YES[value.lower()]
+                    values["hash_swap" if key == "hashswap" else "marker"] = parse_yes_no(value)
                 elif key == "bonus":
                     values["bonus"] = None if value.lower() in _NONE else value.upper()
                 elif key == "tilespervalue":
@@ -248,10 +255,8 @@ class _Reader:
                 self.error(lineno, 1, f"tag {name} {value!r}: {exc}")
         if not any(name.lower() == "modulus" for name, _value, _line in self.tags):
             self.error(0, 0, 'missing tag [Modulus "..."]; assuming 13')
-        if "players" not in values:
-            named = list(dict.fromkeys(t.player for t in self.turns if t.player))
-            if named:
-                values["players"] = tuple(named)
+        if self.players or any(name.lower() == "players" for name, _, _ in self.tags):
+            values["players"] = self.players
         try:
             values["board"] = self._board(order, dropped, rect, switches)
         except ValueError as exc:
@@ -307,12 +312,11 @@ def parse_transcript(text: str) -> tuple[Transcript, list[TranscriptError]]:
     tags, lines, reader.errors = read_record(text)
     reader.tags = [(t.name, t.value, t.line) for t in tags]
     reader.notation = _board_notation(reader.tags)
+    reader.players = players_of(tags, lines)
     for record in lines:
         reader.turn_line(record)
     settings, extra = reader.settings()
-    for t in reader.turns:
-        if t.player is not None and t.player not in settings.players:
-            reader.error(t.line, 1, f"player {t.player!r} is not one of {', '.join(settings.players)}")
+    reader.errors += unknown_players(lines, settings.players)
     reader.errors.sort(key=lambda e: (e.line, e.column))
     return Transcript(settings, tuple(reader.turns), extra), reader.errors
 
@@ -356,9 +360,9 @@ def replay(transcript: Transcript) -> tuple[Game, list[ReplayedTurn]]:
                 ReplayedTurn(turn, player, None, RuleViolation(RULE_GAME_OVER, (), "every player has frozen"))
             )
             continue
-        if turn.player is not None and turn.player != game.current_player:
-            message = f"it is {game.current_player}'s turn, not {turn.player}'s"
-            out.append(ReplayedTurn(turn, player, None, RuleViolation(RULE_TURN_ORDER, (), message)))
+        misplaced = out_of_turn(RULE_TURN_ORDER, game.current_player, turn.player)
+        if misplaced is not None:
+            out.append(ReplayedTurn(turn, player, None, RuleViolation(misplaced.rule, (), misplaced.message)))
             continue
         if turn.kind == PASS:
             game.pass_turn()

@@ -22,6 +22,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from engine.errors import IllegalTurnError, Violation
+from engine.games import out_of_turn
 from engine.holominoes.position import SCORINGS, Hole, Position, score_holes
 from engine.holominoes.tiles import (
     Pass,
@@ -32,6 +33,8 @@ from engine.holominoes.tiles import (
     format_tile,
     tile_set,
 )
+from engine.limits import MAX_PLAYERS
+from engine.record import check_player_names
 
 RULE_TILE_SET = "Tiles: numbers of the set"
 RULE_ONCE = "Tiles: each tile once"
@@ -41,7 +44,6 @@ RULE_TURN_ORDER = "Play: turn order"
 RULE_GAME_OVER = "Aim: game over"
 
 #: Most players and largest pool a game takes.
-MAX_PLAYERS = 12
 MAX_POOL = 12
 
 PLAY, PASS, SKIP = "play", "pass", "skip"
@@ -68,7 +70,8 @@ class Settings:
     ``[Start]``).
 
     Raises:
-        ValueError: no players or a name twice, more than :data:`MAX_PLAYERS`, a pool outside
+        ValueError: no players, a name a turn line cannot carry or given twice
+            (engine.record.check_player_names), more than :data:`engine.limits.MAX_PLAYERS`, a pool outside
             1..MAX_POOL, digits outside 3..9, an unknown scoring, a start tile outside the set, or
             more tiles dealt than the set holds.
     """
@@ -80,8 +83,9 @@ class Settings:
     start: Placement | None = None
 
     def __post_init__(self) -> None:
-        if not self.players or len(set(self.players)) != len(self.players):
-            raise ValueError(f"players must be named once each, got {self.players!r}")
+        if not self.players:
+            raise ValueError("a game needs at least one player")
+        check_player_names(self.players)
         if len(self.players) > MAX_PLAYERS:
             raise ValueError(f"at most {MAX_PLAYERS} players, got {len(self.players)}")
         check_pool(self.pool)
@@ -125,7 +129,6 @@ class TurnRecord:
     player: str
     kind: str
     result: TurnResult | None = None
-
 
 
 @dataclass(slots=True)
@@ -289,9 +292,9 @@ class Game:
             IllegalTurnError: the move breaks a rule, the game is over, or ``player`` is not the
                 current player.
         """
-        if player is not None and player != self.current_player and not self.is_over:
-            message = f"it is {self.current_player}'s turn, not {player}'s"
-            raise IllegalTurnError(Violation(RULE_TURN_ORDER, (), message))
+        misplaced = None if self.is_over else out_of_turn(RULE_TURN_ORDER, self.current_player, player)
+        if misplaced is not None:
+            raise IllegalTurnError(misplaced)
         result = self.evaluate(move)
         if result.violation is not None:
             raise IllegalTurnError(result.violation)

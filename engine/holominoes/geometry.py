@@ -59,7 +59,7 @@ BITE_CELLS = (((0, 0), "SE"), ((1, 0), "W"), ((0, 1), "NE"))
 HOLE_NUMBERS = ((0, 0), (-1, 1), (0, 1))
 
 _ANGLE = {name: i * math.pi / 3 for i, name in enumerate(CORNERS)}
-_CELL_RE = re.compile(r"(-?\d+),(-?\d+)")
+_CELL_RE = re.compile(r"(-?\d+),(-?\d+)", re.ASCII)
 
 
 @dataclass(frozen=True, slots=True)

@@ -185,10 +185,6 @@ class Position:
         """The placement on a cell, None when empty."""
         return self._cells.get(cell.key)
 
-    def number_at(self, point: Point) -> int | None:
-        """The number on a numbered point, None while no tile covers it."""
-        return self._numbers.get(point.cell.key) if point.corner == "E" else None
-
     def pattern(self, cell: tuple[int, int]) -> tuple[int, int, int]:
         """The numbers a tile on ``cell`` must show on (E, SW, NW), 0 where free."""
         q, r = cell

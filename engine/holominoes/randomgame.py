@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import random
 
+from engine.games import RANDOM_PLAYERS
 from engine.holominoes.game import Game, Settings
 from engine.holominoes.geometry import NUMBERED, Cell
 from engine.holominoes.tiles import Pass, Placement, Play, Tile, tile_set
-
-#: Player names of random games, in turn order.
-NAMES = ("Ana", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ida", "Jo", "Kai", "Lu")
+from engine.limits import MAX_PLAYERS
 
 
 def random_game(
@@ -33,15 +32,15 @@ def random_game(
         The game and every player's pool at the end, in turn order.
 
     Raises:
-        ValueError: too many players for the set, or more than :data:`NAMES` holds.
+        ValueError: too many players for the set, or more than :data:`engine.limits.MAX_PLAYERS`.
     """
-    if not 1 <= players <= len(NAMES):
-        raise ValueError(f"players must be 1..{len(NAMES)}, got {players!r}")
+    if not 1 <= players <= MAX_PLAYERS:
+        raise ValueError(f"players must be 1..{MAX_PLAYERS}, got {players!r}")
     rng = random.Random(seed)
     sack = list(tile_set(digits))
     rng.shuffle(sack)
     start = Placement(sack.pop(), Cell(0, 0), rng.choice(NUMBERED))
-    game = Game(Settings(NAMES[:players], pool=3, digits=digits, start=start))
+    game = Game(Settings(RANDOM_PLAYERS[:players], pool=3, digits=digits, start=start))
     pools = [[sack.pop() for _ in range(3)] for _ in range(players)]
     while not game.is_over and (turns is None or len(game.history) < turns):
         pool = pools[game.players.index(game.current_player)]
@@ -54,8 +53,9 @@ def random_game(
             game.play(Pass(tile))
             continue
         if rng.random() < 0.5:
-            best = max(game.evaluate(Play(p)).score for p in options)
-            options = [p for p in options if game.evaluate(Play(p)).score == best]
+            scores = [game.evaluate(Play(p)).score for p in options]
+            best = max(scores)
+            options = [p for p, score in zip(options, scores, strict=True) if score == best]
         choice = rng.choice(options)
         pool.remove(choice.tile)
         game.play(Play(choice))

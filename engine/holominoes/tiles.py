@@ -17,9 +17,9 @@ from functools import cache
 
 from engine.holominoes.geometry import NUMBERED, Cell, format_cell, parse_cell
 
-#: The most numbers a tile set may use (one digit each).
-MAX_DIGITS = 9
-_PLACEMENT_RE = re.compile(r"(\d+)@([^/]*)/(\w+)")
+#: The fewest and the most numbers a tile set may use (one digit each; three corners need three).
+MIN_DIGITS, MAX_DIGITS = 3, 9
+_PLACEMENT_RE = re.compile(r"(\d+)@([^/]*)/(\w+)", re.ASCII)
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,8 +91,8 @@ def tile_set(digits: int = 6) -> tuple[Tile, ...]:
     Raises:
         ValueError: digits outside 3..9.
     """
-    if not 3 <= digits <= MAX_DIGITS:
-        raise ValueError(f"digits must be 3..{MAX_DIGITS}, got {digits!r}")
+    if not MIN_DIGITS <= digits <= MAX_DIGITS:
+        raise ValueError(f"digits must be {MIN_DIGITS}..{MAX_DIGITS}, got {digits!r}")
     out = []
     for a, b, c in itertools.combinations(range(1, digits + 1), 3):
         out += [Tile((a, b, c)), Tile((a, c, b))]

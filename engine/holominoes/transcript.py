@@ -16,12 +16,12 @@ Tags: Players, Pool (tiles per pool, 3), Digits (largest number, 6), Scoring ("p
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from engine.errors import TranscriptError
-from engine.games import Replay, TurnReport, Violation
+from engine.games import Replay, TurnReport, Violation, out_of_turn
 from engine.holominoes.game import (
+    MAX_POOL,
     PASS,
     PLAY,
     RULE_GAME_OVER,
@@ -30,19 +30,31 @@ from engine.holominoes.game import (
     IllegalTurnError,
     Settings,
     TurnResult,
-    check_pool,
     check_scoring,
 )
 from engine.holominoes.tiles import (
+    MAX_DIGITS,
+    MIN_DIGITS,
     Pass,
     Play,
     format_move,
     format_placement,
     parse_move,
     parse_placement,
-    tile_set,
 )
-from engine.record import COORDINATE_TOKENS, RecordLine, Tag, format_line, format_tags, read_record
+from engine.limits import parse_bounded_int
+from engine.record import (
+    COORDINATE_TOKENS,
+    RecordLine,
+    Tag,
+    format_line,
+    format_tags,
+    players_of,
+    read_record,
+    score_comment,
+    tag_value,
+    unknown_players,
+)
 
 RULE_ONE_TILE = "Play: one tile a turn"
 RULE_NOTATION = "Notation: a readable move"
@@ -50,14 +62,13 @@ RULE_NOTATION = "Notation: a readable move"
 _SETTINGS_TAGS = {"game", "players", "pool", "digits", "scoring", "start"}
 
 
-def _int_tag(tag: Tag, errors: list[TranscriptError], default: int) -> int:
-    value = tag.value.strip()
-    if not value.isdigit() or len(value) > 4:
-        errors.append(
-            TranscriptError(tag.line, 1, f"tag {tag.name} {tag.value!r} is not a small whole number")
-        )
-        return default
-    return int(value)
+def _int_tag(tag: Tag, errors: list[TranscriptError], low: int, high: int) -> int | None:
+    """The tag's number from ``low`` to ``high``; None (and the error in ``errors``) when it is not one."""
+    try:
+        return parse_bounded_int(tag.value, f"tag {tag.name}", low, high)
+    except ValueError as exc:
+        errors.append(TranscriptError(tag.line, 1, str(exc)))
+        return None
 
 
 def read_settings(tags: list[Tag], lines: list[RecordLine], errors: list[TranscriptError]) -> Settings:
@@ -69,37 +80,25 @@ def read_settings(tags: list[Tag], lines: list[RecordLine], errors: list[Transcr
     values: dict[str, Any] = {}
     for tag in tags:
         key = tag.name.lower()
-        if key == "players":
-            values["players"] = tuple(p.strip() for p in tag.value.split(",") if p.strip())
-        elif key == "pool":
-            values["pool"] = _int_tag(tag, errors, 3)
-        elif key == "digits":
-            values["digits"] = _int_tag(tag, errors, 6)
+        if key in ("pool", "digits"):
+            low, high = (1, MAX_POOL) if key == "pool" else (MIN_DIGITS, MAX_DIGITS)
+            number = _int_tag(tag, errors, low, high)
+            if number is not None:
+                values[key] = number
         elif key == "scoring":
-            values["scoring"] = tag.value.strip().lower()
+            try:
+                check_scoring(tag.value.strip().lower())
+                values["scoring"] = tag.value.strip().lower()
+            except ValueError as exc:
+                errors.append(TranscriptError(tag.line, 1, f"tag Scoring: {exc}"))
         elif key == "start":
             try:
                 values["start"] = parse_placement(tag.value)
             except ValueError as exc:
                 errors.append(TranscriptError(tag.line, 1, f"tag Start: {exc}"))
-    if "players" not in values:
-        named = tuple(dict.fromkeys(r.player for r in lines if r.player))
-        if named:
-            values["players"] = named
-    checks: dict[str, Callable[[Any], object]] = {
-        "pool": check_pool,
-        "digits": tile_set,
-        "scoring": check_scoring,
-    }
-    for name, check in checks.items():
-        if name not in values:
-            continue
-        try:
-            check(values[name])
-        except ValueError as exc:
-            line = next((t.line for t in tags if t.name.lower() == name), 0)
-            errors.append(TranscriptError(line, 1, f"tag {name.capitalize()}: {exc}"))
-            del values[name]
+    players = players_of(tags, lines)
+    if players or tag_value(tags, "Players") is not None:
+        values["players"] = players
     try:
         return Settings(**values)
     except ValueError as exc:
@@ -142,6 +141,7 @@ def replay(text: str) -> tuple[Game, Replay]:
     tags, lines, errors = read_record(text, COORDINATE_TOKENS)
     settings = read_settings(tags, lines, errors)
     game = Game(settings)
+    errors += unknown_players(lines, settings.players)
     reports = []
     for record in lines:
         moves = tuple(record.words)
@@ -149,18 +149,10 @@ def replay(text: str) -> tuple[Game, Replay]:
         move = _move_of(record, errors)
         violation: Violation | None = move if isinstance(move, Violation) else None
         result: TurnResult | None = None
-        if record.player is not None and record.player not in settings.players:
-            errors.append(
-                TranscriptError(
-                    record.line, 1, f"player {record.player!r} is not one of {', '.join(settings.players)}"
-                )
-            )
         if game.is_over:
             violation = Violation(RULE_GAME_OVER, (), f"the game is over ({game.end_reason})")
-        elif record.player is not None and record.player != game.current_player:
-            violation = Violation(
-                RULE_TURN_ORDER, (), f"it is {game.current_player}'s turn, not {record.player}'s"
-            )
+        else:
+            violation = out_of_turn(RULE_TURN_ORDER, game.current_player, record.player) or violation
         if violation is None and not isinstance(move, Violation):
             try:
                 result = game.play(move)
@@ -174,7 +166,6 @@ def replay(text: str) -> tuple[Game, Replay]:
         reports.append(
             TurnReport(record.number, player, kind, moves, violation is None, violation, score, details)
         )
-    errors.sort(key=lambda e: (e.line, e.column))
     return game, Replay(_settings_json(settings), tuple(reports), game.scores, tuple(errors), final(game))
 
 
@@ -221,6 +212,6 @@ def transcript_of(game: Game, tags: tuple[tuple[str, str], ...] = ()) -> str:
         if record.result is None:
             out.append(format_line(record.number, record.player, "pass"))
             continue
-        comment = f"+{record.result.score}" if record.kind == PLAY else None
+        comment = score_comment(record.result.score) if record.kind == PLAY else None
         out.append(format_line(record.number, record.player, format_move(record.result.move), comment))
     return "\n".join(out) + "\n"

@@ -28,12 +28,10 @@ from dataclasses import dataclass, field, replace
 
 from engine.errors import IllegalTurnError, Violation
 from engine.superwild.table import RULE_SUPPLY, RULE_WILD_STAYS, Table
-from engine.superwild.tiles import SUPPLY, Move, Tile, format_rack, format_tile
+from engine.superwild.tiles import NUMBER_TILES, SUPPLY, Move, Tile, format_rack, format_tile
 
 #: Tiles dealt to each player ("Starting": each player draws 6 tiles).
 DEAL = 6
-#: Number tiles in the game.
-NUMBER_TILES = 52
 
 PLAY, DRAW = "play", "draw"
 
@@ -42,7 +40,6 @@ RULE_RACK = "Starting: tiles come from the player's rack"
 RULE_BAG = "Playing: draw a new tile from the bag"
 RULE_TURN_ORDER = "Playing: play continues clockwise"
 RULE_ROUND_OVER = "Cooperative Finish: every player has played all tiles"
-
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,19 +11,17 @@ player is out, when nobody can lay and the bag is empty, or after ``turns`` turn
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 
+from engine.games import RANDOM_PLAYERS
+from engine.record import score_comment
 from engine.superwild.game import DEAL, Game, Turn
 from engine.superwild.legal import fits, frontier, lay_options
 from engine.superwild.table import Table, neighbours
-from engine.superwild.tiles import COLOURS, TOP, Move, Pos, Tile
-from engine.superwild.transcript import Settings
+from engine.superwild.tiles import COLOURS, TOP, Move, Tile
+from engine.superwild.transcript import MAX_PLAYERS, Settings
 
-NAMES = ("Ana", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal")
 #: Longest round the generator plays when no turn limit is given.
 MAX_TURNS = 400
-#: Pairs of positions tried per lay search before giving up (keeps a turn fast on a full table).
-LAY_TRIES = 60
 
 
 def new_bag(rng: random.Random) -> list[Tile]:
@@ -54,7 +52,7 @@ def _lays(table: Table, rack: list[Tile], rng: random.Random, keep_going: float)
     moves: list[Move] = []
     rack = list(rack)
     while rack:
-        option = next(_limited(lay_options(table, rack, rng)), None)
+        option = next(lay_options(table, rack, rng), None)
         if option is None:
             break
         for pos, tile in option.items():
@@ -64,14 +62,6 @@ def _lays(table: Table, rack: list[Tile], rng: random.Random, keep_going: float)
         if rng.random() > keep_going:
             break
     return moves
-
-
-def _limited(options: Iterator[dict[Pos, Tile]]) -> Iterator[dict[Pos, Tile]]:
-    """The options among the first LAY_TRIES * 20 found (lazy)."""
-    for k, option in enumerate(options):
-        if k > LAY_TRIES * 20:
-            return
-        yield option
 
 
 def random_round(
@@ -92,11 +82,11 @@ def random_round(
     Raises:
         ValueError: a number of players out of range.
     """
-    if not 1 <= players <= len(NAMES):
-        raise ValueError(f"players must be 1 to {len(NAMES)}, got {players}")
+    if not 1 <= players <= MAX_PLAYERS:
+        raise ValueError(f"players must be 1 to {MAX_PLAYERS}, got {players}")
     rng = random.Random(seed)
     bag = new_bag(rng)
-    names = NAMES[:players]
+    names = RANDOM_PLAYERS[:players]
     racks = {p: tuple(bag.pop() for _ in range(DEAL)) for p in names}
     game = Game.new(names, racks, DEAL, diagonals)
     out: list[tuple[str, Turn, str | None]] = []
@@ -119,6 +109,6 @@ def random_round(
             turn = Turn(draw=True)
         result = game.play(turn)
         idle = 0 if result.score else idle + (0 if result.drew else 1)
-        out.append((player, turn, f"+{result.score}" if result.score else None))
+        out.append((player, turn, score_comment(result.score) if result.score else None))
     settings = Settings(names, diagonals, DEAL, racks)
     return settings, out, game

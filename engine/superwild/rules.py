@@ -16,7 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from engine.games import Hint, Replay, TurnReport, Violation
+from engine.games import Hint, Replay, TurnReport, out_of_turn
 from engine.superwild.game import RULE_TURN_ORDER, Game, TurnResult
 from engine.superwild.hint import hints
 from engine.superwild.randomgame import random_round
@@ -56,9 +56,8 @@ def replay_round(text: str) -> tuple[Settings, Game, Replay]:
             continue
         player = line.player or game.current_player
         moves = format_turn(turn).split(", ")
-        if player != game.current_player and not game.is_over:
-            message = f"it is {game.current_player}'s turn, not {player}'s"
-            violation = Violation(RULE_TURN_ORDER, (), message)
+        violation = None if game.is_over else out_of_turn(RULE_TURN_ORDER, game.current_player, player)
+        if violation is not None:
             reports.append(TurnReport(line.number, player, turn.kind, tuple(moves), False, violation, 0))
             continue
         result = game.evaluate(turn)

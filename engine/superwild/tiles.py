@@ -26,7 +26,7 @@ MAX_COORD = 1000
 SIX_NINE = (6, 9)
 
 _TILE_RE = re.compile(r"([KBOR])(1[0-3]|[1-9])|W")
-_POS_RE = re.compile(r"(-?\d{1,6}),(-?\d{1,6})")
+_POS_RE = re.compile(r"(-?\d{1,6}),(-?\d{1,6})", re.ASCII)
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +105,9 @@ def _supply() -> Counter[tuple[str, int]]:
     supply[WILD.shape] = 1
     return supply
 
+
+#: Number tiles in the game: 1..13 in each colour.
+NUMBER_TILES = len(COLOURS) * TOP
 
 #: How many tiles of each shape the game has: 1 for each number tile, 2 for a colour's 6/9 shape,
 #: 1 for the Super Wild (53 tiles).
@@ -218,11 +221,12 @@ def parse_rack(text: str) -> tuple[Tile, ...]:
     """Tiles separated by spaces or commas: ``"R7 K13 B6"``.
 
     Raises:
-        ValueError: an unreadable tile, the Super Wild (never in a rack), or more than 53 tiles.
+        ValueError: an unreadable tile, the Super Wild (never in a rack), or more than
+            :data:`NUMBER_TILES` tiles.
     """
     words = text.replace(",", " ").split()
-    if len(words) > 53:
-        raise ValueError(f"a rack of {len(words)} tiles (the game has 52 number tiles)")
+    if len(words) > NUMBER_TILES:
+        raise ValueError(f"a rack of {len(words)} tiles (the game has {NUMBER_TILES} number tiles)")
     tiles = tuple(parse_tile(w) for w in words)
     if WILD in tiles:
         raise ValueError(f"rack {text!r} holds the Super Wild, which is always on the table")

@@ -29,9 +29,22 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from engine.errors import TranscriptError
-from engine.record import COORDINATE_TOKENS, RecordLine, Tag, format_line, format_tags, read_record
+from engine.limits import parse_bounded_int
+from engine.record import (
+    COORDINATE_TOKENS,
+    RecordLine,
+    Tag,
+    check_player_names,
+    format_line,
+    format_tags,
+    parse_yes_no,
+    players_of,
+    read_record,
+    unknown_players,
+)
 from engine.superwild.game import DEAL, Turn
 from engine.superwild.tiles import (
+    NUMBER_TILES,
     Tile,
     format_move,
     format_rack,
@@ -49,8 +62,6 @@ MAX_COUNT = 1000
 
 T = TypeVar("T")
 V = TypeVar("V")
-
-_YES = {"yes": True, "true": True, "1": True, "no": False, "false": False, "0": False}
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +90,7 @@ class Settings:
     def __post_init__(self) -> None:
         if not 1 <= len(self.players) <= MAX_PLAYERS:
             raise ValueError(f"a round has 1 to {MAX_PLAYERS} players, got {len(self.players)}")
-        if not 1 <= self.deal <= 52 or not 1 <= self.round <= MAX_COUNT:
+        if not 1 <= self.deal <= NUMBER_TILES or not 1 <= self.round <= MAX_COUNT:
             raise ValueError(f"deal {self.deal} or round {self.round} out of range")
 
     def tags(self) -> list[tuple[str, str]]:
@@ -94,17 +105,6 @@ class Settings:
             racks = "; ".join(f"{p}: {format_rack(self.racks[p])}" for p in self.players if p in self.racks)
             pairs.append(("Racks", racks))
         return pairs
-
-
-def _count(text: str, what: str) -> int:
-    """A whole number from 0 to MAX_COUNT.
-
-    Raises:
-        ValueError: anything else (the message names ``what``).
-    """
-    if not text.strip().isdigit() or len(text.strip()) > 4 or int(text) > MAX_COUNT:
-        raise ValueError(f"{what} {text!r} is not a whole number from 0 to {MAX_COUNT}")
-    return int(text)
 
 
 def _pairs(value: str, sep: str, what: str) -> list[tuple[str, str]]:
@@ -126,7 +126,7 @@ def read_settings(tags: list[Tag], lines: list[RecordLine]) -> Settings:
     Raises:
         ValueError: a tag that cannot make a round (the message names the tag and its line).
     """
-    by_name = {t.name.lower(): t for t in tags}
+    by_name = {t.name.lower(): t for t in tags}  # one tag of a name: engine.record keeps the first
 
     def read(name: str, default: str, parse: Callable[[str], T]) -> T:
         tag = by_name.get(name.lower())
@@ -136,8 +136,7 @@ def read_settings(tags: list[Tag], lines: list[RecordLine]) -> Settings:
             where = f"tag {name} (line {tag.line})" if tag else f"tag {name}"
             raise ValueError(f"{where}: {exc}") from None
 
-    untagged = ", ".join(dict.fromkeys(ln.player for ln in lines if ln.player))
-    players = read("Players", untagged, _players)
+    players = read("Players", "", lambda _value: _players(players_of(tags, lines)))
 
     def named(entries: dict[str, V]) -> dict[str, V]:
         for name in entries:
@@ -145,42 +144,33 @@ def read_settings(tags: list[Tag], lines: list[RecordLine]) -> Settings:
                 raise ValueError(f"{name!r} is not one of the players {', '.join(players)}")
         return entries
 
-    diagonals = read("Diagonals", "no", _yes_no)
-    deal = read("Deal", str(DEAL), lambda v: _count(v, "Deal"))
+    diagonals = read("Diagonals", "no", parse_yes_no)
+    deal = read("Deal", str(DEAL), lambda v: parse_bounded_int(v, "Deal", 1, NUMBER_TILES))
     racks = read("Racks", "", lambda v: named({n: parse_rack(r) for n, r in _pairs(v, ":", "Racks")}))
     trophies = read(
-        "Trophies", "", lambda v: named({n: _count(k, "trophies") for n, k in _pairs(v, " ", "Trophies")})
+        "Trophies",
+        "",
+        lambda v: named(
+            {n: parse_bounded_int(k, "trophies", 0, MAX_COUNT) for n, k in _pairs(v, " ", "Trophies")}
+        ),
     )
-    number = read("Round", "1", lambda v: _count(v, "Round"))
+    number = read("Round", "1", lambda v: parse_bounded_int(v, "Round", 1, MAX_COUNT))
     try:
         return Settings(players, diagonals, deal, racks, number, trophies)
     except ValueError as exc:
         raise ValueError(f"tags Players, Deal, Round: {exc}") from None
 
 
-def _players(value: str) -> tuple[str, ...]:
-    """``"Ana, Bo"`` -> ("Ana", "Bo").
+def _players(players: tuple[str, ...]) -> tuple[str, ...]:
+    """The players, checked (engine.record.check_player_names).
 
     Raises:
-        ValueError: no names, or a name twice.
+        ValueError: no names, a name a turn line cannot carry, or a name twice.
     """
-    players = tuple(n.strip() for n in value.split(",") if n.strip())
     if not players:
         raise ValueError('no players: name them, e.g. [Players "Ana, Bo"]')
-    if len(set(players)) != len(players):
-        raise ValueError(f"a player is named twice in {value!r}")
+    check_player_names(players)
     return players
-
-
-def _yes_no(value: str) -> bool:
-    """ "yes"/"no" (or true/false, 1/0).
-
-    Raises:
-        ValueError: anything else.
-    """
-    if value.strip().lower() not in _YES:
-        raise ValueError(f"{value!r} is not yes or no")
-    return _YES[value.strip().lower()]
 
 
 def parse_turn(line: RecordLine) -> Turn:
@@ -232,6 +222,7 @@ def read_transcript(
     """
     tags, lines, errors = read_record(text, COORDINATE_TOKENS)
     settings = read_settings(tags, lines)
+    errors += unknown_players(lines, settings.players)
     turns: list[tuple[RecordLine, Turn | None]] = []
     for line in lines:
         try:
@@ -239,6 +230,7 @@ def read_transcript(
         except TranscriptError as exc:
             errors.append(exc)
             turns.append((line, None))
+    errors.sort(key=lambda e: (e.line, e.column))
     return settings, turns, errors
 
 

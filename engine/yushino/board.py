@@ -76,7 +76,7 @@ def parse_square(text: str) -> Square:
         ValueError: not a letter and a row number (the message quotes the text).
     """
     t = text.strip().upper()
-    if len(t) < 2 or not ("A" <= t[0] <= "Z") or not t[1:].isdigit() or len(t) > 5:
+    if len(t) < 2 or not ("A" <= t[0] <= "Z") or not (t[1:].isascii() and t[1:].isdecimal()) or len(t) > 5:
         raise ValueError(f"not a square: {text!r} (expected a column A..O and a row 1..15, e.g. H8)")
     row = int(t[1:])
     if not 1 <= row <= MAX_ROW:

@@ -26,8 +26,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from engine.errors import IllegalTurnError, Violation
+from engine.record import check_player_names
 from engine.yushino.board import Layout, classic_layout
 from engine.yushino.rules import (
+    EITHER,
     FORWARD,
     LegalPlacements,
     PlayResult,
@@ -55,8 +57,9 @@ RULE_SET = "§6 the set of 96"
 RULE_EXCHANGE_TWICE = "§5 no two exchanges running"
 RULE_EXCHANGE_POOL = "§5 exchange needs more than 7 in the pool"
 SCORELESS_END = 3
+#: Players at a Yushino table (games.md).
+MAX_PLAYERS = 4
 OUT, SCORELESS = "out", "scoreless"
-
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +70,10 @@ class GameSettings:
         players: 2 to 4 names in turn order.
         layout: the premium squares.
         direction: ``"forward"`` or ``"either"``.
+
+    Raises:
+        ValueError: not 2 to 4 players, a name a turn line cannot carry or given twice
+            (engine.record.check_player_names), another direction.
     """
 
     players: tuple[str, ...] = ("Player 1", "Player 2")
@@ -74,9 +81,12 @@ class GameSettings:
     direction: str = FORWARD
 
     def __post_init__(self) -> None:
-        if not 2 <= len(self.players) <= 4 or len(set(self.players)) != len(self.players):
-            raise ValueError(f"Yushino takes 2 to 4 different players, got {', '.join(self.players)!r}")
-        if self.direction not in (FORWARD, "either"):
+        if not 2 <= len(self.players) <= MAX_PLAYERS:
+            raise ValueError(
+                f"Yushino takes 2 to {MAX_PLAYERS} different players, got {', '.join(self.players)!r}"
+            )
+        check_player_names(self.players)
+        if self.direction not in (FORWARD, EITHER):
             raise ValueError(f"direction {self.direction!r} is not forward or either")
 
 

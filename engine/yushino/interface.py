@@ -35,8 +35,7 @@ def replay_game(text: str, folder: Path | None = None) -> tuple[Game, Replay]:
     """
     transcript, errors = parse_transcript(text)
     game, result = replay(transcript, folder or Path.cwd())
-    merged = tuple(sorted([*errors, *result.errors], key=lambda e: (e.line, e.column)))
-    return game, Replay(result.settings, result.turns, result.scores, merged, result.final)
+    return game, Replay(result.settings, result.turns, result.scores, (*errors, *result.errors), result.final)
 
 
 class YushinoRules:

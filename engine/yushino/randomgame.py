@@ -11,12 +11,12 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from engine.yushino.game import Game, GameSettings
+from engine.games import RANDOM_PLAYERS
+from engine.record import score_comment
+from engine.yushino.game import MAX_PLAYERS, Game, GameSettings
 from engine.yushino.search import legal_plays
 from engine.yushino.tiles import BLANK, DISTRIBUTION, EXCHANGE, PASS_TURN, RACK_SIZE, Turn, parse_tile
 from engine.yushino.transcript import Transcript, TranscriptTurn, format_transcript
-
-NAMES = ("Ana", "Bo", "Cy", "Di")
 
 
 def random_game(seed: int, players: int = 2, turns: int | None = None) -> tuple[Game, Transcript]:
@@ -35,9 +35,9 @@ def random_game(seed: int, players: int = 2, turns: int | None = None) -> tuple[
         ValueError: players outside 2..4.
     """
     rng = random.Random(seed)
-    if not 2 <= players <= len(NAMES):
-        raise ValueError(f"Yushino takes 2 to {len(NAMES)} players, got {players}")
-    game = Game(GameSettings(NAMES[:players]))
+    if not 2 <= players <= MAX_PLAYERS:
+        raise ValueError(f"Yushino takes 2 to {MAX_PLAYERS} players, got {players}")
+    game = Game(GameSettings(RANDOM_PLAYERS[:players]))
     bag = [face for face, n in sorted(DISTRIBUTION.items()) for _ in range(n)]
     rng.shuffle(bag)
     racks = {p: [bag.pop() for _ in range(RACK_SIZE)] for p in game.players}
@@ -65,7 +65,7 @@ def random_game(seed: int, players: int = 2, turns: int | None = None) -> tuple[
             rack.remove(p.tile.face)
         while len(rack) < RACK_SIZE and bag and turn.placements:
             rack.append(bag.pop())
-        comment = f"+{result.score}" if turn.placements else None
+        comment = score_comment(result.score) if turn.placements else None
         lines.append(TranscriptTurn(len(lines) + 1, player, turn, comment))
     end_racks = None
     if game.is_over:

@@ -56,6 +56,9 @@ class Tile:
         return format_tile(self)
 
 
+_DIGITS = "0123456789"
+
+
 def parse_tile(text: str) -> Tile:
     """``"7"``, ``"#=7"`` (a blank standing for 7) or ``"#"`` (a blank in a rack).
 
@@ -63,11 +66,11 @@ def parse_tile(text: str) -> Tile:
         ValueError: anything else (the message quotes the text).
     """
     t = text.strip()
-    if len(t) == 1 and t.isdigit():
+    if len(t) == 1 and t in _DIGITS:
         return Tile(int(t))
     if t == BLANK:
         return Tile(None, True)
-    if len(t) == 3 and t[:2] == "#=" and t[2].isdigit():
+    if len(t) == 3 and t[:2] == "#=" and t[2] in _DIGITS:
         return Tile(int(t[2]), True)
     raise ValueError(f"not a tile: {text!r} (expected 0..9, # or #=N)")
 
@@ -133,7 +136,7 @@ def parse_rack(text: str) -> tuple[Tile, ...]:
         raise ValueError(f"rack {text!r} holds {len(words)} tiles (at most {RACK_SIZE})")
     tiles = []
     for word in words:
-        if not (word == BLANK or (len(word) == 1 and word.isdigit())):
+        if not (word == BLANK or (len(word) == 1 and word in _DIGITS)):
             raise ValueError(f"not a rack tile: {word!r} in {text!r} (expected 0..9 or #)")
         tiles.append(parse_tile(word))
     return tuple(tiles)
@@ -193,7 +196,8 @@ def parse_turn(text: str) -> Turn:
     if [w.lower() for w in words] == [PASS]:
         return PASS_TURN
     if words and words[0].lower() == EXCHANGE:
-        if len(words) != 2 or not words[1].isdigit() or not 1 <= int(words[1][:4]) <= RACK_SIZE:
+        count = words[1] if len(words) == 2 else ""
+        if not (count.isascii() and count.isdecimal()) or not 1 <= int(count[:4]) <= RACK_SIZE:
             raise ValueError(f"not an exchange: {text!r} (expected exchange 1..{RACK_SIZE})")
         return Turn(EXCHANGE, count=int(words[1]))
     if not words:

@@ -28,8 +28,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine.errors import TranscriptError
-from engine.games import Replay, TurnReport, Violation
-from engine.record import Token, format_line, format_tags, read_record
+from engine.games import Replay, TurnReport, Violation, out_of_turn
+from engine.record import Token, format_line, format_tags, players_of, read_record, unknown_players
 from engine.yushino.board import load_layout
 from engine.yushino.game import RULE_GAME_OVER, RULE_TURN_ORDER, Game, GameSettings, TurnResult, pick_winner
 from engine.yushino.rules import EITHER, FORWARD
@@ -141,12 +141,12 @@ def parse_transcript(text: str) -> tuple[Transcript, list[TranscriptError]]:
             errors.append(TranscriptError(record.line, _bad_column(record.tokens), str(exc)))
             continue
         turns.append(TranscriptTurn(record.number, record.player, turn, record.comment, record.line))
-    players_text, line = values.get("players", ("", 0))
-    players = tuple(p.strip() for p in players_text.split(",") if p.strip())
-    if not players:
-        players = tuple(dict.fromkeys(t.player for t in turns if t.player))
-    if not 2 <= len(players) <= 4 or len(set(players)) != len(players):
-        raise TranscriptError(line, 1, f"Yushino takes 2 to 4 different players, got {', '.join(players)!r}")
+    players = players_of(tags, lines)
+    line = values.get("players", ("", 0))[1]
+    try:
+        GameSettings(players)
+    except ValueError as exc:
+        raise TranscriptError(line, 1, str(exc)) from None
     direction, line = values.get("direction", (FORWARD, 0))
     if direction.lower() not in (FORWARD, EITHER):
         raise TranscriptError(line, 1, f"Direction {direction!r} is not forward or either")
@@ -158,11 +158,7 @@ def parse_transcript(text: str) -> tuple[Transcript, list[TranscriptError]]:
             racks = parse_racks(rack_text)
         except ValueError as exc:
             errors.append(TranscriptError(line, 1, f"tag Racks: {exc}"))
-    for t in turns:
-        if t.player is not None and t.player not in players:
-            errors.append(
-                TranscriptError(t.line, 1, f"player {t.player!r} is not one of {', '.join(players)}")
-            )
+    errors += unknown_players(lines, players)
     layout = values.get("layout", ("classic", 0))[0]
     errors.sort(key=lambda e: (e.line, e.column))
     transcript = Transcript(players, layout, direction.lower(), racks, tuple(turns), tuple(extra), racks_line)
@@ -223,15 +219,12 @@ def replay(transcript: Transcript, folder: Path) -> tuple[Game, Replay]:
     game = Game(settings_of(transcript, folder))
     reports = []
     for t in transcript.turns:
-        if game.is_over or (t.player is not None and t.player != game.current_player):
-            player = t.player or "?"
-            if game.is_over:
-                violation = Violation(RULE_GAME_OVER, (), f"the game ended ({game.end_reason})")
-            else:
-                violation = Violation(
-                    RULE_TURN_ORDER, (), f"it is {game.current_player}'s turn, not {player}'s"
-                )
-            result = TurnResult(t.turn, player, violation)
+        if game.is_over:
+            violation: Violation | None = Violation(RULE_GAME_OVER, (), f"the game ended ({game.end_reason})")
+        else:
+            violation = out_of_turn(RULE_TURN_ORDER, game.current_player, t.player)
+        if violation is not None:
+            result = TurnResult(t.turn, t.player or "?", violation)
             reports.append(_report(t.number, result, game))
             continue
         result = game.evaluate(t.turn)

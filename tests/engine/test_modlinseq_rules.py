@@ -132,7 +132,8 @@ def test_hint_without_a_rack_and_with_wild_tiles():
 
 @pytest.mark.parametrize(
     ("rack", "message"),
-    [("3 x", "rack tile 2 'x'"), ("11", "expected a value 0..10"), (" ".join(["1"] * 65), "at most 64")],
+    [("3 x", "rack tile 2 'x'"), ("11", "expected a value 0..10"), ("3 ²", "rack tile 2 '²': expected"),
+     (" ".join(["1"] * 65), "at most 64")],
 )
 def test_bad_racks(rack, message):
     with pytest.raises(ValueError, match=message):

@@ -196,9 +196,10 @@ def test_game_play_raises_and_undo_restores() -> None:
 @pytest.mark.parametrize(
     ("tags", "line", "message"),
     [
-        ('[Pool "99999"]', 5, "not a small whole number"),
-        ('[Pool "20"]', 5, "pool must be 1..12"),
-        ('[Digits "12"]', 5, "digits must be 3..9"),
+        ('[Pool "99999"]', 5, "tag Pool '99999' is out of range: 1 to 12"),
+        ('[Pool "x"]', 5, "tag Pool 'x' is not a whole number"),
+        ('[Pool "20"]', 5, "tag Pool '20' is out of range: 1 to 12"),
+        ('[Digits "12"]', 5, "tag Digits '12' is out of range: 3 to 9"),
         ('[Scoring "max"]', 5, "scoring must be one of product, sum"),
         ('[Start "123@2000,0/E"]', 5, "beyond 1000"),
     ],

@@ -21,6 +21,7 @@ from engine.superwild import (
     match_trophies,
     parse_move,
     parse_pos,
+    parse_rack,
     parse_tile,
     read_transcript,
 )
@@ -173,3 +174,20 @@ def test_racks_the_bag_cannot_give() -> None:
         RULES.replay_text(head + '[Deal "20"]\n1. Ana: draw\n')
     with pytest.raises(ValueError, match="more K7 tiles"):
         RULES.replay_text(head + '[Racks "Ana: K7; Bo: K7"]\n1. Ana: draw\n')
+
+
+def test_a_rack_holds_at_most_the_52_number_tiles() -> None:
+    every = " ".join(f"{c}{n}" for c in "KBOR" for n in range(1, 14))
+    assert len(parse_rack(every)) == 52
+    with pytest.raises(ValueError, match="a rack of 53 tiles"):
+        parse_rack(every + " R1")
+
+
+def test_the_first_of_two_tags_of_a_name_counts() -> None:
+    text = '[Game "Super Wild"]\n[Players "Ana, Bo"]\n[Players "Cy, Di"]\n[Round "2"]\n[Round "3"]\n1. draw\n'
+    settings, _, errors = read_transcript(text)
+    assert settings.players == ("Ana", "Bo") and settings.round == 2
+    assert [(e.line, e.message) for e in errors] == [
+        (3, "tag Players again (line 2's counts)"),
+        (5, "tag Round again (line 4's counts)"),
+    ]

@@ -177,3 +177,10 @@ def test_the_readme_example_replays_as_it_says() -> None:
     result = RULES.replay_text(text)
     assert result.is_legal and not result.errors
     assert result.scores == {"Ana": 33, "Bo": 55} and result.final["winner"] == "Bo"
+
+
+@pytest.mark.parametrize("text", ["²H8", "3H٨", "exchange ²", "#=²H8"])
+def test_digits_other_than_0_to_9_are_named(text: str) -> None:
+    with pytest.raises(ValueError) as caught:
+        parse_turn(text)
+    assert str(caught.value).startswith("not a") and repr(text) in str(caught.value), caught.value

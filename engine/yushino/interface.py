@@ -53,7 +53,8 @@ class YushinoRules:
         return replay_game(text, folder)[1]
 
     def hint(self, text: str, rack: str | None, top: int, folder: Path | None = None) -> list[Hint]:
-        """The ``top`` best plays for the player to move, best first; empty when no play is legal.
+        """The ``top`` best plays for the player to move, best first; empty when no play is legal
+        or the game is over (as for every game).
 
         Args:
             text: the transcript so far.
@@ -63,11 +64,11 @@ class YushinoRules:
 
         Raises:
             ValueError: an unreadable rack, a rack larger than the player's or holding tiles the
-                set has no more of, a game that is over.
+                set has no more of.
         """
         game, _ = replay_game(text, folder)
         if game.is_over:
-            raise ValueError(f"the game is over ({game.end_reason}): no move to hint")
+            return []
         size = game.rack_counts[game.current_player]
         if rack is None:
             tiles = game.unseen()

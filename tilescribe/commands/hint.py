@@ -59,5 +59,5 @@ def run(args: argparse.Namespace) -> int:
         for rank, item in enumerate(hints, start=1):
             print(f"{rank}. {item.moves}  +{item.score}")
         if not hints:
-            print("no legal move: pass")
+            print("no move to suggest: no legal move (pass), or the game is over")
     return 0 if hints else 1

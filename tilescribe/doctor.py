@@ -5,8 +5,9 @@ found and, when not OK, what to do). The camera: picamera2, /dev/video*, the sou
 giving a frame. The display: the installed pygame (pygame-ce or pygame) and its SDL's video
 drivers, the driver the systemd unit (console: kmsdrm) and the desktop autostart (wayland or x11)
 will get (tilescribe.sdl_video). The kiosk's fonts, tesseract (the second reader), the shipped
-models (each loaded as the readers load it), the games folder (free space, writable) and the
-settings file (it parses).
+models (each loaded as the readers load it), the games folder (free space, writable), the
+settings file (it parses), and the kiosk's systemd service: when systemd has stopped restarting it
+(StartLimitBurst), why, from its last logged error.
 """
 
 from __future__ import annotations
@@ -278,6 +279,68 @@ def check_games_writable(folder: Path) -> Check:
     return Check(name, "OK", f"{folder}{made}")
 
 
+SERVICE = "tilescribe.service"
+
+
+def systemctl_show(unit: str = SERVICE) -> str | None:
+    """``systemctl show`` of the unit's state (``Key=value`` lines), or None where systemd is not
+    running or not installed."""
+    if shutil.which("systemctl") is None:
+        return None
+    props = "--property=LoadState,ActiveState,SubState,Result,NRestarts"
+    try:
+        done = subprocess.run(["systemctl", "show", unit, props], capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return done.stdout if done.returncode == 0 else None
+
+
+def last_logged_error(unit: str = SERVICE) -> str:
+    """The unit's last non-empty log line (journalctl), or "" when there is none to read."""
+    if shutil.which("journalctl") is None:
+        return ""
+    try:
+        done = subprocess.run(
+            ["journalctl", "-u", unit, "-n", "20", "-o", "cat", "--no-pager"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return ""
+    lines = [line.strip() for line in done.stdout.splitlines() if line.strip()]
+    return lines[-1] if done.returncode == 0 and lines else ""
+
+
+def check_service(shown: str | None, last_error: Callable[[], str] = last_logged_error) -> Check:
+    """The kiosk's systemd service, from ``systemctl show``'s output (:func:`systemctl_show`).
+
+    A unit that failed, or that systemd stopped restarting after StartLimitBurst failed starts, is a
+    FAIL naming its last logged error and how to start it again.
+    """
+    name = "service: tilescribe.service"
+    if shown is None:
+        return Check(name, "OK", "systemd is not running here: the kiosk service is not used")
+    state = dict(line.split("=", 1) for line in shown.splitlines() if "=" in line)
+    if state.get("LoadState") == "not-found":
+        return Check(name, "OK", "not installed (deploy/install-pi.sh installs it)")
+    active, result = state.get("ActiveState", "?"), state.get("Result", "?")
+    restarts = state.get("NRestarts", "0")
+    if active == "failed" or state.get("SubState") == "auto-restart":
+        error = last_error()
+        why = f"; its last logged error: {error}" if error else "; see journalctl -u tilescribe"
+        if result == "start-limit-hit":
+            return Check(
+                name,
+                "FAIL",
+                f"systemd stopped restarting it after {restarts} failed starts in a row{why}. "
+                "Fix that, then: sudo systemctl reset-failed tilescribe && sudo systemctl start tilescribe",
+            )
+        status: Status = "FAIL" if active == "failed" else "WARN"
+        return Check(name, status, f"{active} ({result}, {restarts} restarts){why}")
+    return Check(name, "OK", f"{active} ({state.get('SubState', '?')})")
+
+
 def run_checks(settings: Path, settings_given: bool, games: Path, source: str | None) -> list[Check]:
     """Every check, in the order ``tilescribe doctor`` prints them."""
     checks: list[Callable[[], Check]] = [
@@ -304,5 +367,6 @@ def run_checks(settings: Path, settings_given: bool, games: Path, source: str | 
         check_npz_model("ink_colours.npz", ("names", "mean", "inverse", "logdet")),
         check_games_space(games),
         check_games_writable(games),
+        check_service(systemctl_show()),
     ]
     return results

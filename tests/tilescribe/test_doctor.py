@@ -15,6 +15,7 @@ from tilescribe.doctor import (
     Check,
     check_games_writable,
     check_npz_model,
+    check_service,
     check_settings,
     check_video_devices,
 )
@@ -45,7 +46,7 @@ def _name(line: str) -> str:
     """The check's name in a line ``STATUS name: message``."""
     body = line[5:]
     head, _, _ = body.partition(": ")
-    if head in ("camera", "display", "model", "games"):  # two-part names: "camera: devices"
+    if head in ("camera", "display", "model", "games", "service"):  # two-part names: "camera: devices"
         head += ": " + body[len(head) + 2 :].partition(": ")[0]
     return head
 
@@ -94,6 +95,7 @@ def test_doctor_reports_every_area_and_passes_good_settings(tmp_path):
         "model: ink_colours.npz",
         "games: disk space",
         "games: writable",
+        "service: tilescribe.service",
     ):
         assert name in lines, f"no line for {name}: {run.stdout}"
     assert lines["settings"].startswith("OK") and "modulus 13" in lines["settings"]
@@ -189,3 +191,16 @@ def test_a_truncated_model_fails_its_check(tmp_path):
     (tmp_path / "tile_surface_lut.npz").write_bytes(whole[: len(whole) // 2])
     cut = check_npz_model("tile_surface_lut.npz", ("lut",), models=tmp_path)
     assert cut.status == "FAIL" and "tile_surface_lut.npz does not load" in cut.message
+
+
+def test_a_service_that_systemd_stopped_restarting_names_its_last_error():
+    stopped = "LoadState=loaded\nActiveState=failed\nSubState=failed\nResult=start-limit-hit\nNRestarts=5\n"
+    check = check_service(stopped, lambda: "tilescribe run: /var/lib/pi/games/x: not UTF-8 text")
+    assert check.status == "FAIL" and "after 5 failed starts" in check.message
+    assert "not UTF-8 text" in check.message and "systemctl reset-failed tilescribe" in check.message
+    restarting = "ActiveState=activating\nSubState=auto-restart\nResult=exit-code\nNRestarts=2"
+    assert check_service(restarting, lambda: "").status == "WARN"
+    running = "LoadState=loaded\nActiveState=active\nSubState=running\nResult=success\nNRestarts=0"
+    assert check_service(running).format() == "OK   service: tilescribe.service: active (running)"
+    assert check_service("LoadState=not-found\nActiveState=inactive").status == "OK"
+    assert check_service(None).status == "OK"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 from typing import NoReturn
@@ -90,7 +91,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     Bad input the command did not report itself (an error of ours, or a ValueError or OSError from
     reading an input) ends as one line ``tilescribe CMD: message`` on standard error and status 2,
-    never a traceback; Ctrl-C ends with status 130.
+    never a traceback; Ctrl-C ends with status 130, and a closed standard output (``| head``) with
+    status 141 and nothing more.
     """
     keep_freed_memory()
     parser = build_parser()
@@ -101,6 +103,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     try:
         return int(args.func(args) or 0)
+    except BrokenPipeError:  # the reader of standard output left (``| head``): stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
     except Exception as exc:
         if not is_input_error(exc):
             raise

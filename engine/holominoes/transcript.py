@@ -144,7 +144,8 @@ def replay(text: str) -> tuple[Game, Replay]:
     errors += unknown_players(lines, settings.players)
     reports = []
     for record in lines:
-        moves = tuple(record.words)
+        words = record.words
+        moves = (" ".join(words),) if words[0].lower() == "pass" else tuple(words)
         player = record.player or game.current_player
         move = _move_of(record, errors)
         violation: Violation | None = move if isinstance(move, Violation) else None

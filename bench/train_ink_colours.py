@@ -6,7 +6,8 @@ gives one sample: its ink colour relative to its tile's body (``ink_colour``, Op
 differences). Each colour (black, blue, orange, red) is modelled as a Gaussian (mean and
 covariance, a little widened so that a held-out light is not out of reach); a face's colour is the
 likeliest one (``loose_tiles.colour_name``). Jokers are left out, and so is the photo whose black
-row is labelled blue (rummy-2, the dataset README's known label noise). valid/ is never read here.
+row is labelled blue (the dataset README's known label noise; vision/sim/data/label_errata.txt).
+valid/ is never read here.
 The photos are CC BY 4.0 (Roboflow Universe, rummikub-nvypk-8cwem; vision/models/ATTRIBUTION.txt).
 
 Usage: .venv/bin/python bench/train_ink_colours.py [--photos ../shared/data/rummikub-photos]
@@ -24,7 +25,7 @@ import numpy as np
 from tilescribe.progress import add_quiet_option, progress
 from vision.loose_glyphs import find_glyphs
 from vision.loose_tiles import ink_colour
-from vision.sim.crops import read_class_names, read_labels
+from vision.sim.crops import has_label_errata, read_class_names, read_labels
 from vision.surface import surface_lut, surface_mask, working_image
 
 REPO = Path(__file__).resolve().parent.parent
@@ -40,7 +41,7 @@ def colour_samples(train_dir: Path, names: list[str], quiet: bool = False) -> di
     samples: dict[str, list[np.ndarray]] = {}
     lut = surface_lut()
     for path in progress(sorted((train_dir / "images").glob("*.jpg")), unit="photo", quiet=quiet):
-        if path.name.startswith("rummy-2_"):
+        if has_label_errata(path.name):
             continue
         image = cv2.imread(str(path))
         h, w = image.shape[:2]

@@ -35,7 +35,7 @@ from vision.glyphs import glyph_features, glyph_patch, turned
 from vision.locate import BoardLocator
 from vision.loose_glyphs import find_glyphs, glyph_input
 from vision.loose_tiles import ink_colour
-from vision.sim.crops import read_class_names, read_labels
+from vision.sim.crops import has_label_errata, read_class_names, read_labels
 from vision.sim.recording import SimOptions, Simulation
 from vision.sim.tiles import Shape
 from vision.sim.timeline import Pacing, SimPlacement
@@ -107,7 +107,7 @@ def real_samples(train_dir: Path, names: list[str], lut: np.ndarray, rng: np.ran
                 best = candidate_ups([glyph])[0][0][0]  # the up of the best prior
                 copies = [(turned(best, rng.normal(0, 4)) if k else best, tile.face) for k in range(3)]
                 copies += [(turned(best, w + rng.normal(0, 4)), NOT_A_FACE) for w in (90.0, 270.0)]
-                if tile.colour != "joker" and not path.name.startswith("rummy-2_"):
+                if tile.colour != "joker" and not has_label_errata(path.name):
                     colour_lab.setdefault(tile.colour, []).append(ink_colour(image, face, ink))
             else:
                 continue  # a tile with its face split in two: no clean sample

@@ -29,8 +29,8 @@ WINDOW = 0.5
 
 #: A face is read again against its window's body when the median ink of the window beside its
 #: own ink is at least this (0..1). Chosen on TRAIN: 0.1/0.2/0.25/0.3/0.35/0.4/0.45 -> right
-#: faces 1760/1760/1760/1760/1760/1760/1758 of 1769 matched, the same tiles found (rummy-45's
-#: blue 8 and rummy3-20's orange 5, 0.44 and 0.40 ink around them, read right up to 0.4).
+#: faces 1760/1760/1760/1760/1760/1760/1758 of 1769 matched, the same tiles found (the two faces
+#: that change, with 0.44 and 0.40 ink around them, are read right up to 0.4).
 SURROUND = 0.3
 
 

@@ -67,8 +67,8 @@ RING_DENSE = 0.25
 JOKER_RING = 0.86
 
 #: A joker's ring joined with its features (``join_features``) is a joker when read so at least
-#: this sure. Chosen on TRAIN, where 3 faces were joined: a joker read as one 0.67 sure (rummy-19,
-#: missed before), the others "none" and "13"; 0.3 and 0.5 find the same tiles.
+#: this sure. Chosen on TRAIN, where 3 faces were joined: a joker read as one 0.67 sure (missed
+#: before), the others "none" and "13"; 0.3 and 0.5 find the same tiles.
 JOIN_CONFIDENCE = 0.5
 
 

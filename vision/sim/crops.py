@@ -15,9 +15,11 @@ Run it again to rebuild the set; it is deterministic.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import sys
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 
 import cv2
@@ -26,8 +28,6 @@ import numpy as np
 #: Size (width, height) in pixels of every shipped crop: the Rummikub tile's portrait aspect.
 CROP_SIZE: tuple[int, int] = (72, 96)
 
-#: Photos whose labels are known to be wrong (README: the black row of rummy-2 is labelled blue).
-_NOISY_PHOTOS: tuple[str, ...] = ("rummy-2_",)
 
 #: OpenCV hue ranges (0..180) of the printed ink colours; black is told by low saturation.
 _HUE_RANGES: dict[str, tuple[int, int]] = {"blue": (95, 130), "orange": (8, 28), "red": (160, 185)}
@@ -66,6 +66,19 @@ class LabelledTile:
     def colour(self) -> str:
         """The ink colour name ("black", "blue", "orange", "red"), or "joker"."""
         return self.name.split("_", 1)[0]
+
+
+@functools.cache
+def _errata() -> tuple[str, ...]:
+    text = resources.files("vision.sim.data").joinpath("label_errata.txt").read_text(encoding="utf-8")
+    return tuple(line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#"))
+
+
+def has_label_errata(name: str) -> bool:
+    """True when the photo (or label file) called ``name`` is one whose labels are known to be
+    wrong (vision/sim/data/label_errata.txt, from the photo set's README): leave it out of training
+    data."""
+    return name.startswith(_errata())
 
 
 def read_class_names(data_yaml: Path) -> list[str]:
@@ -226,7 +239,7 @@ def cut_crops(photos_dir: Path, out_dir: Path, per_class: int = 2) -> dict[str, 
     chosen: dict[str, list[tuple[float, Path, np.ndarray]]] = {}
     for label_file in sorted((photos_dir / "labels").glob("*.txt")):
         photo_path = photos_dir / "images" / (label_file.stem + ".jpg")
-        if any(label_file.name.startswith(p) for p in _NOISY_PHOTOS) or not photo_path.exists():
+        if has_label_errata(label_file.name) or not photo_path.exists():
             continue
         photo = cv2.imread(str(photo_path))
         if photo is None:

@@ -25,9 +25,15 @@ class StandingsButtons:
 
 
 def winner_line(view: KioskView) -> str:
-    """``"Ana wins with 42"``, or ``"Ana, Bo and Cy tie with 30"`` (the highest total wins, §3-3)."""
+    """``"Ana wins with 42"``, or ``"Ana, Bo and Cy tie with 30"`` (the highest total wins, §3-3);
+    where the view names the winner (the game's own tie-break), ``"Bo wins with 30 (tie broken:
+    score before the rack transfer)"``."""
     if not view.players:
         return "No players"
+    if view.winner is not None:
+        score = next((p.score for p in view.players if p.name == view.winner), 0)
+        broken = f" (tie broken: {view.tie_break})" if view.tie_break else ""
+        return f"{view.winner} wins with {score}{broken}"
     best = max(p.score for p in view.players)
     names = [p.name for p in view.players if p.score == best]
     if len(names) == 1:
@@ -67,7 +73,7 @@ def draw_standings(screen: pygame.Surface, theme: Theme, view: KioskView, scale:
     for player in ranked:
         rank = 1 + sum(p.score > player.score for p in ranked)
         row = pygame.Rect(pad, y, width, row_h - max(2, row_h // 12))
-        is_winner = player.score == best
+        is_winner = player.name == view.winner if view.winner is not None else player.score == best
         pygame.draw.rect(
             screen, theme.current if is_winner else theme.card, row, border_radius=int(6 * scale)
         )

@@ -54,6 +54,15 @@ class Theme:
     illegal: Colour = (184, 27, 49)
     illegal_dim: Colour = (100, 14, 26)
     restore: Colour = (152, 25, 235)
+    # other games' maps: a Yushino square and tile (premiums: calibration.palette), Super Wild's
+    # tiles, its Super Wild and the outlines of sets and runs, a closed Holominoes hole
+    square: Colour = (110, 110, 110)
+    square_tile: Colour = (255, 255, 255)
+    table_tile: Colour = (245, 240, 225)
+    wild_tile: Colour = (110, 30, 160)
+    set_group: Colour = (94, 173, 255)
+    run_group: Colour = (255, 140, 0)
+    hole: Colour = (255, 255, 255)
     # the board map: outlines
     last_turn: Colour = (0, 29, 205)
     selected: Colour = (255, 255, 255)

@@ -137,10 +137,7 @@ class BoardGeometry:
         Raises:
             KeyError: no marker has this id.
         """
-        for m in self.markers:
-            if m.id == marker_id:
-                return m
-        raise KeyError(f"board has no marker {marker_id}")
+        return find_marker(self.markers, marker_id)
 
     def to_json(self) -> dict[str, Any]:
         """The board.json document (see the module docstring)."""
@@ -219,6 +216,18 @@ class BoardGeometry:
             dpi=float(doc.get("dpi", 150)), cells=cells, markers=tuple(sorted(markers, key=lambda m: m.id)),
             layout=layout, marker_dictionary=str(doc.get("marker_dictionary", DEFAULT_DICTIONARY)),
         )
+
+
+def find_marker(markers: tuple[MarkerGeometry, ...], marker_id: int) -> MarkerGeometry:
+    """The marker with this id among ``markers``.
+
+    Raises:
+        KeyError: no marker has this id.
+    """
+    for m in markers:
+        if m.id == marker_id:
+            return m
+    raise KeyError(f"board has no marker {marker_id}")
 
 
 def xy_point(value: Any, where: str) -> Point:

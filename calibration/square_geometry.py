@@ -31,6 +31,7 @@ from calibration.geometry import (
     BoardGeometry,
     MarkerGeometry,
     Point,
+    find_marker,
     four_points,
     xy_point,
 )
@@ -134,10 +135,7 @@ class SquareBoardGeometry:
         Raises:
             KeyError: no marker has this id.
         """
-        for m in self.markers:
-            if m.id == marker_id:
-                return m
-        raise KeyError(f"board has no marker {marker_id}")
+        return find_marker(self.markers, marker_id)
 
     def square_at(self, x_mm: float, y_mm: float) -> str | None:
         """The address of the square holding the board point (x, y) in mm, None off the grid."""

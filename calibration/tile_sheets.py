@@ -272,8 +272,8 @@ def write_tile_sheets(
             shape.draw(pdf, tile.face, tile.center)
     pdf.output(str(out / "tiles.pdf"))
     tiles = [{"face": t.face, "page": t.page, "center": [round(v, 3) for v in t.center]} for t in placed]
-    doc = {"game": game, "paper": paper, "page_mm": list(page_mm), "tile_mm": [shape.width, shape.height],
-           "tiles": tiles}
+    doc: dict[str, object] = {"game": game, "paper": paper, "page_mm": list(page_mm),
+                              "tile_mm": [shape.width, shape.height], "tiles": tiles}
     if game == "MODLINSEQ":
         doc["modulus"] = modulus
     (out / "tiles.json").write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")

@@ -41,6 +41,12 @@ def printed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
+def _read(path: Path) -> np.ndarray:
+    image = cv2.imread(str(path))
+    assert image is not None, path
+    return image
+
+
 def _detector() -> cv2.aruco.ArucoDetector:
     params = cv2.aruco.DetectorParameters()
     params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
@@ -85,6 +91,7 @@ def test_board_png_markers_and_premium_colours_where_board_json_says(printed: Pa
     geometry = load_board(printed / "board.json")
     assert isinstance(geometry, SquareBoardGeometry)
     image = cv2.imread(str(printed / "board.png"))
+    assert image is not None
     assert (image.shape[1], image.shape[0]) == geometry.image_size
     k = geometry.px_per_mm
     corners, ids, _ = _detector().detectMarkers(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
@@ -107,7 +114,7 @@ def test_board_pdf_is_true_scale_on_tiled_sheets(tmp_path: Path) -> None:
     assert len(plan.sheets) > 1
     subprocess.run(["pdftoppm", "-r", str(PDF_DPI), "-png", str(tmp_path / "board.pdf"), str(tmp_path / "p")],
                    check=True)
-    pages = [cv2.imread(str(p)) for p in sorted(tmp_path.glob("p-*.png"))]
+    pages = [_read(p) for p in sorted(tmp_path.glob("p-*.png"))]
     assert len(pages) == len(plan.sheets)
     found: dict[int, float] = {}
     colours_checked = 0
@@ -137,7 +144,7 @@ def test_board_pdf_is_true_scale_on_tiled_sheets(tmp_path: Path) -> None:
 def test_bad_game_and_layout_give_one_line_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["board", "print", "--game", "super wild", "--out", str(tmp_path)])
-    assert "Super Wild is played without a board" in capsys.readouterr().err
+    assert "Super Wild has no board to print; these do: MODLINSEQ, Yushino" in capsys.readouterr().err
     layout = tmp_path / "mine.toml"
     layout.write_text('"2X" = ["H8", "Z99"]\n')
     assert main(["board", "print", "--game", "yushino", "--layout", str(layout), "--out", str(tmp_path)]) == 2

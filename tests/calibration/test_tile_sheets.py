@@ -40,11 +40,12 @@ def printed(tmp_path: Path, *options: str) -> tuple[dict, list[np.ndarray], list
     pdf = tmp_path / "tiles.pdf"
     subprocess.run(["pdftoppm", "-r", str(DPI), "-gray", str(pdf), str(tmp_path / "p")], check=True)
     pages = [cv2.imread(str(p), cv2.IMREAD_GRAYSCALE) for p in sorted(tmp_path.glob("p-*.pgm"))]
+    assert pages and all(page is not None for page in pages)
     texts = []
     for n in range(1, len(pages) + 1):
         texts.append(subprocess.run(["pdftotext", "-f", str(n), "-l", str(n), str(pdf), "-"],
                                     capture_output=True, text=True, check=True).stdout)
-    return doc, pages, texts
+    return doc, [np.asarray(page) for page in pages], texts
 
 
 def px(point_mm: tuple[float, float]) -> tuple[int, int]:
@@ -120,7 +121,7 @@ def test_modlinseq_set_for_a_modulus_as_pentagons_apex_up(tmp_path: Path) -> Non
 
 def test_bad_options_give_one_line_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     for argv, words in (
-        (["--game", "super-wild"], "no tile sheet for Super Wild"),
+        (["--game", "super-wild"], "Super Wild has no tile sheet"),
         (["--game", "modlinseq", "--modulus", "20"], "'20' is out of range: 2 to 13"),
         (["--game", "chess"], "unknown game 'chess'"),
     ):

@@ -151,7 +151,7 @@ def test_yushino_game_over_names_the_engines_winner_of_a_tie(tmp_path: Path) -> 
         kiosk.show(view)
         image = pygame.surfarray.array3d(pygame.image.load(str(kiosk.saved[-1]))).transpose(1, 0, 2)
     # the standings' rows, in rank order (Ana then Bo at equal scores): only Bo's is the winner's light card
-    rows = []
+    rows: list[tuple[int, tuple[int, ...]]] = []
     for y in range(image.shape[0]):
         colour = tuple(image[y, 30])
         if colour in (THEME.current, THEME.card) and (not rows or rows[-1][1] != colour):

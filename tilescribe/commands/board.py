@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from calibration.geometry import MAX_CELL_MM
@@ -20,20 +21,24 @@ from tilescribe.options import float_in, int_in
 BOARD_GAMES = ("MODLINSEQ", "Yushino")
 
 
-def board_game(text: str) -> str:
-    """The registered name of a game with a board (argparse type).
+def game_among(games: tuple[str, ...], what: str) -> Callable[[str], str]:
+    """An argparse type: the registered name of one of ``games`` (games.md's matching of names).
 
-    Raises:
-        argparse.ArgumentTypeError: an unknown game or one played without a board.
+    Args:
+        games: the games accepted.
+        what: what they have, for the message (``"a board"``).
     """
-    try:
-        name = canonical_name(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-    if name not in BOARD_GAMES:
-        boards = ", ".join(BOARD_GAMES)
-        raise argparse.ArgumentTypeError(f"{name} is played without a board; boards: {boards}")
-    return name
+
+    def parse(text: str) -> str:
+        try:
+            name = canonical_name(text)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+        if name not in games:
+            raise argparse.ArgumentTypeError(f"{name} has no {what}; these do: {', '.join(games)}")
+        return name
+
+    return parse
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -41,7 +46,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("board", help="print a game board sheet with fiducial markers")
     actions = parser.add_subparsers(dest="board_action", required=True, metavar="ACTION")
     p = actions.add_parser("print", help="write board.pdf, board.png and board.json")
-    p.add_argument("--game", type=board_game, default="MODLINSEQ",
+    p.add_argument("--game", type=game_among(BOARD_GAMES, "board to print"), default="MODLINSEQ",
                    help="MODLINSEQ (hex board, the default) or Yushino (15 x 15 squares)")
     p.add_argument("--order", type=int_in(0, MAX_ORDER), default=9,
                    help=f"MODLINSEQ: hexagon order, rings 0..ORDER (default 9, at most {MAX_ORDER})")

@@ -10,26 +10,11 @@ import argparse
 import sys
 
 from calibration.paper import PAPER_MM
-from engine.games import canonical_name
+from tilescribe.commands.board import game_among
 from tilescribe.options import float_in, int_in
 
 #: The games with a tile sheet (Super Wild is played with a bought Rummikub-style set).
 TILE_GAMES = ("Yushino", "Holominoes", "MODLINSEQ")
-
-
-def tile_game(text: str) -> str:
-    """The registered name of a game with a tile sheet (argparse type).
-
-    Raises:
-        argparse.ArgumentTypeError: an unknown game or one without a sheet.
-    """
-    try:
-        name = canonical_name(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-    if name not in TILE_GAMES:
-        raise argparse.ArgumentTypeError(f"no tile sheet for {name}; sheets: {', '.join(TILE_GAMES)}")
-    return name
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -37,7 +22,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("tiles", help="print a game's tiles to cut out")
     actions = parser.add_subparsers(dest="board_action", required=True, metavar="ACTION")
     p = actions.add_parser("print", help="write tiles.pdf (with cut lines) and tiles.json")
-    p.add_argument("--game", type=tile_game, required=True, help="Yushino, Holominoes or MODLINSEQ")
+    p.add_argument("--game", type=game_among(TILE_GAMES, "tile sheet"), required=True,
+                   help="Yushino, Holominoes or MODLINSEQ")
     p.add_argument("--paper", choices=sorted(PAPER_MM), default="A4", help="sheet size (default A4)")
     p.add_argument("--modulus", type=int_in(2, 13), default=13, help="MODLINSEQ: the modulus (default 13)")
     p.add_argument("--square-mm", type=float_in(15.0, 60.0), default=25.0,

@@ -150,13 +150,14 @@ def test_yushino_game_over_names_the_engines_winner_of_a_tie(tmp_path: Path) -> 
     with Kiosk((800, 480), screenshots=tmp_path, sound=False) as kiosk:
         kiosk.show(view)
         image = pygame.surfarray.array3d(pygame.image.load(str(kiosk.saved[-1]))).transpose(1, 0, 2)
-    # the standings' rows, in rank order (Ana then Bo at equal scores): only Bo's is the winner's light card
+    # the standings' rows: Bo's first, the winner's light card, then Ana's dark one (a plain tie would
+    # light both, Ana first)
     rows: list[tuple[int, tuple[int, ...]]] = []
     for y in range(image.shape[0]):
         colour = tuple(image[y, 30])
         if colour in (THEME.current, THEME.card) and (not rows or rows[-1][1] != colour):
             rows.append((y, colour))
-    assert [c for _, c in rows[:2]] == [THEME.card, THEME.current]
+    assert [c for _, c in rows[:2]] == [THEME.current, THEME.card]
 
 
 def test_replay_saves_a_screenshot_per_position_and_refuses_modlinseq(tmp_path: Path, capsys) -> None:

@@ -104,18 +104,26 @@ def show_replay(kiosk: Kiosk, views: list[KioskView], pause_s: float = 0.0) -> N
             time.sleep(0.05)
 
 
+def _size(text: str) -> tuple[int, int]:
+    """``WIDTHxHEIGHT`` in pixels (argparse type; the kiosk checks the range)."""
+    parts = text.lower().split("x")
+    if len(parts) != 2 or not all(p.isdigit() for p in parts):
+        raise argparse.ArgumentTypeError(f"{text!r} is not WIDTHxHEIGHT, e.g. 800x480")
+    return int(parts[0]), int(parts[1])
+
+
 def main(argv: list[str] | None = None) -> int:
     """``python -m display.replay FILE [--size WxH] [--screenshots DIR] [--pause S]``."""
     parser = argparse.ArgumentParser(prog="python -m display.replay", description=__doc__.splitlines()[0])
     parser.add_argument("transcript", type=Path)
-    parser.add_argument("--size", default="800x480", help="window WIDTHxHEIGHT, 800x480 to 1920x1080")
+    parser.add_argument("--size", type=_size, default=(800, 480),
+                        help="window WIDTHxHEIGHT, 800x480 to 1920x1080")
     parser.add_argument("--screenshots", type=Path, help="folder for a PNG of every position")
     parser.add_argument("--pause", type=float, default=1.0, help="seconds per position (default 1)")
     args = parser.parse_args(argv)
     try:
-        width, height = (int(v) for v in args.size.lower().split("x"))
         views = replay_views(args.transcript.read_text(encoding="utf-8"))
-        with Kiosk((width, height), screenshots=args.screenshots, sound=False) as kiosk:
+        with Kiosk(args.size, screenshots=args.screenshots, sound=False) as kiosk:
             show_replay(kiosk, views, args.pause)
     except (ValueError, OSError) as exc:
         print(f"display.replay: {args.transcript}: {exc}", file=sys.stderr)

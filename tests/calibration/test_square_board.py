@@ -8,6 +8,7 @@ import argparse
 import json
 import shutil
 import subprocess
+from collections import Counter
 from pathlib import Path
 
 import cv2
@@ -139,6 +140,31 @@ def test_board_pdf_is_true_scale_on_tiled_sheets(tmp_path: Path) -> None:
     assert len(found) >= 8  # a marker cut by a seam is whole on neither sheet
     assert max(found.values()) <= MAX_PDF_ERROR_MM
     assert colours_checked >= 61  # every premium square at least once
+
+
+@pytest.mark.skipif(shutil.which("pdftotext") is None, reason="pdftotext (poppler-utils) missing")
+def test_one_sheet_pdf_labels_every_premium_and_coordinate(tmp_path: Path) -> None:
+    geometry = print_square_board(SquareSpec(square_mm=15.0, dpi=50), tmp_path, "A2")
+    assert len(plan_sheets(geometry.size_mm, "A2").sheets) == 1
+    words = subprocess.run(["pdftotext", str(tmp_path / "board.pdf"), "-"], capture_output=True, text=True,
+                           check=True).stdout.split()
+    kinds = Counter(w for w in words if w in PREMIUM_RGB)
+    assert kinds == {"3X": 8, "2X": 17, "3*": 12, "2*": 24}
+    addresses = {w for w in words if w in geometry.squares}
+    assert addresses == set(geometry.squares)  # every square's own address
+    assert all(Counter(words)[c] >= 2 for c in "ABCDEFGHIJKLMNO")  # columns above and below
+
+
+def test_a_bad_square_board_json_names_the_key(tmp_path: Path) -> None:
+    doc = print_square_board(SquareSpec(dpi=50), tmp_path, "A2").to_json()
+    del doc["squares"]["H8"]
+    (tmp_path / "board.json").write_text(json.dumps(doc))
+    with pytest.raises(BoardFileError, match="board.json: bad board file: a 15 x 15 board has 225 squares"):
+        load_board(tmp_path / "board.json")
+    doc["squares"]["H8"] = {"corners": [[0, 0]], "premium": None}
+    (tmp_path / "board.json").write_text(json.dumps(doc))
+    with pytest.raises(BoardFileError, match=r"squares\.H8\.corners: expected 4 corners"):
+        load_board(tmp_path / "board.json")
 
 
 def test_bad_game_and_layout_give_one_line_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

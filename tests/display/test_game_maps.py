@@ -171,3 +171,13 @@ def test_replay_saves_a_screenshot_per_position_and_refuses_modlinseq(tmp_path: 
     bad.write_text('[Game "MODLINSEQ"]\n', encoding="utf-8")
     assert replay_main([str(bad), "--pause", "0"]) == 2
     assert "m.txt: MODLINSEQ: its map is the hex board" in capsys.readouterr().err
+
+
+def test_replay_names_a_bad_size_in_one_line(tmp_path: Path, capsys) -> None:
+    path = tmp_path / "y.txt"
+    path.write_text(TIED_YUSHINO, encoding="utf-8")
+    with pytest.raises(SystemExit):
+        replay_main([str(path), "--size", "big"])
+    assert "argument --size: 'big' is not WIDTHxHEIGHT" in capsys.readouterr().err
+    assert replay_main([str(path), "--size", "640x480", "--pause", "0"]) == 2
+    assert "kiosk size 640x480 outside 800x480 .. 1920x1080" in capsys.readouterr().err

@@ -1,9 +1,9 @@
 """Super Wild's map: the table grid of games.md (x to the right, y down) with every group outlined.
 
 Each tile is a light rectangle (``theme.table_tile``) with its number in its colour's ink (K
-black, B blue, O orange, R red) and the colour's letter; the Super Wild is a dark tile
-(``theme.wild_tile``) with a white ``W``. Every group of
-every line (engine.superwild.lines.split_line) gets an outline around its tiles: sets in
+black, B blue, O orange, R red) and, where the tiles are large enough, the colour's letter; the
+Super Wild is a dark tile (``theme.wild_tile``) with a white ``W``. Every group of every line
+(engine.superwild.lines.split_line) gets an outline around its tiles: sets in
 ``theme.set_group``, runs in ``theme.run_group``, rows drawn a little outside the tiles and
 columns a little further, so that a tile shared by a row and a column shows both. A legend names
 the two outline colours in words.
@@ -24,6 +24,9 @@ from engine.superwild.tiles import Pos, Tile
 INK: dict[str, tuple[int, int, int]] = {
     "K": (20, 20, 20), "B": (0, 80, 200), "O": (215, 105, 0), "R": (200, 25, 25),
 }  # fmt: skip
+#: Smallest cell (pixels) that also shows the colour's letter under the number: below it the
+#: letter would touch the number, and the ink alone tells the colour.
+LETTER_MIN_PX = 36
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +69,8 @@ class SuperWildMap:
     def draw(self, surface: pygame.Surface, rect: pygame.Rect, theme: Theme) -> None:
         """Draw the table into ``rect``."""
         cell, _, _ = self._grid(rect)
-        number_font = theme.font(max(8, int(cell * 0.5)), bold=True)
+        lettered = cell >= LETTER_MIN_PX
+        number_font = theme.font(max(8, int(cell * (0.5 if lettered else 0.62))), bold=True)
         letter_font = theme.font(max(7, int(cell * 0.24)), bold=True)
         for pos, tile in self.tiles:
             box = self.cell_rect(rect, pos).inflate(-cell // 6, -cell // 6)
@@ -74,8 +78,9 @@ class SuperWildMap:
             pygame.draw.rect(surface, fill, box, border_radius=cell // 10)
             ink = (255, 255, 255) if tile.is_wild else INK[tile.colour]
             number = number_font.render("W" if tile.is_wild else str(tile.number), True, ink)
-            surface.blit(number, number.get_rect(center=(box.centerx, box.centery - cell // 12)))
-            if not tile.is_wild:
+            lift = cell // 12 if lettered else 0  # room for the letter under the number
+            surface.blit(number, number.get_rect(center=(box.centerx, box.centery - lift)))
+            if lettered and not tile.is_wild:
                 letter = letter_font.render(tile.colour, True, ink)
                 surface.blit(letter, letter.get_rect(midbottom=(box.centerx, box.bottom - 1)))
         width = max(2, cell // 10)

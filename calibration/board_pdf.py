@@ -10,6 +10,8 @@ each sheet names its row and column.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
@@ -30,7 +32,28 @@ from calibration.layout import SQRT3
 from calibration.paper import OVERLAP_MM, PRINTER_MARGIN_MM, Sheet, SheetPlan, plan_sheets
 
 HELVETICA_CAP = 0.718  # Helvetica's capital height per em
+DEJAVU_CAP = 0.729  # DejaVu Sans's capital (and digit) height per em
 PT_PER_MM = 72 / 25.4
+#: DejaVu Sans (Debian's fonts-dejavu-core), regular and bold.
+DEJAVU_DIR = Path("/usr/share/fonts/truetype/dejavu")
+
+
+def use_dejavu(pdf: FPDF) -> None:
+    """Add DejaVu Sans to ``pdf`` as family ``"dejavu"`` (styles "" and "B").
+
+    Raises:
+        OSError: the fonts are not installed (the message names the package).
+    """
+    for style, name in (("", "DejaVuSans.ttf"), ("B", "DejaVuSans-Bold.ttf")):
+        path = DEJAVU_DIR / name
+        if not path.is_file():
+            raise OSError(f"font {path} is missing: install fonts-dejavu-core")
+        pdf.add_font("dejavu", style, str(path))
+
+
+def font_size_pt(cap_mm: float) -> float:
+    """The DejaVu Sans size (points) whose capitals and digits are ``cap_mm`` tall."""
+    return cap_mm / DEJAVU_CAP * PT_PER_MM
 
 
 def board_size_mm(geometry: BoardGeometry) -> tuple[float, float]:
@@ -61,8 +84,76 @@ def marker_modules(dictionary_name: str, marker_id: int) -> list[list[bool]]:
     return [[bool(v == 0) for v in row] for row in image]
 
 
+@dataclass(frozen=True, slots=True)
+class SheetWindow:
+    """Where one sheet of a tiled print shows the board: page mm = board mm + ``offset``.
+
+    Attributes:
+        offset: (dx, dy) in millimetres from board to page coordinates.
+        printable_mm: (width, height) of the sheet's printable area (it starts at the printer margin).
+    """
+
+    offset: tuple[float, float]
+    printable_mm: tuple[float, float]
+
+    def page(self, p: tuple[float, float]) -> tuple[float, float]:
+        """The page point (mm) of the board point ``p`` (mm)."""
+        return (p[0] + self.offset[0], p[1] + self.offset[1])
+
+    def shows(self, corners: Sequence[tuple[float, float]], reach: float = OUTLINE_MM) -> bool:
+        """True when the shape with these board corners (mm), grown by ``reach`` mm (a stroke
+        reaches past its corners), meets the printable area."""
+        xs, ys = zip(*(self.page(p) for p in corners), strict=True)
+        lo = PRINTER_MARGIN_MM - reach
+        hi_x, hi_y = (PRINTER_MARGIN_MM + reach + v for v in self.printable_mm)
+        return max(xs) > lo and min(xs) < hi_x and max(ys) > lo and min(ys) < hi_y
+
+
+def write_tiled_pdf(
+    board_mm: tuple[float, float],
+    draw: Callable[[FPDF, SheetWindow], None],
+    pdf_path: Path,
+    paper: str,
+    setup: Callable[[FPDF], None] | None = None,
+) -> SheetPlan:
+    """Write a board of ``board_mm`` (width, height) at true scale on sheets of ``paper``.
+
+    Args:
+        board_mm: the board's size in millimetres.
+        draw: draws the board on one sheet through its window (the caller's drawing is clipped
+            to the printable area).
+        pdf_path: the file to write.
+        paper: a key of calibration.paper.PAPER_MM.
+        setup: called once on the new document (to add fonts), or None.
+
+    Returns:
+        The sheets written.
+
+    Raises:
+        ValueError: unknown paper name.
+        OSError: the file cannot be written.
+    """
+    plan = plan_sheets(board_mm, paper)
+    pdf = FPDF(unit="mm", format=plan.page_mm)
+    pdf.set_auto_page_break(False)
+    pdf.set_creator("tilescribe")
+    if setup is not None:
+        setup(pdf)
+    uw, uh = plan.printable_mm
+    for sheet in plan.sheets:
+        pdf.add_page()
+        offset = (PRINTER_MARGIN_MM - sheet.origin_mm[0], PRINTER_MARGIN_MM - sheet.origin_mm[1])
+        window = SheetWindow(offset, plan.printable_mm)
+        with pdf.rect_clip(PRINTER_MARGIN_MM, PRINTER_MARGIN_MM, uw, uh):
+            draw(pdf, window)
+        if len(plan.sheets) > 1:
+            _alignment_marks(pdf, plan, sheet)
+    pdf.output(str(pdf_path))
+    return plan
+
+
 def write_pdf(geometry: BoardGeometry, pdf_path: Path, paper: str) -> SheetPlan:
-    """Write board.pdf: the board at true scale on sheets of ``paper``.
+    """Write board.pdf: the hex board at true scale on sheets of ``paper``.
 
     Args:
         geometry: the board (board.json); its pixel coordinates become millimetres.
@@ -76,45 +167,27 @@ def write_pdf(geometry: BoardGeometry, pdf_path: Path, paper: str) -> SheetPlan:
         ValueError: unknown paper name or marker dictionary.
         OSError: the file cannot be written.
     """
-    plan = plan_sheets(board_size_mm(geometry), paper)
     modules = {m.id: marker_modules(geometry.marker_dictionary, m.id) for m in geometry.markers}
-    pdf = FPDF(unit="mm", format=plan.page_mm)
-    pdf.set_auto_page_break(False)
-    pdf.set_creator("tilescribe")
-    uw, uh = plan.printable_mm
-    for sheet in plan.sheets:
-        pdf.add_page()
-        with pdf.rect_clip(PRINTER_MARGIN_MM, PRINTER_MARGIN_MM, uw, uh):
-            _draw_board(pdf, geometry, sheet, plan.printable_mm, modules)
-        if len(plan.sheets) > 1:
-            _alignment_marks(pdf, plan, sheet)
-    pdf.output(str(pdf_path))
-    return plan
+    def draw(pdf: FPDF, window: SheetWindow) -> None:
+        _draw_board(pdf, geometry, window, modules)
+
+    return write_tiled_pdf(board_size_mm(geometry), draw, pdf_path, paper)
 
 
 def _draw_board(
-    pdf: FPDF,
-    geometry: BoardGeometry,
-    sheet: Sheet,
-    printable_mm: tuple[float, float],
-    modules: dict[int, list[list[bool]]],
+    pdf: FPDF, geometry: BoardGeometry, window: SheetWindow, modules: dict[int, list[list[bool]]]
 ) -> None:
-    """The board placed for ``sheet``: the cells and markers that reach into its printable area of
-    ``printable_mm`` (the caller clips to it), and the label."""
+    """The board placed for one sheet: the cells and markers that reach into its printable area
+    (the caller clips to it), and the label."""
     ppm = geometry.px_per_mm
-    dx = PRINTER_MARGIN_MM - sheet.origin_mm[0]
-    dy = PRINTER_MARGIN_MM - sheet.origin_mm[1]
+
+    def mm(p: tuple[float, float]) -> tuple[float, float]:
+        return (p[0] / ppm, p[1] / ppm)
 
     def page(p: tuple[float, float]) -> tuple[float, float]:
-        return (p[0] / ppm + dx, p[1] / ppm + dy)
+        return window.page(mm(p))
 
-    def shows(corners: tuple[tuple[float, float], ...]) -> bool:
-        xs, ys = zip(*(page(p) for p in corners), strict=True)
-        lo = PRINTER_MARGIN_MM - OUTLINE_MM  # an outline's stroke reaches past its corners
-        hi_x, hi_y = (PRINTER_MARGIN_MM + OUTLINE_MM + v for v in printable_mm)
-        return max(xs) > lo and min(xs) < hi_x and max(ys) > lo and min(ys) < hi_y
-
-    cells = [cell for cell in geometry.cells.values() if shows(cell.corners)]
+    cells = [cell for cell in geometry.cells.values() if window.shows([mm(p) for p in cell.corners])]
     pdf.set_draw_color(OUTLINE_GREY)
     pdf.set_line_width(OUTLINE_MM)
     for cell in cells:
@@ -126,17 +199,19 @@ def _draw_board(
         x, y = page((cell.center[0], cell.center[1] + ADDRESS_DROP * inner))
         pdf.text(x - pdf.get_string_width(cell.address) / 2, y, cell.address)
     for marker in geometry.markers:
-        if shows(marker.corners):
-            _draw_marker(pdf, page(marker.corners[0]), page(marker.corners[2]), modules[marker.id])
+        if window.shows([mm(p) for p in marker.corners]):
+            draw_marker(pdf, page(marker.corners[0]), page(marker.corners[2]), modules[marker.id])
     width, height = board_size_mm(geometry)
     pdf.set_text_color(LABEL_GREY)
-    pdf.text(width * 0.35 + dx, height - 3 + dy, board_label(geometry))
+    x, y = window.page((width * 0.35, height - 3))
+    pdf.text(x, y, board_label(geometry))
 
 
-def _draw_marker(
+def draw_marker(
     pdf: FPDF, top_left: tuple[float, float], bottom_right: tuple[float, float], modules: list[list[bool]]
 ) -> None:
-    """One marker as a single filled path (no seams between its black modules)."""
+    """One marker as a single filled path (no seams between its black modules), between its
+    top-left and bottom-right page points (mm)."""
     n = len(modules)
     step_x = (bottom_right[0] - top_left[0]) / n
     step_y = (bottom_right[1] - top_left[1]) / n

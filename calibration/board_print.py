@@ -104,7 +104,25 @@ def design_board(spec: SheetSpec) -> BoardGeometry:
     for cell in hexagon_cells(spec.order):
         address = format_address(cell)
         cells[address] = CellGeometry(address, layout.hex_to_pixel(cell), tuple(layout.hex_corners(cell)))
-    q, m = spec.quiet_mm, spec.marker_mm
+    markers = marker_ring((sheet_w, sheet_h), spec.marker_mm, spec.quiet_mm, ppm)
+    return BoardGeometry(spec.order, spec.cell_mm, (round(sheet_w * ppm), round(sheet_h * ppm)), spec.dpi,
+                         cells, markers, layout, DEFAULT_DICTIONARY)
+
+
+def marker_ring(
+    sheet_mm: tuple[float, float], marker_mm: float, quiet_mm: float, scale: float = 1.0
+) -> tuple[MarkerGeometry, ...]:
+    """The ten fiducial markers in the band around a sheet: ids 0..9 clockwise from the top-left
+    corner (four corners, two more along the top and the bottom, one mid-way down each side).
+
+    Args:
+        sheet_mm: (width, height) of the sheet, millimetres.
+        marker_mm: side of each marker, millimetres.
+        quiet_mm: white space between the sheet's edge and the markers, millimetres.
+        scale: output units per millimetre (1.0 for millimetres, dpi / 25.4 for pixels).
+    """
+    sheet_w, sheet_h = sheet_mm
+    q, m = quiet_mm, marker_mm
     left, right, top, bottom = q, sheet_w - q - m, q, sheet_h - q - m
     mid_y = (sheet_h - m) / 2
     third = (right - left) / 3
@@ -112,13 +130,12 @@ def design_board(spec: SheetSpec) -> BoardGeometry:
     origins = [(left, top), (left + third, top), (left + 2 * third, top), (right, top), (right, mid_y),
                (right, bottom), (left + 2 * third, bottom), (left + third, bottom), (left, bottom),
                (left, mid_y)]
-    markers = tuple(
-        MarkerGeometry(i, ((x * ppm, y * ppm), ((x + m) * ppm, y * ppm), ((x + m) * ppm, (y + m) * ppm),
-                           (x * ppm, (y + m) * ppm)))
+    k = scale
+    return tuple(
+        MarkerGeometry(i, ((x * k, y * k), ((x + m) * k, y * k), ((x + m) * k, (y + m) * k),
+                           (x * k, (y + m) * k)))
         for i, (x, y) in enumerate(origins)
     )
-    return BoardGeometry(spec.order, spec.cell_mm, (round(sheet_w * ppm), round(sheet_h * ppm)), spec.dpi,
-                         cells, markers, layout, DEFAULT_DICTIONARY)
 
 
 def render_board(geometry: BoardGeometry, scale: float = 1.0) -> np.ndarray:

@@ -10,6 +10,8 @@ marker's four corners (ArUco order: top-left, top-right, bottom-right, bottom-le
 
 The last three keys were added later; files without them still load (dpi defaults to
 150, the dictionary to DICT_4X4_50, and the layout is recovered from the cell centres).
+A square board's board.json says ``"kind": "square"`` (calibration.square_geometry); this module
+refuses it. A hex board's has no ``kind`` (or ``"hex"``).
 """
 
 from __future__ import annotations
@@ -135,10 +137,7 @@ class BoardGeometry:
         Raises:
             KeyError: no marker has this id.
         """
-        for m in self.markers:
-            if m.id == marker_id:
-                return m
-        raise KeyError(f"board has no marker {marker_id}")
+        return find_marker(self.markers, marker_id)
 
     def to_json(self) -> dict[str, Any]:
         """The board.json document (see the module docstring)."""
@@ -191,6 +190,8 @@ class BoardGeometry:
         Raises:
             KeyError, TypeError, ValueError: a key is missing or malformed (the message names it).
         """
+        if doc.get("kind", "hex") != "hex":
+            raise ValueError(f"kind {doc.get('kind')!r}: this needs a hex board, not a square one")
         for key in ("order", "cell_mm", "image_size", "cells", "markers"):
             if key not in doc:
                 raise KeyError(f"missing key {key!r}")
@@ -198,15 +199,15 @@ class BoardGeometry:
         for address, c in doc["cells"].items():
             format_address(parse_address(address))  # validates the address
             cells[address] = CellGeometry(
-                address, _point(c["center"], f"cells.{address}.center"),
-                tuple(_point(p, f"cells.{address}.corners") for p in c["corners"]),
+                address, xy_point(c["center"], f"cells.{address}.center"),
+                tuple(xy_point(p, f"cells.{address}.corners") for p in c["corners"]),
             )
         markers = tuple(
-            MarkerGeometry(int(m["id"]), _four(m["corners"], f"markers[{i}].corners"))
+            MarkerGeometry(int(m["id"]), four_points(m["corners"], f"markers[{i}].corners"))
             for i, m in enumerate(doc["markers"])
         )
         if "layout" in doc:
-            layout = Layout(_point(doc["layout"]["origin"], "layout.origin"), float(doc["layout"]["size"]))
+            layout = Layout(xy_point(doc["layout"]["origin"], "layout.origin"), float(doc["layout"]["size"]))
         else:
             layout = _layout_from_cells(cells)
         w, h = doc["image_size"]
@@ -217,16 +218,38 @@ class BoardGeometry:
         )
 
 
-def _point(value: Any, where: str) -> Point:
+def find_marker(markers: tuple[MarkerGeometry, ...], marker_id: int) -> MarkerGeometry:
+    """The marker with this id among ``markers``.
+
+    Raises:
+        KeyError: no marker has this id.
+    """
+    for m in markers:
+        if m.id == marker_id:
+            return m
+    raise KeyError(f"board has no marker {marker_id}")
+
+
+def xy_point(value: Any, where: str) -> Point:
+    """``[x, y]`` from JSON as floats.
+
+    Raises:
+        ValueError: not a list of two numbers (the message names ``where``).
+    """
     if not isinstance(value, list | tuple) or len(value) != 2:
         raise ValueError(f"{where}: expected [x, y], got {value!r}")
     return (float(value[0]), float(value[1]))
 
 
-def _four(value: Any, where: str) -> tuple[Point, Point, Point, Point]:
+def four_points(value: Any, where: str) -> tuple[Point, Point, Point, Point]:
+    """Four ``[x, y]`` corners from JSON.
+
+    Raises:
+        ValueError: not a list of four points (the message names ``where``).
+    """
     if not isinstance(value, list | tuple) or len(value) != 4:
         raise ValueError(f"{where}: expected 4 corners, got {value!r}")
-    a, b, c, d = (_point(p, where) for p in value)
+    a, b, c, d = (xy_point(p, where) for p in value)
     return (a, b, c, d)
 
 

@@ -25,9 +25,15 @@ class StandingsButtons:
 
 
 def winner_line(view: KioskView) -> str:
-    """``"Ana wins with 42"``, or ``"Ana, Bo and Cy tie with 30"`` (the highest total wins, §3-3)."""
+    """``"Ana wins with 42"``, or ``"Ana, Bo and Cy tie with 30"`` (the highest total wins, §3-3);
+    where the view names the winner (the game's own tie-break), ``"Bo wins with 30 (tie broken:
+    score before the rack transfer)"``."""
     if not view.players:
         return "No players"
+    if view.winner is not None:
+        score = next((p.score for p in view.players if p.name == view.winner), 0)
+        broken = f" (tie broken: {view.tie_break})" if view.tie_break else ""
+        return f"{view.winner} wins with {score}{broken}"
     best = max(p.score for p in view.players)
     names = [p.name for p in view.players if p.score == best]
     if len(names) == 1:
@@ -38,9 +44,10 @@ def winner_line(view: KioskView) -> str:
 def draw_standings(screen: pygame.Surface, theme: Theme, view: KioskView, scale: float) -> StandingsButtons:
     """Draw the final standings over the whole ``screen``; returns where the buttons are.
 
-    Players with equal totals share a rank (1, 1, 3); a name too long for its row is cut short with
-    an ellipsis, the winner line shrinks to the screen's width, and the end notes get the lines they
-    wrap to (the rows shrink to leave them room).
+    Players with equal totals share a rank (1, 1, 3), unless the view names the winner (the
+    game's tie-break): the winner then comes first, alone at rank 1. A name too long for its row
+    is cut short with an ellipsis, the winner line shrinks to the screen's width, and the end
+    notes get the lines they wrap to (the rows shrink to leave them room).
     """
     w, h = screen.get_size()
     screen.fill(theme.panel)
@@ -57,7 +64,7 @@ def draw_standings(screen: pygame.Surface, theme: Theme, view: KioskView, scale:
     notes_font = theme.font(int(19 * scale))
     notes = wrap_lines(notes_font, " ".join(view.end_notes), w - 2 * pad)
     notes_h = notes_font.get_linesize() * len(notes) + pad // 2 if notes else 0
-    ranked = sorted(view.players, key=lambda p: -p.score)
+    ranked = sorted(view.players, key=lambda p: (p.name != view.winner, -p.score))
     room = buttons_top - pad - notes_h - y
     row_h = min(int(56 * scale), room // max(1, len(ranked)))
     score_font = theme.font(int(row_h * 0.85), bold=True)
@@ -65,9 +72,9 @@ def draw_standings(screen: pygame.Surface, theme: Theme, view: KioskView, scale:
     best = ranked[0].score if ranked else 0
     width = min(w - 2 * pad, int(620 * scale))
     for player in ranked:
-        rank = 1 + sum(p.score > player.score for p in ranked)
+        rank = 1 + sum(p.score > player.score or (p.name == view.winner != player.name) for p in ranked)
         row = pygame.Rect(pad, y, width, row_h - max(2, row_h // 12))
-        is_winner = player.score == best
+        is_winner = player.name == view.winner if view.winner is not None else player.score == best
         pygame.draw.rect(
             screen, theme.current if is_winner else theme.card, row, border_radius=int(6 * scale)
         )

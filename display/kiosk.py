@@ -1,6 +1,7 @@
 """The pygame kiosk: a full-screen window (800x480 touch screen up to 1920x1080) beside the board.
 
-Left: the board map (display.board_map). Right, during play: the state banner in words, whose
+Left: the board map (display.board_map), or the game's own map (display.maps) when the view
+carries one. Right, during play: the state banner in words, whose
 turn, the score cards, the turn in progress, alerts and touch buttons (display.scoreboard). A tap
 on a cell opens the keypad to correct it (display.keypad); once the game has ended the final
 standings take the screen until a tap or key (display.game_over). Input (keys, USB keypad, touch,
@@ -113,6 +114,8 @@ class Kiosk:
         self._screen: pygame.Surface | None = None
         #: where the board map is drawn (pixels <-> cells), once shown
         self.layout: Layout | None = None
+        #: where another game's map (display.maps) is drawn, once shown
+        self.map_rect: pygame.Rect | None = None
         #: what a touch can hit now: the play buttons, the keypad, the standings' buttons
         self.buttons: list[tuple[pygame.Rect, ActionKind]] = []
         self.keys: list[Key] = []
@@ -200,9 +203,14 @@ class Kiosk:
         w, h = self.size
         board_side = min(h, int(w * 0.6))
         board_rect = pygame.Rect(0, 0, board_side, h).inflate(-board_side // 30, -h // 30)
-        self.layout = fit_layout(view.cells, board_rect)
-        draw_board(screen, dataclasses.replace(view, selected=self.selected), self.layout, t, flash_on)
         corner = t.font(int(15 * s))
+        if view.game_map is not None:
+            self.layout = None  # no hex cells to pick: corrections of other games come with their camera
+            self.map_rect = board_rect.inflate(0, -2 * corner.get_linesize())
+            view.game_map.draw(screen, self.map_rect, t)
+        else:
+            self.layout = fit_layout(view.cells, board_rect)
+            draw_board(screen, dataclasses.replace(view, selected=self.selected), self.layout, t, flash_on)
         screen.blit(corner.render(view.title, True, t.muted), (int(4 * s), int(2 * s)))
         camera = corner.render(f"camera: {view.camera.value}", True, t.muted)
         screen.blit(camera, camera.get_rect(bottomleft=(int(4 * s), h - int(2 * s))))

@@ -14,18 +14,14 @@ from pathlib import Path
 
 import pygame
 
+from calibration.palette import ink_on
 from display.view import TableState
 
 Colour = tuple[int, int, int]
 
+__all__ = ["Colour", "Theme", "ink_on"]
+
 _FONT_DIR = Path("/usr/share/fonts/truetype/dejavu")
-
-
-def ink_on(fill: Colour) -> Colour:
-    """Black or white text, whichever reads better on ``fill`` (relative luminance above 0.18: black)."""
-    lin = [(c / 255) / 12.92 if c <= 10 else ((c / 255 + 0.055) / 1.055) ** 2.4 for c in fill]
-    luminance = 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
-    return (0, 0, 0) if luminance > 0.18 else (255, 255, 255)
 
 
 @dataclass(slots=True)
@@ -58,6 +54,15 @@ class Theme:
     illegal: Colour = (184, 27, 49)
     illegal_dim: Colour = (100, 14, 26)
     restore: Colour = (152, 25, 235)
+    # other games' maps: a Yushino square and tile (premiums: calibration.palette), Super Wild's
+    # tiles, its Super Wild and the outlines of sets and runs, a closed Holominoes hole
+    square: Colour = (110, 110, 110)
+    square_tile: Colour = (255, 255, 255)
+    table_tile: Colour = (245, 240, 225)
+    wild_tile: Colour = (110, 30, 160)
+    set_group: Colour = (94, 173, 255)
+    run_group: Colour = (255, 140, 0)
+    hole: Colour = (255, 255, 255)
     # the board map: outlines
     last_turn: Colour = (0, 29, 205)
     selected: Colour = (255, 255, 255)

@@ -9,8 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import TYPE_CHECKING
 
 from engine.hexgrid import Hex
+
+if TYPE_CHECKING:
+    from display.maps import GameMap
 
 
 class CameraState(Enum):
@@ -22,6 +26,7 @@ class CameraState(Enum):
     LOST = "board lost"
     NO_CAMERA = "camera lost"
     STARTING = "starting"
+    REPLAY = "none (a transcript replayed)"
 
 
 class TableState(Enum):
@@ -108,6 +113,11 @@ class KioskView:
             the game has wild tiles, ``"marker"`` where the modulus marker is used).
         end_notes: the game's end adjustments in words (who froze when, how the game ended), shown
             with the final standings.
+        game_map: another game's map (display.maps), drawn instead of the hex board; ``cells``
+            is then empty.
+        winner: the winner as the game's rules decide it (Yushino's tie-breaks, §4), None to
+            take the highest total (and name a tie).
+        tie_break: how a tie for the highest total was broken, in words, or None.
     """
 
     cells: frozenset[Hex]
@@ -129,6 +139,9 @@ class KioskView:
     is_over: bool = False
     faces: tuple[str, ...] = ()
     end_notes: tuple[str, ...] = ()
+    game_map: GameMap | None = None
+    winner: str | None = None
+    tie_break: str | None = None
 
     def __post_init__(self) -> None:
         for name in ("tiles", "provisional", "restore"):

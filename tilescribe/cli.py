@@ -29,6 +29,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "tilescribe.commands.score",
     "tilescribe.commands.hint",
     "tilescribe.commands.board",
+    "tilescribe.commands.tiles",
     "tilescribe.commands.calibrate",
     "tilescribe.commands.read",
     "tilescribe.commands.simulate",

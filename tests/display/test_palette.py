@@ -13,6 +13,7 @@ import colour
 import numpy as np
 import pytest
 
+from calibration.palette import PLAIN_RGB, PREMIUM_RGB
 from display.theme import Theme
 from display.view import TableState
 
@@ -49,6 +50,11 @@ GROUPS = {
         n: getattr(THEME, n) for n in ("cell", "tile", "provisional", "blocked", "illegal", "restore")
     },
     "outlines": {n: getattr(THEME, n) for n in ("last_turn", "selected", "uncertain", "tile", "cell")},
+    "premiums on paper": {**PREMIUM_RGB, "plain": PLAIN_RGB},
+    "Yushino map": {**PREMIUM_RGB, **{n: getattr(THEME, n) for n in ("square", "square_tile", "background")}},
+    "Super Wild map": {
+        n: getattr(THEME, n) for n in ("table_tile", "wild_tile", "set_group", "run_group", "background")
+    },
 }
 
 

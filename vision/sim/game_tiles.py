@@ -19,6 +19,7 @@ stay out of training renders.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -148,9 +149,7 @@ def render_yushino(face: str, style: GameStyle, size_px: int, rng: np.random.Gen
     """
     _check(style, "yushino", face, YUSHINO_FACES, size_px)
     s = size_px
-    m = 1.0
-    square = np.array([[m, m], [s - m, m], [s - m, s - m], [m, s - m]])
-    image, alpha, body, ink = _blank(style, _rounded(square, s * 0.09), s, rng)
+    image, alpha, body, ink = _blank(style, _rounded_square(s), s, rng)
     centre = np.array([0.5, 0.45]) * s + rng.uniform(-0.02, 0.02, 2) * s
     t = max(1, round(s * 0.045))
     if face != "#":
@@ -162,7 +161,7 @@ def render_yushino(face: str, style: GameStyle, size_px: int, rng: np.random.Gen
     if style.variant == "bar":
         foot = round(0.86 * s)
         cv2.line(image, (round(0.32 * s), foot), (round(0.68 * s), foot), ink, t, cv2.LINE_AA)
-    return np.dstack([image, alpha])
+    return _finish(image, alpha)
 
 
 def render_superwild(
@@ -190,7 +189,7 @@ def render_superwild(
     s = size_px
     image, alpha, body, _ = _blank(style, tile_outline("rectangle", s), s, rng)
     base = SUPERWILD_INKS.get(colour, style.ink)
-    ink = tuple(int(np.clip(c + d, 0, 255)) for c, d in zip(base, rng.integers(-12, 13, 3), strict=True))
+    ink = tuple(min(255, max(0, c + d)) for c, d in zip(base, rng.integers(-12, 13, 3).tolist(), strict=True))
     upper = style.variant == "upper" and face not in ("6/9", "joker")
     centre = np.array([0.5, 0.40 if upper else 0.5]) * s + rng.uniform(-0.02, 0.02, 2) * s
     box = np.array([0.58, 0.36 if upper else 0.42]) * s * rng.uniform(0.88, 1.04)
@@ -204,7 +203,7 @@ def render_superwild(
         _print(image, style.font, "W", centre, box * 0.7, ink)
     else:
         _print(image, style.font, "6" if face == "6/9" else face, centre, box, ink)
-    return np.dstack([image, alpha])
+    return _finish(image, alpha)
 
 
 def render_holomino(
@@ -240,7 +239,7 @@ def render_holomino(
     for digit, centre, angle in zip(digits, at, angles, strict=True):
         turn = -(angle + 90.0) if style.variant == "pointing" else 0.0
         _print(image, style.font, str(digit), centre, box, ink, turn)
-    return HolominoTile(np.dstack([image, alpha]), (float(c[0]), float(c[1])), float(r), at,
+    return HolominoTile(_finish(image, alpha), (float(c[0]), float(c[1])), float(r), at,
                         c + r * _unit(np.array(HOLOMINO_BITTEN_DEG)))
 
 
@@ -256,19 +255,23 @@ def _check(style: GameStyle, game: str, face: str, faces: tuple[str, ...], size_
 def _blank(
     style: GameStyle, outline: np.ndarray, s: int, rng: np.random.Generator
 ) -> tuple[np.ndarray, np.ndarray, tuple[int, int, int], tuple[int, int, int]]:
-    """A tile body (BGR) shaded like a moulded tile, its alpha, and this tile's body and ink colours."""
-    jitter = rng.integers(-8, 9, size=3)
-    body = tuple(int(np.clip(c + d, 0, 255)) for c, d in zip(style.body, jitter, strict=True))
-    ink = tuple(int(np.clip(c + d // 2, 0, 255)) for c, d in zip(style.ink, jitter, strict=True))
+    """A tile body (BGRA, to be drawn on in BGR), its alpha, and this tile's body and ink colours."""
+    jitter = rng.integers(-8, 9, size=3).tolist()
+    body = tuple(min(255, max(0, c + d)) for c, d in zip(style.body, jitter, strict=True))
+    ink = tuple(min(255, max(0, c + d // 2)) for c, d in zip(style.ink, jitter, strict=True))
     fixed = np.round(outline * 16).astype(np.int32)
     alpha = np.zeros((s, s), np.uint8)
     cv2.fillPoly(alpha, [fixed], 255, cv2.LINE_AA, shift=4)
-    ramp = np.linspace(6, -6, s, dtype=np.float32)  # a faint top-left light
-    image = np.clip(np.asarray(body, np.float32) + ((ramp[:, None] + ramp[None, :]) / 2)[..., None], 0, 255)
-    image = image.astype(np.uint8)
+    image = np.empty((s, s, 4), np.uint8)  # drawn in BGR; the alpha channel is set last (_finish)
+    image[:] = (*body, 0)
     rim = tuple(int(v * 0.78) for v in body)
     cv2.polylines(image, [fixed], True, rim, max(1, s // 32), cv2.LINE_AA, shift=4)
-    return image, alpha, body, ink  # type: ignore[return-value]
+    return image, alpha, body, ink
+
+
+def _finish(image: np.ndarray, alpha: np.ndarray) -> np.ndarray:
+    image[..., 3] = alpha
+    return image
 
 
 def _print(
@@ -292,13 +295,15 @@ def _print(
         matrix[:, 2] += np.array([side - gw, side - gh]) / 2
         glyph = cv2.warpAffine(glyph, matrix, (side, side), flags=cv2.INTER_LINEAR)
     x0, y0 = int(centre[0] - glyph.shape[1] / 2), int(centre[1] - glyph.shape[0] / 2)
-    blend_ink(image, glyph, x0, y0, ink)  # type: ignore[arg-type]
+    blend_ink(image[..., :3], glyph, x0, y0, (ink[0], ink[1], ink[2]))
     return int(centre[0] - gw / 2), int(centre[1] - gh / 2), gw, gh
 
 
-def _rounded(polygon: np.ndarray, r: float) -> np.ndarray:
-    """A polygon with right-angled corners (float [n, 2], clockwise on screen), its corners rounded to
-    radius ``r``."""
+@functools.lru_cache(maxsize=256)
+def _rounded_square(s: int) -> np.ndarray:
+    """The outline (float [n, 2]) of a square filling an s x s canvas, its corners rounded."""
+    polygon = np.array([[1.0, 1.0], [s - 1.0, 1.0], [s - 1.0, s - 1.0], [1.0, s - 1.0]])
+    r = 0.09 * s
     points = []
     n = len(polygon)
     for i in range(n):

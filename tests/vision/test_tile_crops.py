@@ -10,11 +10,12 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.reader.crop import INPUT_PX
+from vision.reader.crop import INPUT_PX, tile_crop
 from vision.reader.faces import COLOUR_NAMES, COLOURS, FACES
 from vision.sim.game_tiles import GAMES, sample_game_style
 from vision.sim.options import Split
 from vision.sim.tile_crops import ALL_GAMES, PHOTO_GAME, CropSet, main, photo_crops, rendered_crops
+from vision.sim.tile_scenes import DRAW_MAX, SCENES, SIZE_RANGE, table_bank
 from vision.sim.tiles import fonts, sample_style
 
 PHOTOS = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "rummikub-photos"
@@ -138,3 +139,21 @@ def test_mosaic_command_writes_a_labelled_image(tmp_path: Path, capsys: pytest.C
     assert main(["--n", "2", "--photos", str(tmp_path / "none"), "--out", str(out)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "none" in err
+
+
+@pytest.mark.parametrize("game", ALL_GAMES)
+def test_scenes_centre_the_crop_on_the_labelled_tile(game: str) -> None:
+    """Before the camera's faults, the crop's middle is the tile's (a Holominoes digit's ink lies
+    there) and differs from what an empty scene's middle shows."""
+    rng = np.random.default_rng(7)
+    tables = table_bank(rng)
+    for _ in range(6):
+        scene = SCENES[game](rng, "train", tables, False)
+        assert scene.face != "none" and scene.canvas.dtype == np.uint8
+        assert DRAW_MAX >= scene.size >= SIZE_RANGE[0] - 1
+        crop = tile_crop(scene.canvas, scene.centre, scene.size).astype(int)
+        middle = crop[14:26, 14:26].reshape(-1, 3)
+        if scene.face != "#":  # a printed face: ink and body both in the middle of the crop
+            assert np.ptp(middle.sum(axis=1)) > 120, (game, scene.face)
+        empty = SCENES[game](rng, "train", tables, True)
+        assert empty.face == "none" and empty.colour == "-"

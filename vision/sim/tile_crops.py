@@ -46,7 +46,7 @@ _LETTER = {name: letter for letter, name in COLOUR_NAMES.items()}
 _NOISE_SIDE = 2 * int(DRAW_MAX)  # holds camera_crop's largest view
 
 
-@dataclass
+@dataclass(eq=False)
 class CropSet:
     """Labelled crops.
 
@@ -172,10 +172,9 @@ def camera_crop(
         view = cv2.resize(view, (side, side), interpolation=cv2.INTER_AREA)
         half = side / 2
     view = _photometric(view, size, rng)
-    if rng.random() < 0.85:
-        ok, jpeg = cv2.imencode(".jpg", view, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(40, 96))])
-        decoded = cv2.imdecode(jpeg, cv2.IMREAD_COLOR) if ok else None
-        view = view if decoded is None else decoded
+    ok, jpeg = cv2.imencode(".jpg", view, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(40, 96))])
+    decoded = cv2.imdecode(jpeg, cv2.IMREAD_COLOR) if ok else None
+    view = view if decoded is None else decoded
     offset = rng.uniform(-0.08, 0.08, 2) * size
     return tile_crop(view, (half + offset[0], half + offset[1]), size * rng.uniform(0.9, 1.1))
 
@@ -196,12 +195,12 @@ def _photometric(view: np.ndarray, size: float, rng: np.random.Generator) -> np.
     image += np.float32((1 - contrast) * np.mean(cv2.mean(view)[:3]) * float(gain.mean()) / contrast)
     if rng.random() < 0.2:  # a glare spot of the lamp on the glossy tile
         gx, gy, r = rng.uniform(-0.7, 0.7), rng.uniform(-0.7, 0.7), rng.uniform(0.08, 0.4)
-        image += (rng.uniform(60, 220) * np.exp(-((xs - gx) ** 2 + (ys - gy) ** 2) / (2 * r * r)))[..., None]
+        image += (rng.uniform(60, 180) * np.exp(-((xs - gx) ** 2 + (ys - gy) ** 2) / (2 * r * r)))[..., None]
     roll = rng.random()
     if roll < 0.45:
         image = np.asarray(cv2.GaussianBlur(image, (0, 0), rng.uniform(0.3, 0.6 + size / 80)), np.float32)
     elif roll < 0.6:
-        image = _motion_blur(image, rng.uniform(2, 3 + size / 15), rng.uniform(0, 180))
+        image = _motion_blur(image, rng.uniform(2, 2 + size / 20), rng.uniform(0, 180))
     y, x = (int(rng.integers(0, _NOISE_SIDE - n + 1)) for n in (h, w))
     image += _noise()[y : y + h, x : x + w] * np.float32(rng.uniform(0, 8))
     return np.clip(image, 0, 255).astype(np.uint8)

@@ -153,7 +153,7 @@ def render_yushino(face: str, style: GameStyle, size_px: int, rng: np.random.Gen
     centre = np.array([0.5, 0.45]) * s + rng.uniform(-0.02, 0.02, 2) * s
     t = max(1, round(s * 0.045))
     if face != "#":
-        box = np.array([0.5, 0.5]) * s * rng.uniform(0.85, 1.05)
+        box = np.array([0.5, 0.5]) * s * rng.uniform(0.75, 1.1)  # small to bold prints
         _, y0, _, gh = _print(image, style.font, face, centre, box, ink)
         if style.variant == "underline":
             y = y0 + gh + 2 * t
@@ -192,7 +192,7 @@ def render_superwild(
     ink = tuple(min(255, max(0, c + d)) for c, d in zip(base, rng.integers(-12, 13, 3).tolist(), strict=True))
     upper = style.variant == "upper" and face not in ("6/9", "joker")
     centre = np.array([0.5, 0.40 if upper else 0.5]) * s + rng.uniform(-0.02, 0.02, 2) * s
-    box = np.array([0.58, 0.36 if upper else 0.42]) * s * rng.uniform(0.88, 1.04)
+    box = np.array([0.58, 0.36 if upper else 0.42]) * s * rng.uniform(0.8, 1.08)
     if upper:  # the Rummikub-like tinted disc and foot bar
         tint = tuple(int(c * 0.93) for c in body)
         cv2.circle(image, _pt(centre), int(box[0] * 0.62), tint, -1, cv2.LINE_AA)
@@ -235,7 +235,7 @@ def render_holomino(
         cv2.circle(image, _pt(b), round(_BITE * r) + 1, rim, max(1, s // 48), cv2.LINE_AA)
     angles = np.array(HOLOMINO_NUMBERED_DEG)
     at = c + HOLOMINO_DIGIT_AT * r * _unit(angles) + rng.uniform(-0.015, 0.015, (3, 2)) * s
-    box = np.array([0.30, 0.30]) * r * rng.uniform(0.9, 1.1)
+    box = np.array([0.30, 0.30]) * r * rng.uniform(0.8, 1.2)
     for digit, centre, angle in zip(digits, at, angles, strict=True):
         turn = -(angle + 90.0) if style.variant == "pointing" else 0.0
         _print(image, style.font, str(digit), centre, box, ink, turn)

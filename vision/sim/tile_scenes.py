@@ -10,8 +10,8 @@ from straight above (vision.sim.tile_crops then turns it, adds the camera's faul
 - "holominoes": one numbered corner of a hexagon loose on the table, edge neighbours sometimes in
   place; the crop is centred on the corner's digit and its size is the tile's radius.
 
-An empty scene ("none") is an empty cell, bare table, the gap between two tiles, or a bitten
-Holominoes corner.
+An empty scene ("none") is an empty cell, the corner where board cells meet (parts of the tiles
+around it in view), bare table, the gap between two tiles, or a bitten Holominoes corner.
 """
 
 from __future__ import annotations
@@ -156,12 +156,14 @@ def _modlinseq(rng: np.random.Generator, split: Split, tables: list[np.ndarray],
     paper = rng.uniform(225, 255) * rng.uniform(0.95, 1.0, 3)
     canvas = np.empty((side, side, 3), np.uint8)
     canvas[:] = paper.astype(np.uint8)
-    c = np.array([side / 2, side / 2])
+    middle = np.array([side / 2, side / 2])
+    between = empty and rng.random() < 0.4  # the crop on a corner where three cells meet
+    r = pitch / math.sqrt(3)
+    c = middle - (r * _unit(-90.0 + 60 * int(rng.integers(6))) if between else 0.0)
     around = np.deg2rad(np.arange(0, 360, 60))
     cells = [c] + [c + pitch * np.array([math.cos(a), math.sin(a)]) for a in around]
     grey = int(rng.uniform(150, 215))
     corner_dirs = np.deg2rad(np.arange(-90, 270, 60))
-    r = pitch / math.sqrt(3)
     for cell in cells:
         corners = cell + r * np.stack([np.cos(corner_dirs), np.sin(corner_dirs)], axis=1)
         cv2.polylines(canvas, [np.round(corners * 16).astype(np.int32)], True, (grey,) * 3,
@@ -173,15 +175,15 @@ def _modlinseq(rng: np.random.Generator, split: Split, tables: list[np.ndarray],
                     max(1, round(0.25 * ppm)), cv2.LINE_AA)
     style = sample_style(rng, split, ("pentagon",))
     anchor = tile_outline("pentagon", s)[:5].mean(axis=0)  # the pentagon's centre
-    scene = Scene(canvas, (float(c[0]), float(c[1])), size, NOT_A_FACE)
+    scene = Scene(canvas, (float(middle[0]), float(middle[1])), size, NOT_A_FACE)
     for k, cell in enumerate(cells):
-        if (k == 0 and empty) or (k > 0 and rng.random() < 0.5):
+        if (k == 0 and empty and not between) or (k > 0 and rng.random() < 0.5):
             continue
         face = _pick(rng, MODLINSEQ_FACES)
         at = cell + rng.normal(0, 0.6, 2) * ppm
         _place(canvas, render_tile(face, style, s, rng, modulus=int(rng.integers(5, 20))), anchor, at,
                rng.normal(0, 8))
-        if k == 0:
+        if k == 0 and not empty:
             scene = Scene(canvas, (float(at[0]), float(at[1])), size, face)
     return scene
 
@@ -196,11 +198,13 @@ def _yushino(rng: np.random.Generator, split: Split, tables: list[np.ndarray], e
     board = rng.uniform(150, 245) * rng.uniform(0.85, 1.0, 3)
     canvas = np.empty((side, side, 3), np.uint8)
     canvas[:] = board.astype(np.uint8)
-    c = np.array([side / 2, side / 2]) + rng.uniform(-0.5, 0.5, 2)
+    middle = np.array([side / 2, side / 2])
+    between = empty and rng.random() < 0.4  # the crop on a corner where four squares meet
+    c = middle + rng.uniform(-0.5, 0.5, 2) - (rng.choice([-0.5, 0.5], 2) * pitch if between else 0.0)
     line = tuple(int(v * rng.uniform(0.5, 0.8)) for v in board)
     style = sample_game_style(rng, split, "yushino")
     cells = [c + pitch * np.array([i, j]) for j in (0, -1, 1) for i in (0, -1, 1)]
-    scene = Scene(canvas, (float(c[0]), float(c[1])), size, NOT_A_FACE)
+    scene = Scene(canvas, (float(middle[0]), float(middle[1])), size, NOT_A_FACE)
     for cell in cells:
         x0, y0 = cell - pitch / 2
         if rng.random() < 0.35:
@@ -215,12 +219,12 @@ def _yushino(rng: np.random.Generator, split: Split, tables: list[np.ndarray], e
                       max(1, round(pitch / 40)))
     for k, cell in enumerate(cells):
         diagonal = k > 0 and np.all(cell != c)  # only a corner of it shows in the crop
-        if (k == 0 and empty) or (k > 0 and rng.random() < (0.75 if diagonal else 0.5)):
+        if (k == 0 and empty and not between) or (k > 0 and rng.random() < (0.75 if diagonal else 0.5)):
             continue
         face = _pick(rng, YUSHINO_FACES)
         at = cell + rng.normal(0, 0.03, 2) * s
         _place(canvas, render_yushino(face, style, s, rng), (s / 2, s / 2), at, rng.normal(0, 4))
-        if k == 0:
+        if k == 0 and not empty:
             scene = Scene(canvas, (float(at[0]), float(at[1])), size, face)
     return scene
 

@@ -35,12 +35,12 @@ GAMES: tuple[str, ...] = ("yushino", "superwild", "holominoes")
 YUSHINO_FACES: tuple[str, ...] = (*(str(v) for v in range(10)), "#")
 SUPERWILD_FACES: tuple[str, ...] = (*(str(v) for v in range(1, 14) if v not in (6, 9)), "6/9", "joker")
 HOLOMINO_DIGITS: tuple[int, ...] = (1, 2, 3, 4, 5, 6)
-#: Super Wild ink colours (BGR) by colour letter.
-SUPERWILD_INKS: dict[str, tuple[int, int, int]] = {
-    "K": (35, 30, 30),
-    "B": (165, 75, 20),
-    "O": (30, 135, 235),
-    "R": (45, 40, 195),
+#: Super Wild ink colours (BGR) by colour letter: shades that printed sets use.
+SUPERWILD_INKS: dict[str, tuple[tuple[int, int, int], ...]] = {
+    "K": ((35, 30, 30), (60, 50, 50), (20, 20, 20)),
+    "B": ((165, 75, 20), (140, 60, 10), (190, 110, 40)),
+    "O": ((30, 135, 235), (40, 160, 245), (20, 110, 220)),
+    "R": ((45, 40, 195), (60, 40, 170), (40, 30, 220)),
 }
 #: Tile bodies (BGR) and the inks that contrast with them: ivory, white, cream, pale wood, pale
 #: green, then dark bodies printed in light ink.
@@ -188,17 +188,22 @@ def render_superwild(
         raise TileStyleError(f"Super Wild tile {face!r} cannot have colour {colour!r}")
     s = size_px
     image, alpha, body, _ = _blank(style, tile_outline("rectangle", s), s, rng)
-    base = SUPERWILD_INKS.get(colour, style.ink)
+    shades = SUPERWILD_INKS.get(colour, (style.ink,))
+    base = shades[int(rng.integers(len(shades)))]
     ink = tuple(min(255, max(0, c + d)) for c, d in zip(base, rng.integers(-12, 13, 3).tolist(), strict=True))
     upper = style.variant == "upper" and face not in ("6/9", "joker")
     centre = np.array([0.5, 0.40 if upper else 0.5]) * s + rng.uniform(-0.02, 0.02, 2) * s
     box = np.array([0.58, 0.36 if upper else 0.42]) * s * rng.uniform(0.8, 1.08)
-    if upper:  # the Rummikub-like tinted disc and foot bar
-        tint = tuple(int(c * 0.93) for c in body)
+    if upper:  # the Rummikub-like tinted disc, and a foot bar or a faint maker's name at the foot
+        tint = tuple(int(c * 0.9) for c in body)
         cv2.circle(image, _pt(centre), int(box[0] * 0.62), tint, -1, cv2.LINE_AA)
-        cv2.line(image, (int(0.3 * s), int(0.86 * s)), (int(0.45 * s), int(0.86 * s)), tint, max(1, s // 28))
+        if rng.random() < 0.5:
+            foot = int(0.86 * s)
+            cv2.line(image, (int(0.3 * s), foot), (int(0.45 * s), foot), tint, max(1, s // 28))
+        else:
+            _print(image, style.font, "Super Wild", np.array([0.5, 0.8]) * s, np.array([0.5, 0.08]) * s, tint)
     if face == "joker":
-        ring = SUPERWILD_INKS["RKBO"[int(rng.integers(4))]]
+        ring = SUPERWILD_INKS["RKBO"[int(rng.integers(4))]][0]
         cv2.circle(image, _pt(centre), int(0.3 * s), ring, max(1, s // 24), cv2.LINE_AA)
         _print(image, style.font, "W", centre, box * 0.7, ink)
     else:

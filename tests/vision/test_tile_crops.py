@@ -157,3 +157,11 @@ def test_scenes_centre_the_crop_on_the_labelled_tile(game: str) -> None:
             assert np.ptp(middle.sum(axis=1)) > 120, (game, scene.face)
         empty = SCENES[game](rng, "train", tables, True)
         assert empty.face == "none" and empty.colour == "-"
+
+
+def test_an_unreadable_photo_is_named(tmp_path: Path) -> None:
+    folder = _photo_folder(tmp_path, _first_labelled_stems(1))
+    (folder / "images" / "broken.jpg").write_bytes(b"not a jpeg")
+    (folder / "labels" / "broken.txt").write_text("")
+    with pytest.raises(ValueError, match="broken.jpg: not a readable image"):
+        photo_crops(folder, seed=0)

@@ -42,6 +42,7 @@ PHOTO_GAME = "rummikub-photo"
 #: Share of "none" crops among the rendered ones (enough to learn "no tile", few enough not to
 #: crowd out the ~25 face classes).
 NONE_SHARE = 0.08
+_PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png")
 _LETTER = {name: letter for letter, name in COLOUR_NAMES.items()}
 _NOISE_SIDE = 2 * int(DRAW_MAX)  # holds camera_crop's largest view
 
@@ -119,7 +120,8 @@ def photo_crops(photos_dir: Path, seed: int, per_tile: int = 4) -> CropSet:
     -> face "7", colour "K"; "joker" -> face "joker", colour "-".
 
     Raises:
-        ValueError: when the folder has no images/, labels/ or data.yaml, or per_tile < 1.
+        ValueError: when the folder has no images/, labels/ or data.yaml, a photo (.jpg, .jpeg,
+            .png) has no label file or cannot be read, or per_tile < 1.
         vision.sim.crops.CropError: on a malformed label line (names the file and line).
     """
     yaml = next((p for p in (photos_dir / "data.yaml", photos_dir.parent / "data.yaml") if p.is_file()), None)
@@ -132,11 +134,13 @@ def photo_crops(photos_dir: Path, seed: int, per_tile: int = 4) -> CropSet:
     crops, faces, colours = [], [], []
     for photo_path in sorted((photos_dir / "images").iterdir()):
         label_file = photos_dir / "labels" / f"{photo_path.stem}.txt"
-        if has_label_errata(photo_path.name) or not label_file.is_file():
+        if photo_path.suffix.lower() not in _PHOTO_SUFFIXES or has_label_errata(photo_path.name):
             continue
+        if not label_file.is_file():
+            raise ValueError(f"{photo_path}: no label file {label_file.name} in labels/")
         photo = cv2.imread(str(photo_path), cv2.IMREAD_COLOR)
         if photo is None:
-            continue
+            raise ValueError(f"{photo_path}: not a readable image")
         for tile in read_labels(label_file, photo_path, (photo.shape[1], photo.shape[0]), names):
             (cx, cy), (w, h), _ = cv2.minAreaRect(tile.polygon.astype(np.float32))
             face, colour = ("joker", NO_COLOUR) if tile.name == "joker" else (tile.face, _LETTER[tile.colour])

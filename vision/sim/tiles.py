@@ -13,7 +13,7 @@ Fonts are OpenCV Hershey fonts and TrueType/OpenType fonts from /usr/share/fonts
 pygame.freetype. Fonts and real crops are split into a TRAIN set (for the tile reader's training
 data) and a HELD-OUT set (for figures on styles the reader never saw), by whole font families
 (train: DejaVu, Liberation, Nimbus Sans/Roman/Mono PS, FreeFont, URW Bookman, Noto where
-installed, Hershey simplex/duplex/complex/plain; held out: URW Gothic, P052, C059, Hershey
+installed, Hershey simplex/duplex/complex/plain and italics; held out: URW Gothic, P052, C059, Hershey
 triplex): see ``fonts`` and ``sample_style``. Some styles underline 6 and 9 or put a dot after
 them, as real tile sets do; a wild tile is printed "#" or left blank (§7-1); the modulus marker
 (§8) shows the modulus in contrasting colours inside a ring.

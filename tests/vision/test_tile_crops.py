@@ -14,7 +14,15 @@ from vision.reader.crop import INPUT_PX, tile_crop
 from vision.reader.faces import COLOUR_NAMES, COLOURS, FACES
 from vision.sim.game_tiles import GAMES, sample_game_style
 from vision.sim.options import Split
-from vision.sim.tile_crops import ALL_GAMES, PHOTO_GAME, CropSet, main, photo_crops, rendered_crops
+from vision.sim.tile_crops import (
+    ALL_GAMES,
+    PHOTO_GAME,
+    CropSet,
+    camera_crop,
+    main,
+    photo_crops,
+    rendered_crops,
+)
 from vision.sim.tile_scenes import DRAW_MAX, SCENES, SIZE_RANGE, table_bank
 from vision.sim.tiles import fonts, sample_style
 
@@ -165,3 +173,13 @@ def test_an_unreadable_photo_is_named(tmp_path: Path) -> None:
     (folder / "labels" / "broken.txt").write_text("")
     with pytest.raises(ValueError, match="broken.jpg: not a readable image"):
         photo_crops(folder, seed=0)
+
+
+def test_camera_crop_checks_its_input() -> None:
+    rng = np.random.default_rng(0)
+    image = np.full((60, 60, 3), 200, np.uint8)
+    assert camera_crop(image, (30, 30), 40.0, rng).shape == (INPUT_PX, INPUT_PX, 3)
+    with pytest.raises(ValueError, match="positive size"):
+        camera_crop(image, (30, 30), 0.0, rng)
+    with pytest.raises(ValueError, match="BGR uint8"):
+        camera_crop(image[..., 0], (30, 30), 40.0, rng)

@@ -222,6 +222,9 @@ def render_holomino(
         size_px: canvas side in pixels (>= 16).
         rng: small variations.
 
+    Returns:
+        The tile (BGRA uint8, size_px x size_px x 4) with its centre, radius, digits and bites.
+
     Raises:
         TileStyleError: for digits outside 1..6, another game's style or size_px < 16.
     """

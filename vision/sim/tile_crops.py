@@ -159,7 +159,17 @@ def camera_crop(
     """One training crop of the tile at ``centre`` (x, y) with ``size`` (pixels) in ``image`` (BGR
     uint8): turned by a uniform random angle with mild perspective, degraded like a camera frame
     (light, shadow, glare, colour cast, blur, noise, JPEG), and cut by tile_crop with the finder's
-    error. Returns BGR uint8 [INPUT_PX, INPUT_PX, 3]."""
+    error. A tile larger than DRAW_MAX is shrunk to it first (INTER_AREA).
+
+    Returns:
+        BGR uint8 [INPUT_PX, INPUT_PX, 3].
+
+    Raises:
+        ValueError: ``size`` is not positive or ``image`` is not BGR uint8.
+    """
+    if size <= 0 or image.dtype != np.uint8 or image.ndim != 3 or image.shape[2] != 3:
+        raise ValueError(f"camera_crop needs a BGR uint8 image and a positive size, got "
+                         f"{image.dtype} {image.shape} and {size!r}")
     side = int(math.ceil(1.45 * size)) + 2  # holds the crop (1.1 x 1.1 x size) and the centre's error
     half = side / 2
     turn = rng.uniform(0, 2 * math.pi)

@@ -11,7 +11,8 @@ from straight above (vision.sim.tile_crops then turns it, adds the camera's faul
   place; the crop is centred on the corner's digit and its size is the tile's radius.
 
 An empty scene ("none") is an empty cell, the corner where board cells meet (parts of the tiles
-around it in view), bare table, the gap between two tiles, or a bitten Holominoes corner.
+around it in view), bare table (with a coin, a card printed with letters or a pencil on it
+sometimes), the gap between two tiles, or a bitten Holominoes corner.
 """
 
 from __future__ import annotations
@@ -237,7 +238,7 @@ _PREMIUMS: tuple[tuple[tuple[int, int, int], str], ...] = (
 
 def _superwild(rng: np.random.Generator, split: Split, tables: list[np.ndarray], empty: bool) -> Scene:
     """A Super Wild tile loose on the table; neighbours on the grid beside it, sometimes touching.
-    "none": the bare table, or the gap between two tiles."""
+    "none": the bare table (things on it sometimes), or the gap between two tiles."""
     size = _draw_size(rng)
     s = max(16, round(size / 1.25) + 2)  # the tile is 3/4 as wide as tall: its diagonal is 1.25 x its height
     side = int(math.ceil(2.2 * size)) + 4
@@ -259,12 +260,14 @@ def _superwild(rng: np.random.Generator, split: Split, tables: list[np.ndarray],
                rng.normal(0, 6) + (180 if rng.random() < 0.5 else 0))
         if k == 0 and not gap:
             scene = Scene(canvas, (float(at[0]), float(at[1])), size, face, colour)
+    if empty and not gap and rng.random() < 0.6:
+        _clutter(canvas, c, size, rng)
     return scene
 
 
 def _holominoes(rng: np.random.Generator, split: Split, tables: list[np.ndarray], empty: bool) -> Scene:
     """One numbered corner of a Holominoes tile loose on the table, its edge neighbours sometimes in
-    place. "none": a bitten corner, or the bare table."""
+    place. "none": a bitten corner, or the bare table (things on it sometimes)."""
     radius = _draw_size(rng)
     s = max(16, round(2 * radius) + 2)
     side = int(math.ceil(2 * (HOLOMINO_DIGIT_AT + 1.1) * radius)) + 4
@@ -294,7 +297,42 @@ def _holominoes(rng: np.random.Generator, split: Split, tables: list[np.ndarray]
                 point = np.array(tile.centre) + HOLOMINO_DIGIT_AT * (point - np.array(tile.centre))
             x, y = rot @ np.array([point[0], point[1], 1.0])
             scene = Scene(canvas, (float(x), float(y)), radius, NOT_A_FACE if empty else str(digits[corner]))
+    if bare and rng.random() < 0.6:
+        _clutter(canvas, c, radius, rng)
     return scene
+
+
+#: Capitals printed on clutter: none that looks like a digit (O, I, S, B, Z, G) or the Super Wild's W.
+_CLUTTER_LETTERS = "ACEFHKLMNPRTUVXY"
+
+
+def _clutter(canvas: np.ndarray, at: np.ndarray, size: float, rng: np.random.Generator) -> None:
+    """Draw a thing that is no tile where a finder might take it for one: a coin or cap, a card or
+    box corner printed with letters, or a pencil."""
+    kind = int(rng.integers(3))
+    colour = tuple(int(v) for v in rng.integers(0, 256, 3))
+    centre = (round(float(at[0])), round(float(at[1])))
+    if kind == 0:
+        r = size * rng.uniform(0.2, 0.45)  # a round disc seen from above: no narrow ring like a "0"
+        axes = (round(r), round(r * rng.uniform(0.9, 1.0)))
+        turn = float(rng.uniform(0, 180))
+        rim = tuple(int(v * 0.85) for v in colour)
+        cv2.ellipse(canvas, centre, axes, turn, 0, 360, colour, -1, cv2.LINE_AA)
+        cv2.ellipse(canvas, centre, axes, turn, 0, 360, rim, max(1, round(size / 30)), cv2.LINE_AA)
+    elif kind == 1:
+        half = size * rng.uniform(0.25, 0.6, 2)
+        box = cv2.boxPoints(((at[0], at[1]), (2 * half[0], 2 * half[1]), float(rng.uniform(0, 180))))
+        cv2.fillPoly(canvas, [np.round(box).astype(np.int32)], colour, cv2.LINE_AA)
+        text = "".join(rng.choice(list(_CLUTTER_LETTERS), int(rng.integers(1, 5))))
+        ink = (20, 20, 20) if sum(colour) > 380 else (235, 235, 235)
+        cv2.putText(canvas, text, (round(at[0] - half[0] * 0.8), round(at[1] + size * 0.1)),
+                    cv2.FONT_HERSHEY_SIMPLEX, size / 60, ink, max(1, round(size / 25)), cv2.LINE_AA)
+    else:
+        a = rng.uniform(0, math.pi)
+        d = size * np.array([math.cos(a), math.sin(a)])
+        start, end = at - d, at + d
+        cv2.line(canvas, (round(start[0]), round(start[1])), (round(end[0]), round(end[1])), colour,
+                 max(2, round(size * rng.uniform(0.06, 0.14))), cv2.LINE_AA)
 
 
 #: Each game's scene: f(rng, split, tables from table_bank, empty) -> Scene; ``empty`` asks for a

@@ -125,8 +125,8 @@ def sample_game_style(rng: np.random.Generator, split: Split, game: str) -> Game
     font_list = fonts(split)
     font = font_list[int(rng.integers(len(font_list)))]
     body, inks = _BODY_INKS[int(rng.integers(len(_BODY_INKS)))]
-    if game == "superwild":  # coloured inks need a pale body
-        body, inks = _BODY_INKS[int(rng.integers(5))]
+    if game == "superwild":  # coloured inks need a pale body: ivory, white, cream or pale green
+        body, inks = _BODY_INKS[(0, 1, 2, 4)[int(rng.integers(4))]]
     ink = inks[int(rng.integers(len(inks)))]
     variants = _VARIANTS[game]
     return GameStyle(game, split, font, body, ink, variants[int(rng.integers(len(variants)))])

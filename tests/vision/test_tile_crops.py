@@ -26,7 +26,6 @@ from vision.sim.tile_crops import (
 from vision.sim.tile_scenes import DRAW_MAX, SCENES, SIZE_RANGE, table_bank
 from vision.sim.tiles import fonts, sample_style
 
-PHOTOS = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "rummikub-photos"
 HELD_OUT_FAMILIES = re.compile(r"URWGothic|P052|C059|hershey-triplex")
 
 
@@ -84,31 +83,34 @@ def test_rendered_crops_reject_bad_arguments() -> None:
         rendered_crops("train", 4, 0, ("chess",))
 
 
-def _photo_folder(tmp_path: Path, stems: list[str], rename: dict[str, str] | None = None) -> Path:
+def _photo_folder(photos: Path, tmp_path: Path, stems: list[str], rename: dict[str, str] | None = None
+                  ) -> Path:
+    """A photo folder holding copies of some real valid/ photos and their labels."""
     folder = tmp_path / "photos"
     (folder / "images").mkdir(parents=True)
     (folder / "labels").mkdir()
-    shutil.copy(PHOTOS / "data.yaml", tmp_path / "data.yaml")
+    shutil.copy(photos / "data.yaml", tmp_path / "data.yaml")
     for stem in stems:
         name = (rename or {}).get(stem, stem)
-        shutil.copy(PHOTOS / "valid" / "images" / f"{stem}.jpg", folder / "images" / f"{name}.jpg")
-        shutil.copy(PHOTOS / "valid" / "labels" / f"{stem}.txt", folder / "labels" / f"{name}.txt")
+        shutil.copy(photos / "valid" / "images" / f"{stem}.jpg", folder / "images" / f"{name}.jpg")
+        shutil.copy(photos / "valid" / "labels" / f"{stem}.txt", folder / "labels" / f"{name}.txt")
     return folder
 
 
-def _first_labelled_stems(count: int) -> list[str]:
-    labels = sorted((PHOTOS / "valid" / "labels").glob("*.txt"))
+def _first_labelled_stems(photos: Path, count: int) -> list[str]:
+    labels = sorted((photos / "valid" / "labels").glob("*.txt"))
     return [p.stem for p in labels if p.read_text().strip()][:count]
 
 
-def test_photo_crops_label_every_tile_of_real_photos(tmp_path: Path) -> None:
-    stems = _first_labelled_stems(2)
-    crops = photo_crops(_photo_folder(tmp_path, stems), seed=0, per_tile=2)
-    names = (PHOTOS / "data.yaml").read_text().split("names:")[1].split("\n")
+def test_photo_crops_label_every_tile_of_real_photos(photos_dir: Path, tmp_path: Path) -> None:
+    photos = photos_dir  # the real set: data.yaml, train/, valid/
+    stems = _first_labelled_stems(photos, 2)
+    crops = photo_crops(_photo_folder(photos, tmp_path, stems), seed=0, per_tile=2)
+    names = (photos / "data.yaml").read_text().split("names:")[1].split("\n")
     names = [n[2:].strip() for n in names if n.startswith("- ")]
     expected = []
     for stem in stems:
-        for line in (PHOTOS / "valid" / "labels" / f"{stem}.txt").read_text().splitlines():
+        for line in (photos / "valid" / "labels" / f"{stem}.txt").read_text().splitlines():
             if line.strip():
                 expected += [names[int(line.split()[0])]] * 2
     got = []
@@ -124,9 +126,9 @@ def test_photo_crops_label_every_tile_of_real_photos(tmp_path: Path) -> None:
     assert grey[:, 14:26, 14:26].mean() > grey[:, :4, :].mean()
 
 
-def test_photos_with_label_errata_are_left_out(tmp_path: Path) -> None:
-    stem = _first_labelled_stems(1)[0]
-    folder = _photo_folder(tmp_path, [stem], rename={stem: "rummy-2_jpeg.rf.copy"})
+def test_photos_with_label_errata_are_left_out(photos_dir: Path, tmp_path: Path) -> None:
+    stem = _first_labelled_stems(photos_dir, 1)[0]
+    folder = _photo_folder(photos_dir, tmp_path, [stem], rename={stem: "rummy-2_jpeg.rf.copy"})
     assert len(photo_crops(folder, seed=0)) == 0
     with pytest.raises(ValueError, match="images/"):
         photo_crops(tmp_path / "nowhere", seed=0)
@@ -167,8 +169,8 @@ def test_scenes_centre_the_crop_on_the_labelled_tile(game: str) -> None:
         assert empty.face == "none" and empty.colour == "-"
 
 
-def test_an_unreadable_photo_is_named(tmp_path: Path) -> None:
-    folder = _photo_folder(tmp_path, _first_labelled_stems(1))
+def test_an_unreadable_photo_is_named(photos_dir: Path, tmp_path: Path) -> None:
+    folder = _photo_folder(photos_dir, tmp_path, _first_labelled_stems(photos_dir, 1))
     (folder / "images" / "broken.jpg").write_bytes(b"not a jpeg")
     (folder / "labels" / "broken.txt").write_text("")
     with pytest.raises(ValueError, match="broken.jpg: not a readable image"):

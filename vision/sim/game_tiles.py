@@ -65,6 +65,14 @@ HOLOMINO_NUMBERED_DEG: tuple[float, ...] = (0.0, 120.0, 240.0)
 HOLOMINO_BITTEN_DEG: tuple[float, ...] = (60.0, 180.0, 300.0)
 #: A digit's centre lies this fraction of the radius from the tile's centre towards its corner.
 HOLOMINO_DIGIT_AT = 0.58
+def _unit(angles_deg: np.ndarray) -> np.ndarray:
+    rad = np.deg2rad(angles_deg)
+    return np.stack([np.cos(rad), np.sin(rad)], axis=-1)
+
+
+_HEX_CORNERS = _unit(np.arange(6) * 60.0)
+_NUMBERED = _unit(np.array(HOLOMINO_NUMBERED_DEG))
+_BITTEN = _unit(np.array(HOLOMINO_BITTEN_DEG))
 #: A bite's radius, a fraction of the tile's radius.
 _BITE = 0.24
 
@@ -234,21 +242,21 @@ def render_holomino(
     s = size_px
     c = np.array([s / 2, s / 2])
     r = s / 2 - 1
-    corners = c + r * _unit(np.arange(6) * 60.0)
+    corners = c + r * _HEX_CORNERS
     image, alpha, _, ink = _blank(style, corners, s, rng)
-    bites = c + r * _unit(np.array(HOLOMINO_BITTEN_DEG))
+    bites = c + r * _BITTEN
     rim = tuple(int(v * 0.78) for v in image[_pt(c)[1], _pt(c)[0]])
     for b in bites:
         cv2.circle(alpha, _pt(b), round(_BITE * r), 0, -1, cv2.LINE_AA)
         cv2.circle(image, _pt(b), round(_BITE * r) + 1, rim, max(1, s // 48), cv2.LINE_AA)
     angles = np.array(HOLOMINO_NUMBERED_DEG)
-    at = c + HOLOMINO_DIGIT_AT * r * _unit(angles) + rng.uniform(-0.015, 0.015, (3, 2)) * s
+    at = c + HOLOMINO_DIGIT_AT * r * _NUMBERED + rng.uniform(-0.015, 0.015, (3, 2)) * s
     box = np.array([0.30, 0.30]) * r * rng.uniform(0.8, 1.2)
     for digit, centre, angle in zip(digits, at, angles, strict=True):
         turn = -(angle + 90.0) if style.variant == "pointing" else 0.0
         _print(image, style.font, str(digit), centre, box, ink, turn)
     return HolominoTile(_finish(image, alpha), (float(c[0]), float(c[1])), float(r), at,
-                        c + r * _unit(np.array(HOLOMINO_BITTEN_DEG)))
+                        bites)
 
 
 def _check(style: GameStyle, game: str, face: str, faces: tuple[str, ...], size_px: int) -> None:
@@ -323,11 +331,6 @@ def _rounded_square(s: int) -> np.ndarray:
         for da in np.linspace(-math.pi / 4, math.pi / 4, 5):
             points.append(centre + r * np.array([math.cos(start + da), math.sin(start + da)]))
     return np.array(points)
-
-
-def _unit(angles_deg: np.ndarray) -> np.ndarray:
-    rad = np.deg2rad(angles_deg)
-    return np.stack([np.cos(rad), np.sin(rad)], axis=-1)
 
 
 def _pt(p: np.ndarray) -> tuple[int, int]:

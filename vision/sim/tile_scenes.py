@@ -178,7 +178,8 @@ def _modlinseq(rng: np.random.Generator, split: Split, tables: list[np.ndarray],
     anchor = tile_outline("pentagon", s)[:5].mean(axis=0)  # the pentagon's centre
     scene = Scene(canvas, (float(middle[0]), float(middle[1])), size, NOT_A_FACE)
     for k, cell in enumerate(cells):
-        if (k == 0 and empty and not between) or (k > 0 and rng.random() < 0.5):
+        # a neighbour shows only at the crop's corners unless the crop is between cells
+        if (k == 0 and empty and not between) or (k > 0 and rng.random() < (0.5 if between else 0.7)):
             continue
         face = _pick(rng, MODLINSEQ_FACES)
         at = cell + rng.normal(0, 0.6, 2) * ppm

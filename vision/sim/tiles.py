@@ -292,9 +292,16 @@ def _render_photo(face: str, style: TileStyle, s: int, rng: np.random.Generator)
     return image
 
 
+@functools.lru_cache(maxsize=512)
 def tile_outline(shape: Shape, s: int) -> np.ndarray:
-    """The outline (float64 [n, 2], (x, y) canvas pixels) of a tile of ``shape`` on an s x s canvas, as
-    :func:`render_tile` draws it."""
+    """The outline (float64 [n, 2], (x, y) canvas pixels, read-only) of a tile of ``shape`` on an
+    s x s canvas, as :func:`render_tile` draws it."""
+    outline = _outline(shape, s)
+    outline.flags.writeable = False
+    return outline
+
+
+def _outline(shape: Shape, s: int) -> np.ndarray:
     if shape == "pentagon":
         # a regular pentagon, apex up, scaled to fill the canvas
         angles = np.deg2rad(-90 + 72 * np.arange(5))

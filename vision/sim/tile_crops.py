@@ -89,7 +89,20 @@ def rendered_crops(split: Split, n: int, seed: int, games: tuple[str, ...] = ALL
     """Render ``n`` labelled crops of tiles of ``games`` in the fonts of ``split``.
 
     Each crop draws a game uniformly, then a face of that game uniformly (or "none" with
-    probability NONE_SHARE). The same arguments give the same bytes.
+    probability NONE_SHARE): MODLINSEQ "0".."19", "#", "marker"; Yushino "0".."9", "#"; Super Wild
+    "1".."13" but 6 and 9, "6/9", "joker" (colours K, B, O, R; the Super Wild "-"); Holominoes
+    "1".."6". Faces shared by games are therefore more frequent (about 8.6 % each for "1".."5",
+    1 % for "14".."19"). Colour is "-" but on Super Wild numbers. The same arguments give the
+    same bytes.
+
+    Args:
+        split: the font split, "train" or "held_out" (held-out fonts are for figures only).
+        n: number of crops.
+        seed: seeds everything drawn.
+        games: the games to draw from (ALL_GAMES by default).
+
+    Returns:
+        A CropSet of n crops (BGR uint8 [n, 40, 40, 3]) with their labels.
 
     Raises:
         ValueError: for an unknown split or game, or n < 0.

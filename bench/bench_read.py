@@ -8,7 +8,7 @@ hands, light changes and a bump of the sheet; writes the frames as JPEG and read
 the still frames without a hand it measures:
 
 - per-cell error rate (a cell is wrong when its occupancy or its face differs from the truth) and
-  the share of frames read entirely right, for a full read (vision.board_reader.BoardReader);
+  the share of frames read entirely right, for a full read (vision.board.board_reader.BoardReader);
 - median and 95th-percentile milliseconds of a full read, and of a read of a still frame in which
   only a few cells changed (BoardWatcher.observe: locate + gate + read of the changed cells);
 - the same for the naive baseline, pytesseract on every cell crop, on a subset of the frames in
@@ -43,7 +43,8 @@ from calibration.tilesets import load_tileset  # noqa: E402
 from engine.hexgrid import format_address  # noqa: E402
 from tilescribe.allocator import keep_freed_memory  # noqa: E402
 from tilescribe.progress import add_quiet_option, progress  # noqa: E402
-from vision.board_reader import BoardReader, BoardWatcher, ReadConfig  # noqa: E402
+from vision.board.board_reader import BoardReader, ReadConfig  # noqa: E402
+from vision.gate.watcher import BoardWatcher  # noqa: E402
 from vision.tile_reader import TileReader  # noqa: E402
 
 TESSERACT_CONFIG = "--psm 7 -c tessedit_char_whitelist=0123456789#"

@@ -28,7 +28,7 @@ from pathlib import Path
 from tilescribe.allocator import keep_freed_memory
 from tilescribe.paths import cache_dir
 from tilescribe.progress import add_quiet_option, progress
-from vision.sources import Recording
+from vision.capture.sources import Recording
 
 
 def _still_spells(recording: Recording) -> list[tuple[int, dict[str, str]]]:
@@ -74,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
     from tilescribe.observe import Observer, TruthObserver
     from tilescribe.session import Session
     from tilescribe.table import Table
-    from vision.sources import Frame, RecordingSource
+    from vision.capture.sources import Frame, RecordingSource
 
     folder = args.recording or demo_recording(args.cache)
     source = RecordingSource(folder)

@@ -57,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
     os.environ["SDL_AUDIODRIVER"] = "dummy"
     from tests.reliability.harness import small_recording
     from tilescribe.cli import main as tilescribe
-    from vision.sources import Recording
+    from vision.capture.sources import Recording
 
     stretch = 60.0 * (args.minutes if args.minutes is not None else 60.0 * args.hours)
     with tempfile.TemporaryDirectory() as scratch:

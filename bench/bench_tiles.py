@@ -35,8 +35,8 @@ import numpy as np
 from calibration.board_print import SheetSpec, print_board
 from tilescribe.allocator import keep_freed_memory
 from tilescribe.progress import add_quiet_option, progress
-from vision.board_view import BoardView
-from vision.locate import BoardLocator
+from vision.board.board_view import BoardView
+from vision.board.locate import BoardLocator
 from vision.loose_tiles import SECOND_OPINION_BELOW, LooseTile, find_tiles
 from vision.sim.crops import read_class_names, read_labels
 from vision.sim.recording import SimOptions, simulate

@@ -1,12 +1,12 @@
-"""Train the presence model (vision/presence_model.json) on simulated frames.
+"""Train the presence model (vision/board/presence_model.json) on simulated frames.
 
 Renders random legal games with the scene simulator using the TRAIN tile styles only (the read
 benchmark uses the HELD-OUT styles), takes still frames with no hand over the board, computes the
-presence features of every cell (vision.presence.PresenceFeatures, uncalibrated: against the board
+presence features of every cell (vision.board.presence.PresenceFeatures, uncalibrated: against the board
 drawing) and fits a logistic regression on the log-features (Newton's method with a small ridge).
 Seeded and deterministic.
 
-    .venv/bin/python bench/train_presence.py [--games 6] [--out vision/presence_model.json]
+    .venv/bin/python bench/train_presence.py [--games 6] [--out vision/board/presence_model.json]
 """
 
 from __future__ import annotations
@@ -25,9 +25,9 @@ from sim_games import QUICK, game_turns, still_frames  # noqa: E402
 
 from calibration.board_print import SheetSpec, design_board  # noqa: E402
 from tilescribe.progress import add_quiet_option, progress  # noqa: E402
-from vision.board_view import BoardView  # noqa: E402
-from vision.locate import BoardLocator, BoardNotFoundError  # noqa: E402
-from vision.presence import PresenceConfig, PresenceFeatures, PresenceModel  # noqa: E402
+from vision.board.board_view import BoardView  # noqa: E402
+from vision.board.locate import BoardLocator, BoardNotFoundError  # noqa: E402
+from vision.board.presence import PresenceConfig, PresenceFeatures, PresenceModel  # noqa: E402
 from vision.sim.recording import SimOptions  # noqa: E402
 
 

@@ -29,10 +29,10 @@ import numpy as np
 
 from calibration.board_print import SheetSpec, print_board
 from tilescribe.progress import add_quiet_option, progress
-from vision.board_view import BoardView
+from vision.board.board_view import BoardView
+from vision.board.locate import BoardLocator
 from vision.cell_glyphs import glyph_in_crop
 from vision.glyphs import glyph_features, glyph_patch, turned
-from vision.locate import BoardLocator
 from vision.loose_glyphs import find_glyphs, glyph_input
 from vision.loose_tiles import ink_colour
 from vision.sim.crops import has_label_errata, read_class_names, read_labels

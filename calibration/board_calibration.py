@@ -1,6 +1,6 @@
 """A calibration of the camera's view of the empty board, as a value and a file.
 
-vision.locate_calibrate.calibrate makes one from frames of the empty board: every fiducial marker
+vision.board.locate_calibrate.calibrate makes one from frames of the empty board: every fiducial marker
 and every cell seen, the reprojection error of the marker corners (pixels), the empty-board
 appearance of every cell. It is saved in one ``.npz`` file that ``tilescribe read --calibration``
 and the session load.

@@ -3,7 +3,7 @@
 The sheet is a pointy-top hexagon of cells (§1-2) sized for the seeds' 25 mm tiles (§1-3): with the
 default 32 mm between cell centres a tile leaves a few millimetres of paper around it. Faint
 outlines and small faint addresses (near the bottom of each cell, so a tile hides them) help the
-players; ArUco fiducial markers in a band around the cells let vision.locate find the board when
+players; ArUco fiducial markers in a band around the cells let vision.board.locate find the board when
 tiles and hands cover much of it. board.png is drawn here (OpenCV, at the sheet's dpi); board.pdf
 is vector drawing of the same geometry (calibration.board_pdf), on sheets of calibration.paper.
 

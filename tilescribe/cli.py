@@ -19,8 +19,7 @@ from tilescribe.allocator import keep_freed_memory
 #: Looked up only in modules already loaded (an error of a module never loaded cannot be raised),
 #: so that the command line starts without OpenCV.
 INPUT_ERRORS: tuple[tuple[str, str], ...] = (
-    ("vision.sources", "SourceError"),
-    ("vision.locate", "BoardNotFoundError"),
+    ("vision.errors", "VisionError"),
     ("tilescribe.game_folder", "JournalError"),
 )
 

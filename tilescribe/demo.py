@@ -159,7 +159,7 @@ def _frames(plan: GamePlan, board: BoardGeometry, options: SimOptions) -> tuple[
 
 def write_recording(plan: GamePlan, board_path: Path, out: Path, options: SimOptions,
                     on_frame: Callable[[int, int], None] | None = None) -> Path:
-    """Simulate the game and write a recording folder (vision.sources.RecordingSource format).
+    """Simulate the game and write a recording folder (vision.capture.sources.RecordingSource format).
 
     Args:
         plan: the game.

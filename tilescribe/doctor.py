@@ -120,8 +120,8 @@ def check_video_devices(dev: Path = Path("/dev")) -> Check:
 
 
 def check_source(spec: str) -> Check:
-    """The source opens and gives a frame (vision.sources.open_source)."""
-    from vision.sources import SourceError, open_source
+    """The source opens and gives a frame (vision.capture.sources.open_source)."""
+    from vision.capture.sources import SourceError, open_source
 
     name = f"camera: source {spec!r}"
     try:
@@ -217,7 +217,7 @@ def check_tile_reader() -> Check:
 
 def check_presence_model() -> Check:
     """The presence model (presence_model.json)."""
-    from vision.presence import PresenceModelError, load_model
+    from vision.board.presence import PresenceModelError, load_model
 
     try:
         load_model(None)

@@ -20,7 +20,7 @@ from typing import Protocol
 
 from display.view import CameraState
 from engine.hexgrid import Hex, parse_address
-from vision.sources import Frame, Recording
+from vision.capture.sources import Frame, Recording
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,7 +25,7 @@ from tilescribe.journal import Journal
 from tilescribe.observe import Observer
 from tilescribe.settings import TableSettings
 from tilescribe.table import Table
-from vision.sources import Frame, FrameSource, SourceError, SourceEvent, SourceLostError
+from vision.capture.sources import Frame, FrameSource, SourceError, SourceEvent, SourceLostError
 
 log = logging.getLogger(__name__)
 

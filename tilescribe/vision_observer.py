@@ -1,7 +1,7 @@
 """The camera observer: board location, motion/occlusion gate and tile reading on every frame.
 
-Built on the read pipeline (vision.locate: the board from its fiducial markers; vision.gate: still?
-hand over the board?; vision.board_reader.BoardReader: presence and the tile reader,
+Built on the read pipeline (vision.board.locate: the board from its fiducial markers; vision.gate.gate: still?
+hand over the board?; vision.board.board_reader.BoardReader: presence and the tile reader,
 vision.tile_reader.TileReader, on every cell). Each frame is located and gated; the board is read
 only when it has settled. The engine's legal values at each empty cell are the reader's
 prior. The board must stay quiet (located, no hand, no motion in any frame) for ``still_seconds``
@@ -20,10 +20,10 @@ from display.view import CameraState
 from engine.hexgrid import Hex
 from tilescribe.faces import FaceMap
 from tilescribe.observe import Observation, Settle
-from vision.board_reader import BoardReader, BoardReading, ReadConfig
-from vision.gate import BoardGate, GateConfig
-from vision.locate import BoardLocation, BoardNotFoundError
-from vision.sources import Frame
+from vision.board.board_reader import BoardReader, BoardReading, ReadConfig
+from vision.board.locate import BoardLocation, BoardNotFoundError
+from vision.capture.sources import Frame
+from vision.gate.gate import BoardGate, GateConfig
 from vision.tile_reader import TileReader, reader_for_tileset
 
 LegalValues = Callable[[], Mapping[Hex, Collection[int]]]

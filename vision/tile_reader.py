@@ -54,7 +54,7 @@ from vision.tile_ups import candidate_ups
 FACES: tuple[str, ...] = tuple(str(v) for v in range(20)) + ("#", "marker", "joker")
 
 #: Board cell crops the reader is trained on: (distance between cell centres in pixels, crop side
-#: in pitches). vision.board_reader.ReadConfig cuts 0.9-pitch crops, which read as well.
+#: in pitches). vision.board.board_reader.ReadConfig cuts 0.9-pitch crops, which read as well.
 CELL_CROP: tuple[float, float] = (48.0, 1.0)
 
 #: The classifier's extra class for ink that is no face (a logo, a scratch, a shadow).

@@ -19,10 +19,10 @@ import numpy as np
 
 from calibration.geometry import BoardGeometry
 from calibration.tilesets import TileSet, TileSetError, format_tileset
-from vision.board_view import BoardView
+from vision.board.board_view import BoardView
+from vision.board.locate import BoardLocator
 from vision.cell_glyphs import glyph_in_crop
 from vision.glyphs import GlyphInput, glyph_features, glyphs_patches, turned
-from vision.locate import BoardLocator
 from vision.tile_reader import CELL_CROP, FACES, TileReaderError
 
 #: Smallest glyph accepted while learning, as a share of the cell crop's side.

@@ -31,8 +31,8 @@ from calibration.tilesets import TileSetError, load_tileset
 from engine.record import COORDINATE_TOKENS, read_record
 from engine.transcript import parse_transcript, replay
 from tilescribe.settings import SettingsError, load_settings
-from vision.images import ImageError, load_image
-from vision.sources import RecordingSource, SourceError
+from vision.capture.images import ImageError, load_image
+from vision.capture.sources import RecordingSource, SourceError
 
 TRANSCRIPTS = (
     '[Game "MODLINSEQ"]\n[Modulus "11"]\n[Order "9"]\n[Players "Ana, Bo"]\n'

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from engine.record import format_tags, read_record
 from tests.tilescribe.fuzz_inputs import IMAGES, TARGETS, Target
-from vision.images import ImageError, load_image
+from vision.capture.images import ImageError, load_image
 
 FUZZ = settings(
     max_examples=150,

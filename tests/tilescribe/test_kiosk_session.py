@@ -24,7 +24,7 @@ from tilescribe.journal import Journal
 from tilescribe.observe import TruthObserver
 from tilescribe.session import Session
 from tilescribe.table import Table
-from vision.sources import RecordingSource
+from vision.capture.sources import RecordingSource
 
 SCREENS = Path(__file__).resolve().parents[2] / "out" / "screens" / "800x480"
 

@@ -26,7 +26,7 @@ from engine.transcript import parse_transcript
 from tilescribe.cli import main
 from tilescribe.demo import DEMO_VERSION, GamePlan, demo_recording
 from tilescribe.game_folder import game_folders, read_game
-from vision.sources import Recording
+from vision.capture.sources import Recording
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -16,7 +16,7 @@ from tilescribe.game_folder import game_folders, read_game
 from tilescribe.observe import Observation
 from tilescribe.settings import TableSettings
 from tilescribe.table import Table
-from vision.sources import Recording
+from vision.capture.sources import Recording
 
 A = parse_address
 FIRST = "4B2 6B1 1A0 3M1"

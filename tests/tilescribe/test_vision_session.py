@@ -21,7 +21,7 @@ from tilescribe.demo import GamePlan
 from tilescribe.faces import FaceMap
 from tilescribe.game_folder import plain_turns
 from tilescribe.vision_observer import VisionObserver
-from vision.sources import Recording, RecordingSource
+from vision.capture.sources import Recording, RecordingSource
 
 
 def test_hands_are_never_read_and_every_still_board_is_read_in_time(

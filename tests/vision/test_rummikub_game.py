@@ -10,7 +10,7 @@ from engine.hexgrid import Board, format_address
 from engine.randomgame import random_game
 from engine.settings import Settings
 from engine.tiles import Tile
-from vision.board_reader import BoardReader, ReadConfig
+from vision.board.board_reader import BoardReader, ReadConfig
 from vision.sim.recording import SimOptions, simulate
 from vision.sim.timeline import Pacing, SimPlacement
 from vision.tile_reader import reader_for_tileset

@@ -10,9 +10,9 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.board_view import BoardView
+from vision.board.board_view import BoardView
+from vision.board.locate import BoardLocator
 from vision.cell_glyphs import glyph_in_crop, glyphs_in_crops
-from vision.locate import BoardLocator
 from vision.sim.recording import SimOptions, simulate
 from vision.sim.tiles import TileStyle, fonts, render_tile
 from vision.sim.timeline import Pacing, SimPlacement

@@ -9,8 +9,8 @@ import pytest
 
 from calibration.board_print import SheetSpec, print_board
 from calibration.tilesets import TileSetError, load_tileset
-from vision.board_view import BoardView
-from vision.locate import BoardLocator
+from vision.board.board_view import BoardView
+from vision.board.locate import BoardLocator
 from vision.sim.tiles import TileStyle, fonts, render_tile
 from vision.tile_reader import CELL_CROP, reader_for_tileset
 from vision.tile_reader_learn import learn_tileset

@@ -30,11 +30,11 @@ def frames_from(args: argparse.Namespace) -> Iterator[tuple[str, np.ndarray]]:
     """(name, BGR image) pairs from the image arguments or the source.
 
     Raises:
-        vision.images.ImageError: an image is missing, unreadable or truncated.
-        vision.sources.SourceError: the source cannot be opened or read.
+        vision.capture.images.ImageError: an image is missing, unreadable or truncated.
+        vision.capture.sources.SourceError: the source cannot be opened or read.
     """
-    from vision.images import load_image
-    from vision.sources import open_source
+    from vision.capture.images import load_image
+    from vision.capture.sources import open_source
 
     if args.images:
         for path in args.images:
@@ -52,12 +52,12 @@ def run(args: argparse.Namespace) -> int:
     """Calibrate and save; 0 on success, 1 when calibration fails.
 
     Raises:
-        ValueError, OSError, vision.sources.SourceError: bad input (tilescribe.cli reports it in
+        ValueError, OSError, vision.capture.sources.SourceError: bad input (tilescribe.cli reports it in
             one line, status 2): board.json, an image, the source, or ``--out`` not writable.
     """
     from calibration.board_calibration import CalibrationError
     from calibration.geometry import BoardGeometry
-    from vision.locate_calibrate import calibrate
+    from vision.board.locate_calibrate import calibrate
 
     if bool(args.images) == bool(args.source):
         raise CalibrationError("give either images of the empty board or --source, not both or neither")

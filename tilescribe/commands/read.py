@@ -11,7 +11,7 @@ from engine.limits import MAX_MODULUS
 from tilescribe.options import int_in
 
 if TYPE_CHECKING:
-    from vision.board_reader import ReadConfig
+    from vision.board.board_reader import ReadConfig
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -36,7 +36,7 @@ def build_config(board: str, modulus: int, calibration: str | None, tileset: str
     """
     from calibration.board_calibration import Calibration
     from calibration.geometry import BoardGeometry
-    from vision.board_reader import ReadConfig
+    from vision.board.board_reader import ReadConfig
     from vision.tile_reader import reader_for_tileset
 
     geometry = BoardGeometry.load(board)
@@ -59,14 +59,15 @@ def run(args: argparse.Namespace) -> int:
     """Read one image; 0 when the board was found, 1 when not, 2 for bad input (the image, board.json,
     the calibration or the tile set, named in one line on standard error)."""
     from engine.hexgrid import address_sort_key, format_address
-    from vision.board_reader import BoardReader
-    from vision.images import load_image
+    from vision.board.board_reader import BoardReader
+    from vision.capture.images import load_image
+    from vision.errors import VisionError
 
     try:
         image = load_image(args.image)
         config = build_config(args.board, args.modulus, args.calibration, args.tileset)
         reading = BoardReader(config).read(image, args.image)
-    except ValueError as exc:
+    except (ValueError, VisionError) as exc:
         print(f"tilescribe read: {exc}", file=sys.stderr)
         return 2
     if args.json:

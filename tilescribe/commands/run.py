@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from tilescribe.observe import Observer
     from tilescribe.settings import TableSettings
     from tilescribe.table import Table
-    from vision.sources import FrameSource
+    from vision.capture.sources import FrameSource
 
 
 def add_games_argument(parser: argparse.ArgumentParser) -> None:
@@ -170,7 +170,8 @@ def _observer(args: argparse.Namespace, source: FrameSource, settings: TableSett
               table: Callable[[], Table]) -> Observer:
     from tilescribe.faces import FaceMap
     from tilescribe.observe import TruthObserver
-    from vision.sources import RecordingSource, SourceError
+    from vision.capture.sources import RecordingSource, SourceError
+    from vision.errors import VisionError
 
     if args.truth:
         if not isinstance(source, RecordingSource):
@@ -186,7 +187,7 @@ def _observer(args: argparse.Namespace, source: FrameSource, settings: TableSett
         from tilescribe.vision_observer import VisionObserver  # the vision stack loads its models here
 
         return VisionObserver(board, faces, settings.still_seconds, lambda: table().game.legal_values())
-    except (ImportError, ValueError, OSError) as exc:
+    except (ImportError, ValueError, OSError, VisionError) as exc:
         if args.source is not None or not isinstance(source, RecordingSource):
             raise SourceError(f"the vision pipeline cannot start: {exc}") from exc
         print(f"tilescribe run: the vision pipeline cannot start ({exc}); the demo goes on with the "
@@ -252,7 +253,7 @@ def run(args: argparse.Namespace) -> int:
     from tilescribe.progress import progress
     from tilescribe.session import Session
     from tilescribe.settings import SettingsError
-    from vision.sources import RecordingSource, SourceError, open_source
+    from vision.capture.sources import RecordingSource, SourceError, open_source
 
     no_screen = not any(os.environ.get(v) for v in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER"))
     if no_screen and not args.headless:

@@ -54,8 +54,8 @@ def _show(args: argparse.Namespace) -> int:
 
 def _learn(args: argparse.Namespace) -> int:
     from calibration.geometry import BoardFileError, BoardGeometry
-    from vision.images import ImageError, load_image
-    from vision.locate import BoardNotFoundError
+    from vision.board.locate import BoardNotFoundError
+    from vision.capture.images import ImageError, load_image
     from vision.tile_reader import TileReaderError
     from vision.tile_reader_learn import learn_tileset
 

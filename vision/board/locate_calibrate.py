@@ -13,9 +13,9 @@ import numpy as np
 
 from calibration.board_calibration import Calibration, CalibrationError, marker_place
 from calibration.geometry import BoardGeometry
-from vision.board_view import BoardView
-from vision.locate import BoardLocator, BoardNotFoundError
-from vision.presence import PresenceConfig, PresenceDetector
+from vision.board.board_view import BoardView
+from vision.board.locate import BoardLocator, BoardNotFoundError
+from vision.board.presence import PresenceConfig, PresenceDetector
 
 
 def calibrate(geometry: BoardGeometry, frames: Iterable[tuple[str, np.ndarray]],
@@ -26,7 +26,7 @@ def calibrate(geometry: BoardGeometry, frames: Iterable[tuple[str, np.ndarray]],
         geometry: the printed board.
         frames: (name, BGR uint8 H x W x 3 image) pairs, the empty board seen by the camera.
         pitch_px: distance between cell centres of the learned empty-board image (the presence
-            pitch, vision.presence.PresenceConfig.pitch_px).
+            pitch, vision.board.presence.PresenceConfig.pitch_px).
 
     Returns:
         The calibration; ``findings`` lists cells that looked occupied (a tile left on the board).

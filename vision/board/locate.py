@@ -7,7 +7,7 @@ tiles, the sheet's edge out of view) do not matter and the result is determinist
 than ``min_markers`` markers, or a fit that does not agree with them, the board is reported not
 found rather than guessed.
 
-Run ``python -m vision.locate board.json IMAGE`` to print what is found.
+Run ``python -m vision.board.locate board.json IMAGE`` to print what is found.
 """
 
 from __future__ import annotations
@@ -19,9 +19,10 @@ import cv2
 import numpy as np
 
 from calibration.geometry import BoardGeometry
+from vision.board.errors import BoardError
 
 
-class BoardNotFoundError(Exception):
+class BoardNotFoundError(BoardError):
     """The board could not be located in a frame; the message says which frame and why."""
 
 
@@ -194,7 +195,7 @@ def locate_file(board: str, image_path: str) -> tuple[BoardGeometry, np.ndarray,
 
 
 def main(argv: list[str]) -> int:
-    """Print the markers seen and the fit for one image: ``python -m vision.locate BOARD IMAGE``."""
+    """Print the markers seen and the fit for one image: ``python -m vision.board.locate BOARD IMAGE``."""
     try:
         _, _, location = locate_file(argv[0], argv[1])
     except (OSError, ValueError, BoardNotFoundError) as exc:

@@ -6,10 +6,10 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.board_view import BoardView
-from vision.locate import BoardLocator
-from vision.locate_calibrate import calibrate
-from vision.presence import PresenceConfig, PresenceDetector, PresenceModelError
+from vision.board.board_view import BoardView
+from vision.board.locate import BoardLocator
+from vision.board.locate_calibrate import calibrate
+from vision.board.presence import PresenceConfig, PresenceDetector, PresenceModelError
 
 
 def occupied(detector, locator, image):

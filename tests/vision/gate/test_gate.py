@@ -6,8 +6,8 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.gate import BoardGate, GateConfig
-from vision.locate import BoardLocator, BoardNotFoundError
+from vision.board.locate import BoardLocator, BoardNotFoundError
+from vision.gate.gate import BoardGate, GateConfig
 
 
 @pytest.fixture(scope="module")

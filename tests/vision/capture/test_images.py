@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from vision.images import MAX_PIXELS, ImageError, load_image
+from vision.capture.images import MAX_PIXELS, ImageError, load_image
 
 
 @pytest.fixture(scope="module")

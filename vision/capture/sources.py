@@ -32,13 +32,14 @@ import cv2
 import numpy as np
 
 from calibration.files import InputFileError, inside, read_text
-from vision.images import ImageError, load_image
+from vision.capture.images import ImageError, load_image
+from vision.errors import VisionError
 
 #: Highest frame rate a recording may claim: cameras deliver at most a few hundred frames a second.
 MAX_FPS = 1000
 
 
-class SourceError(Exception):
+class SourceError(VisionError):
     """A frame source cannot be opened or its description is malformed (names the input)."""
 
 

@@ -33,6 +33,8 @@ import cv2
 import numpy as np
 from PIL import Image, UnidentifiedImageError
 
+from vision.errors import VisionError
+
 #: Largest image file read (bytes): a 48-megapixel camera JPEG is about 20 MB, a 12 MP PNG 30 MB.
 MAX_FILE_BYTES = 64 * 1024 * 1024
 
@@ -53,7 +55,7 @@ _PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 _PNG_END = b"\x00\x00\x00\x00IEND\xaeB`\x82"  # the IEND chunk: length 0, type, checksum
 
 
-class ImageError(ValueError):
+class ImageError(VisionError):
     """An image file cannot be used: missing, unreadable, not JPEG/PNG, truncated or too large.
 
     The message starts with the file's path.

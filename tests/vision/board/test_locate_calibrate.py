@@ -11,8 +11,8 @@ import pytest
 from calibration.board_calibration import Calibration, CalibrationError, marker_place
 from calibration.geometry import BoardGeometry
 from tilescribe.commands import calibrate as calibrate_command
-from vision.locate import BoardLocator
-from vision.locate_calibrate import calibrate
+from vision.board.locate import BoardLocator
+from vision.board.locate_calibrate import calibrate
 
 
 def empty_frames(recorded_game, n=4):

@@ -13,14 +13,14 @@ Every measure is blind to the overall brightness and to slow, smooth changes of 
 - brightness: the central disk's grey level against the median of the cells around it (a soft
   shadow darkens them all alike).
 
-A logistic regression on the logarithms of the features (vision/presence_model.json, trained by
+A logistic regression on the logarithms of the features (vision/board/presence_model.json, trained by
 bench/train_presence.py on simulated frames with the TRAIN tile styles only) turns them into a
 probability; being linear in the log-features it stays monotonic outside its training range (a far
 stronger colour or edge than any seen in training still means a tile). The empty board's
 appearance (the reference for structure) comes from a calibration or, without one, from the board
 drawing (calibration.board_print.render_board).
 
-Run ``python -m vision.presence board.json IMAGE`` to print the occupied cells of one frame.
+Run ``python -m vision.board.presence board.json IMAGE`` to print the occupied cells of one frame.
 """
 
 from __future__ import annotations
@@ -36,7 +36,8 @@ import numpy as np
 
 from calibration.board_print import render_board
 from engine.hexgrid import distance, parse_address
-from vision.board_view import BoardView
+from vision.board.board_view import BoardView
+from vision.board.errors import BoardError
 
 #: Feature names, in the order of :meth:`PresenceDetector.features` columns.
 FEATURES: tuple[str, ...] = ("structure_centre", "structure_disk", "structure_hex", "surround",
@@ -52,7 +53,7 @@ class PresenceConfig:
         pitch_px: distance between cell centres in the images presence works on (pixels).
         blur_sigma: sigma of the blur that local contrast is taken against, in pixels.
         threshold: probability above which a cell holds a tile.
-        model: path of a trained model; the shipped vision/presence_model.json when None.
+        model: path of a trained model; the shipped vision/board/presence_model.json when None.
     """
 
     pitch_px: float = 24.0
@@ -82,7 +83,7 @@ class PresenceScores:
     confidence: np.ndarray
 
 
-class PresenceModelError(ValueError):
+class PresenceModelError(BoardError):
     """The presence model file is missing or unreadable (names the file)."""
 
 
@@ -162,14 +163,14 @@ class PresenceModel:
 
 
 def load_model(path: str | None) -> PresenceModel:
-    """The presence model from ``path`` (or the shipped vision/presence_model.json).
+    """The presence model from ``path`` (or the shipped vision/board/presence_model.json).
 
     Raises:
         PresenceModelError: the file is missing, not JSON, or for other features.
     """
     try:
         if path is None:
-            text = resources.files("vision").joinpath(MODEL_FILE).read_text(encoding="utf-8")
+            text = resources.files("vision.board").joinpath(MODEL_FILE).read_text(encoding="utf-8")
             path = MODEL_FILE
         else:
             text = Path(path).read_text(encoding="utf-8")
@@ -315,8 +316,8 @@ class PresenceDetector:
 
 
 def main(argv: list[str]) -> int:
-    """Print the occupied cells of one image: ``python -m vision.presence BOARD IMAGE``."""
-    from vision.locate import BoardNotFoundError, locate_file
+    """Print the occupied cells of one image: ``python -m vision.board.presence BOARD IMAGE``."""
+    from vision.board.locate import BoardNotFoundError, locate_file
 
     try:
         geometry, image, location = locate_file(argv[0], argv[1])

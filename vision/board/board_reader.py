@@ -1,20 +1,20 @@
 """The read pipeline: one camera frame -> which tile is on which cell.
 
-locate the board (vision.locate) -> rectify -> presence per cell (vision.presence) -> read the face
+locate the board (vision.board.locate) -> rectify -> presence per cell (vision.board.presence) -> read the face
 of every occupied cell with the tile reader on its region of interest -> :class:`BoardReading`.
 
 The engine's legal values for each empty cell are the reader's prior: the faces a cell may show
 are re-ranked so that a value the rules forbid there is the first suspect of a misread (a clear
 reading of a forbidden value is still reported; the engine flags the turn). The rules also weigh
 on the whole board: in a full read, the faces are chosen among the reader's alternatives so that
-every line of tiles stays modular-linear where the reader was unsure (vision.line_prior, §2-2).
+every line of tiles stays modular-linear where the reader was unsure (vision.board.line_prior, §2-2).
 On A0 a number equal to the modulus, which no tile of the game shows, is the modulus marker (§8),
 which shows it.
 
 A read may be limited to some cells (``only``): a still frame in which the gate saw only a few
 cells change is read in a fraction of the time, warping just those cells from the frame.
 
-Run ``python -m vision.board_reader board.json IMAGE [MODULUS]`` to print the reading of one image.
+Run ``python -m vision.board.board_reader board.json IMAGE [MODULUS]`` to print the reading of one image.
 """
 
 from __future__ import annotations
@@ -30,11 +30,10 @@ import numpy as np
 
 from calibration.geometry import BoardGeometry
 from engine.hexgrid import Board, Hex, address_sort_key, format_address, parse_address
-from vision.board_view import BoardView
-from vision.gate import BoardGate, GateState
-from vision.line_prior import LINE_PENALTY, decode_lines
-from vision.locate import BoardLocation, BoardLocator, BoardNotFoundError
-from vision.presence import PresenceConfig, PresenceDetector
+from vision.board.board_view import BoardView
+from vision.board.line_prior import LINE_PENALTY, decode_lines
+from vision.board.locate import BoardLocation, BoardLocator, BoardNotFoundError
+from vision.board.presence import PresenceConfig, PresenceDetector
 
 NUMBER_FACES: tuple[str, ...] = tuple(str(v) for v in range(20))
 WILD_FACES: frozenset[str] = frozenset({"#", "joker"})
@@ -140,7 +139,7 @@ class ReadConfig:
             of the neighbouring tiles; measured slightly better than 1.0 on held-out styles).
         presence: presence thresholds.
         line_penalty: log-odds against a full read in which a line of tiles breaks §2-2
-            (vision.line_prior); 0 turns the line prior off.
+            (vision.board.line_prior); 0 turns the line prior off.
     """
 
     geometry: BoardGeometry
@@ -260,7 +259,7 @@ class BoardReader:
 
     def _line_prior(self, cells: Sequence[Hex], readings: Sequence[FaceReadingLike]
                     ) -> dict[Hex, tuple[str, float]]:
-        """The faces of a whole-board read chosen under the line rule (vision.line_prior, §2-2):
+        """The faces of a whole-board read chosen under the line rule (vision.board.line_prior, §2-2):
         cell -> (face, probability), for the cells whose reader gave alternatives."""
         offered = {c: r.alternatives for c, r in zip(cells, readings, strict=True)
                    if r.alternatives and r.face in KNOWN_FACES}
@@ -317,74 +316,6 @@ class BoardReader:
         return frozenset(faces)
 
 
-@dataclass(frozen=True, slots=True)
-class WatchResult:
-    """One frame seen by a :class:`BoardWatcher`.
-
-    Attributes:
-        gate: the gate's state for the frame.
-        reading: the whole board's reading when this frame was read (the gate was ready and
-            cells had changed, or a read was forced); None otherwise.
-    """
-
-    gate: GateState
-    reading: BoardReading | None
-
-
-class BoardWatcher:
-    """The per-frame API for the table session: locate, gate, and read only what changed.
-
-    Each frame is located and gated (about 5 ms at 1280 x 960). When the gate is ready (board found,
-    still, no hand) and some cells look different from the last read frame, only those cells are
-    read and merged into the last reading, so that ``reading`` always covers the whole board. The
-    first ready frame is read in full.
-
-    Args:
-        reader: the read pipeline.
-        gate: the motion/occlusion gate (a default gate for the reader's board when None).
-    """
-
-    def __init__(self, reader: BoardReader, gate: BoardGate | None = None) -> None:
-        self.reader = reader
-        self.gate = gate or BoardGate(reader.config.geometry)
-        self.last: BoardReading | None = None
-
-    def observe(self, image: np.ndarray, where: str = "frame",
-                legal: Mapping[Hex, Collection[int]] | None = None, force: bool = False) -> WatchResult:
-        """Gate one frame and read it when it is ready and something changed.
-
-        Args:
-            image: BGR uint8, H x W x 3.
-            where: the frame's name for findings ("frame 12").
-            legal: the engine's legal values per empty cell (the reader's prior).
-            force: read every cell when the gate is ready, changed or not.
-
-        Returns:
-            The gate's state and, when the frame was read, the whole board's reading.
-        """
-        start = time.perf_counter()
-        try:
-            location = self.reader.locator.locate(image, where)
-        except BoardNotFoundError:
-            return WatchResult(self.gate.update(image, None), None)
-        state = self.gate.update(image, location)
-        if not state.is_ready or not (state.changed or force or self.last is None):
-            return WatchResult(state, None)
-        full = force or self.last is None
-        only = None if full else [parse_address(a) for a in state.changed]
-        part = self.reader.read(image, where, legal, only, location)
-        self.gate.accept()
-        if full or self.last is None:
-            merged = part
-        else:
-            cells = {c: r for c, r in self.last.cells.items() if c not in part.read_cells}
-            cells.update(part.cells)
-            merged = BoardReading(True, cells, (time.perf_counter() - start) * 1e3, part.findings,
-                                  part.read_cells)
-        self.last = merged
-        return WatchResult(state, merged)
-
-
 def read_board(config: ReadConfig, image: np.ndarray) -> BoardReading:
     """Read one frame with a one-off :class:`BoardReader` (use BoardReader for a stream of frames).
 
@@ -402,7 +333,7 @@ def read_board(config: ReadConfig, image: np.ndarray) -> BoardReading:
 
 
 def main(argv: list[str]) -> int:
-    """Print the reading of one image: ``python -m vision.board_reader BOARD IMAGE [MODULUS]``."""
+    """Print the reading of one image: ``python -m vision.board.board_reader BOARD IMAGE [MODULUS]``."""
     import json
 
     from vision.tile_reader import TileReader

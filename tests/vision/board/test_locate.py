@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from calibration.board_print import SheetSpec, print_board, render_board
-from vision.board_view import BoardView
-from vision.locate import BoardLocator, BoardNotFoundError, MarkerSighting
+from vision.board.board_view import BoardView
+from vision.board.locate import BoardLocator, BoardNotFoundError, MarkerSighting
 
 
 @pytest.fixture(scope="module")

@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 
 from calibration.geometry import BoardGeometry
-from vision.locate import BoardLocation
+from vision.board.locate import BoardLocation
 
 #: The board stays put while its corners and centre lie within this many frame pixels of where
 #: they were; the rectification maps of that place are then made once and reused. The located

@@ -8,7 +8,7 @@ import math
 import pytest
 
 from engine.hexgrid import Board, Hex, parse_address
-from vision.line_prior import LINE_PENALTY, decode_lines
+from vision.board.line_prior import LINE_PENALTY, decode_lines
 
 BOARD = Board.hexagon(3)
 WILD = frozenset({"#", "joker"})

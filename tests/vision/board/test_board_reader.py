@@ -12,7 +12,8 @@ import pytest
 from calibration.tilesets import load_tileset
 from engine.hexgrid import format_address, parse_address
 from tilescribe.commands import read as read_command
-from vision.board_reader import UNREADABLE_FACE, BoardReader, BoardWatcher, ReadConfig
+from vision.board.board_reader import UNREADABLE_FACE, BoardReader, ReadConfig
+from vision.gate.watcher import BoardWatcher
 from vision.sim.recording import SimOptions, simulate
 from vision.sim.tiles import FACES
 from vision.sim.timeline import Pacing, SimPlacement

@@ -7,7 +7,7 @@ import importlib.util
 import pytest
 
 from tilescribe.gpio import EndTurnButton, GpioError
-from vision.sources import PiCameraSource, SourceError
+from vision.capture.sources import PiCameraSource, SourceError
 
 pytestmark = pytest.mark.hardware
 

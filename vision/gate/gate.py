@@ -14,7 +14,7 @@ default: about 330 x 300 pixels for an order-9 board), so it costs a few millise
   pipeline reads only those.
 
 The caller accepts a frame (``accept``) after reading it; later frames are compared with it.
-Run ``python -m vision.gate board.json FRAME...`` to print the state of frames in order.
+Run ``python -m vision.gate.gate board.json FRAME...`` to print the state of frames in order.
 """
 
 from __future__ import annotations
@@ -26,8 +26,9 @@ import cv2
 import numpy as np
 
 from calibration.geometry import BoardGeometry
-from vision.board_view import BoardView
-from vision.locate import BoardLocation
+from vision.board.board_view import BoardView
+from vision.board.locate import BoardLocation
+from vision.gate.errors import GateError
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,9 +60,9 @@ class GateConfig:
 
     def __post_init__(self) -> None:
         if self.pitch_px < 6 or self.still_frames < 1 or not 0 < self.motion_fraction < 1:
-            raise ValueError(f"bad gate config {self}")
+            raise GateError(f"bad gate config {self}")
         if not 0 < self.hand_fraction < 1 or self.hand_level <= 0 or self.cell_level <= 0:
-            raise ValueError(f"bad gate config {self}")
+            raise GateError(f"bad gate config {self}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,8 +210,8 @@ def _relative_change(current: np.ndarray, reference: np.ndarray, region: np.ndar
 
 
 def main(argv: list[str]) -> int:
-    """Print the gate's state for frames in order: ``python -m vision.gate BOARD FRAME...``."""
-    from vision.locate import BoardLocator, BoardNotFoundError
+    """Print the gate's state for frames in order: ``python -m vision.gate.gate BOARD FRAME...``."""
+    from vision.board.locate import BoardLocator, BoardNotFoundError
 
     geometry = BoardGeometry.load(argv[0])
     locator, gate = BoardLocator(geometry), BoardGate(geometry)

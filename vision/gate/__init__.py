@@ -1,0 +1,13 @@
+"""The gate: is the board still and free of hands, and which cells changed since the last read.
+
+The gate compares each frame with those before it, so its entry is a stateful
+:meth:`BoardGate.update` (a frame and its board location -> a :class:`GateState`); a
+:class:`BoardWatcher` runs locate, gate and read for the table session. Errors: :class:`GateError`
+(VisionError).
+"""
+
+from vision.gate.errors import GateError
+from vision.gate.gate import BoardGate, GateConfig, GateState
+from vision.gate.watcher import BoardWatcher, WatchResult
+
+__all__ = ["BoardGate", "BoardWatcher", "GateConfig", "GateError", "GateState", "WatchResult"]

@@ -45,7 +45,7 @@ from tilescribe.allocator import keep_freed_memory  # noqa: E402
 from tilescribe.progress import add_quiet_option, progress  # noqa: E402
 from vision.board.board_reader import BoardReader, ReadConfig  # noqa: E402
 from vision.gate.watcher import BoardWatcher  # noqa: E402
-from vision.tile_reader import TileReader  # noqa: E402
+from vision.reader.glyph_reader import TileReader  # noqa: E402
 
 TESSERACT_CONFIG = "--psm 7 -c tessedit_char_whitelist=0123456789#"
 

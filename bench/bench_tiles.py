@@ -37,11 +37,11 @@ from tilescribe.allocator import keep_freed_memory
 from tilescribe.progress import add_quiet_option, progress
 from vision.board.board_view import BoardView
 from vision.board.locate import BoardLocator
-from vision.loose_tiles import SECOND_OPINION_BELOW, LooseTile, find_tiles
+from vision.reader.glyph_reader import CELL_CROP, FACES, TileReader
 from vision.sim.crops import read_class_names, read_labels
 from vision.sim.recording import SimOptions, simulate
 from vision.sim.timeline import Pacing, SimPlacement
-from vision.tile_reader import CELL_CROP, FACES, TileReader
+from vision.table.loose_tiles import SECOND_OPINION_BELOW, LooseTile, find_tiles
 
 REPO = Path(__file__).resolve().parent.parent
 

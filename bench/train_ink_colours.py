@@ -1,7 +1,7 @@
 """Train the loose-tile finder's ink colour model (seeded by nothing: deterministic) and write it
 to vision/models/ink_colours.npz.
 
-Each face that vision/loose_tiles.py finds on a labelled tile of the Rummikub photos' train/ split
+Each face that vision/table/loose_tiles.py finds on a labelled tile of the Rummikub photos' train/ split
 gives one sample: its ink colour relative to its tile's body (``ink_colour``, OpenCV 8-bit Lab
 differences). Each colour (black, blue, orange, red) is modelled as a Gaussian (mean and
 covariance, a little widened so that a held-out light is not out of reach); a face's colour is the
@@ -23,10 +23,10 @@ import cv2
 import numpy as np
 
 from tilescribe.progress import add_quiet_option, progress
-from vision.loose_glyphs import find_glyphs
-from vision.loose_tiles import ink_colour
 from vision.sim.crops import has_label_errata, read_class_names, read_labels
-from vision.surface import surface_lut, surface_mask, working_image
+from vision.table.loose_glyphs import find_glyphs
+from vision.table.loose_tiles import ink_colour
+from vision.table.surface import surface_lut, surface_mask, working_image
 
 REPO = Path(__file__).resolve().parent.parent
 MODELS = REPO / "vision" / "models"

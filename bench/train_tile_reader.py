@@ -2,13 +2,13 @@
 
 Writes:
 - tile_surface_lut.npz: P(tile body | Lab colour) over 32^3 Lab bins, from the labelled polygons
-  of the Rummikub photos' train/ split (used by vision/loose_tiles.py);
+  of the Rummikub photos' train/ split (used by vision/table/loose_tiles.py);
 - tile_reader.yml.gz + tile_reader.json: the glyph classifier (cv2.ml.ANN_MLP on HOG features,
-  vision/glyphs.py), its classes, softmax temperature and the learned ink colours.
+  vision/reader/glyphs.py), its classes, softmax temperature and the learned ink colours.
 
 Training data: the cell crops of simulated boards (vision.sim: every face in the TRAIN fonts and
 styles, at any rotation, through the camera model, located and rectified like the read pipeline
-does), and the real tiles of train/ as found by vision/loose_glyphs.py (faces matched to the
+does), and the real tiles of train/ as found by vision/table/loose_glyphs.py (faces matched to the
 labelled polygons; ink found on no labelled tile is the "none" class). valid/ is never read
 here. The photos are CC BY 4.0 (Roboflow Universe, rummikub-nvypk-8cwem);
 vision/models/ATTRIBUTION.txt carries the attribution.
@@ -31,17 +31,17 @@ from calibration.board_print import SheetSpec, print_board
 from tilescribe.progress import add_quiet_option, progress
 from vision.board.board_view import BoardView
 from vision.board.locate import BoardLocator
-from vision.cell_glyphs import glyph_in_crop
-from vision.glyphs import glyph_features, glyph_patch, turned
-from vision.loose_glyphs import find_glyphs, glyph_input
-from vision.loose_tiles import ink_colour
+from vision.reader.cell_glyphs import glyph_in_crop
+from vision.reader.glyph_reader import CELL_CROP, FACES, NOT_A_FACE
+from vision.reader.glyphs import glyph_features, glyph_patch, turned
+from vision.reader.tile_ups import candidate_ups
 from vision.sim.crops import has_label_errata, read_class_names, read_labels
 from vision.sim.recording import SimOptions, Simulation
 from vision.sim.tiles import Shape
 from vision.sim.timeline import Pacing, SimPlacement
-from vision.surface import surface_mask, working_image
-from vision.tile_reader import CELL_CROP, FACES, NOT_A_FACE
-from vision.tile_ups import candidate_ups
+from vision.table.loose_glyphs import find_glyphs, glyph_input
+from vision.table.loose_tiles import ink_colour
+from vision.table.surface import surface_mask, working_image
 
 REPO = Path(__file__).resolve().parent.parent
 MODELS = REPO / "vision" / "models"

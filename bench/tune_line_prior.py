@@ -26,7 +26,7 @@ from calibration.tilesets import load_tileset  # noqa: E402
 from engine.hexgrid import format_address  # noqa: E402
 from tilescribe.progress import add_quiet_option, progress  # noqa: E402
 from vision.board.board_reader import BoardReader, ReadConfig  # noqa: E402
-from vision.tile_reader import TileReader  # noqa: E402
+from vision.reader.glyph_reader import TileReader  # noqa: E402
 
 
 def main() -> int:

@@ -34,7 +34,7 @@ from calibration.files import InputFileError, inside, read_text
 from engine.limits import MAX_TILES_PER_VALUE
 from engine.tiles import Tile
 
-#: Every face the tile reader can report (vision.tile_reader.FACES; repeated here because
+#: Every face the tile reader can report (vision.reader.glyph_reader.FACES; repeated here because
 #: calibration must not import vision).
 READER_FACES: frozenset[str] = frozenset([str(v) for v in range(20)] + ["#", "marker", "joker"])
 

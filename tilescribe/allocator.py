@@ -5,7 +5,7 @@ map of a 1000 x 750 photo is 3 MB of float32, its region colours 9 MB). By defau
 blocks that big straight from the kernel (``mmap``) and gives back freed memory at the top of
 its heap (``trim``), so every new array is faulted in again, page by page, and zeroed by the
 kernel: on one core here that was more than a quarter of the time of
-``vision.loose_tiles.find_tiles`` (bench/bench_tiles.py with and without ``--glibc-defaults``:
+``vision.table.loose_tiles.find_tiles`` (bench/bench_tiles.py with and without ``--glibc-defaults``:
 median 112 against 80 ms a photo). With :func:`keep_freed_memory`
 such blocks come from the heap and freed ones stay there, ready for the next photo; the process
 keeps its peak memory instead of handing it back between photos.

@@ -205,8 +205,8 @@ def check_tesseract() -> Check:
 
 def check_tile_reader() -> Check:
     """The glyph classifier (cv2.ml.ANN_MLP, tile_reader.yml.gz) and its classes (tile_reader.json)."""
-    from vision.glyphs import TileReaderError
-    from vision.tile_reader import TileReader
+    from vision.reader.glyph_reader import TileReader
+    from vision.reader.glyphs import TileReaderError
 
     try:
         TileReader()

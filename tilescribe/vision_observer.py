@@ -2,7 +2,7 @@
 
 Built on the read pipeline (vision.board.locate: the board from its fiducial markers; vision.gate.gate: still?
 hand over the board?; vision.board.board_reader.BoardReader: presence and the tile reader,
-vision.tile_reader.TileReader, on every cell). Each frame is located and gated; the board is read
+vision.reader.glyph_reader.TileReader, on every cell). Each frame is located and gated; the board is read
 only when it has settled. The engine's legal values at each empty cell are the reader's
 prior. The board must stay quiet (located, no hand, no motion in any frame) for ``still_seconds``
 (tilescribe.observe.Settle); the whole board is read afresh on a few frames of the end of that
@@ -24,7 +24,7 @@ from vision.board.board_reader import BoardReader, BoardReading, ReadConfig
 from vision.board.locate import BoardLocation, BoardNotFoundError
 from vision.capture.sources import Frame
 from vision.gate.gate import BoardGate, GateConfig
-from vision.tile_reader import TileReader, reader_for_tileset
+from vision.reader.glyph_reader import TileReader, reader_for_tileset
 
 LegalValues = Callable[[], Mapping[Hex, Collection[int]]]
 
@@ -58,7 +58,7 @@ class VisionObserver:
 
     Raises:
         calibration.geometry.BoardFileError: board.json cannot be read.
-        vision.tile_reader.TileReaderError: the reader's model files are missing or broken.
+        vision.reader.glyph_reader.TileReaderError: the reader's model files are missing or broken.
     """
 
     def __init__(self, board: Path, faces: FaceMap, still_seconds: float, legal: LegalValues | None = None,

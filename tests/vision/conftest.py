@@ -13,10 +13,10 @@ import pytest
 
 from calibration.board_print import SheetSpec, print_board
 from calibration.geometry import BoardGeometry
+from vision.reader.glyph_reader import TileReader
 from vision.sim.crops import LabelledTile, read_class_names, read_labels
 from vision.sim.recording import SimOptions, make_recording
 from vision.sim.timeline import Pacing, SimPlacement
-from vision.tile_reader import TileReader
 
 #: A short game: the modulus marker, 6 and 9 (any rotation), wild tiles, two-digit faces.
 TURNS: list[list[tuple[str, str]]] = [

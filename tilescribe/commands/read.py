@@ -37,7 +37,7 @@ def build_config(board: str, modulus: int, calibration: str | None, tileset: str
     from calibration.board_calibration import Calibration
     from calibration.geometry import BoardGeometry
     from vision.board.board_reader import ReadConfig
-    from vision.tile_reader import reader_for_tileset
+    from vision.reader.glyph_reader import reader_for_tileset
 
     geometry = BoardGeometry.load(board)
     empty = None

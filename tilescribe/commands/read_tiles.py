@@ -35,8 +35,8 @@ def run(args: argparse.Namespace) -> int:
     """Read one photo; 0 on success, 2 for bad input."""
     from calibration.tilesets import TileSetError, load_tileset
     from vision.capture.images import ImageError, load_image
-    from vision.loose_tiles import SECOND_OPINION_BELOW, LooseTileError, find_tiles, prepare
-    from vision.tile_reader import TileReaderError, reader_for_tileset
+    from vision.reader.glyph_reader import TileReaderError, reader_for_tileset
+    from vision.table.loose_tiles import SECOND_OPINION_BELOW, LooseTileError, find_tiles, prepare
 
     try:
         image = load_image(args.image)

@@ -56,8 +56,8 @@ def _learn(args: argparse.Namespace) -> int:
     from calibration.geometry import BoardFileError, BoardGeometry
     from vision.board.locate import BoardNotFoundError
     from vision.capture.images import ImageError, load_image
-    from vision.tile_reader import TileReaderError
-    from vision.tile_reader_learn import learn_tileset
+    from vision.reader.glyph_reader import TileReaderError
+    from vision.reader.tileset_learn import learn_tileset
 
     try:
         image = load_image(args.image)

@@ -1,7 +1,7 @@
 """The read pipeline: one camera frame -> which tile is on which cell.
 
-locate the board (vision.board.locate) -> rectify -> presence per cell (vision.board.presence) -> read the face
-of every occupied cell with the tile reader on its region of interest -> :class:`BoardReading`.
+locate the board (vision.board.locate) -> rectify -> presence per cell (vision.board.presence) -> read
+the face of every occupied cell with the tile reader on its region of interest -> :class:`BoardReading`.
 
 The engine's legal values for each empty cell are the reader's prior: the faces a cell may show
 are re-ranked so that a value the rules forbid there is the first suspect of a misread (a clear
@@ -57,7 +57,7 @@ class FaceReadingLike(Protocol):
 
 
 class FaceReader(Protocol):
-    """The tile face reader the pipeline uses (vision.tile_reader.TileReader)."""
+    """The tile face reader the pipeline uses (vision.reader.glyph_reader.TileReader)."""
 
     def read_batch(self, crops: Sequence[np.ndarray],
                    allowed: Iterable[str] | None = None) -> Sequence[FaceReadingLike]:
@@ -76,7 +76,7 @@ class CellReading:
             value under the modulus (see BoardReading.findings).
         confidence: 0..1, the product of the presence and the face confidences.
         alternatives: the reader's likeliest faces with their probabilities (0..1), most
-            probable first (vision.tile_reader.FaceReading.alternatives); empty when unknown.
+            probable first (vision.reader.glyph_reader.FaceReading.alternatives); empty when unknown.
     """
 
     face: str
@@ -336,7 +336,7 @@ def main(argv: list[str]) -> int:
     """Print the reading of one image: ``python -m vision.board.board_reader BOARD IMAGE [MODULUS]``."""
     import json
 
-    from vision.tile_reader import TileReader
+    from vision.reader.glyph_reader import TileReader
 
     image = cv2.imread(argv[1])
     if image is None:

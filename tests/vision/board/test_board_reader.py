@@ -14,10 +14,10 @@ from engine.hexgrid import format_address, parse_address
 from tilescribe.commands import read as read_command
 from vision.board.board_reader import UNREADABLE_FACE, BoardReader, ReadConfig
 from vision.gate.watcher import BoardWatcher
+from vision.reader.glyph_reader import TileReader
 from vision.sim.recording import SimOptions, simulate
 from vision.sim.tiles import FACES
 from vision.sim.timeline import Pacing, SimPlacement
-from vision.tile_reader import TileReader
 
 
 @pytest.fixture(scope="module")

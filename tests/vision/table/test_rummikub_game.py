@@ -11,9 +11,9 @@ from engine.randomgame import random_game
 from engine.settings import Settings
 from engine.tiles import Tile
 from vision.board.board_reader import BoardReader, ReadConfig
+from vision.reader.glyph_reader import reader_for_tileset
 from vision.sim.recording import SimOptions, simulate
 from vision.sim.timeline import Pacing, SimPlacement
-from vision.tile_reader import reader_for_tileset
 
 
 def rummikub_face(tile: Tile) -> str:

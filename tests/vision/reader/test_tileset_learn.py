@@ -11,9 +11,9 @@ from calibration.board_print import SheetSpec, print_board
 from calibration.tilesets import TileSetError, load_tileset
 from vision.board.board_view import BoardView
 from vision.board.locate import BoardLocator
+from vision.reader.glyph_reader import CELL_CROP, reader_for_tileset
+from vision.reader.tileset_learn import learn_tileset
 from vision.sim.tiles import TileStyle, fonts, render_tile
-from vision.tile_reader import CELL_CROP, reader_for_tileset
-from vision.tile_reader_learn import learn_tileset
 
 FACES = tuple(str(v) for v in range(13))
 

@@ -1,4 +1,4 @@
-"""A loose face read again when its first reading may be wrong (vision/loose_tiles.py stage 4).
+"""A loose face read again when its first reading may be wrong (vision/table/loose_tiles.py stage 4).
 
 Each takes the faces of one surface, their outlines and first readings, and reads some of them
 again by the classifier alone (no tesseract: a second reading must be sure on its own):
@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.glyphs import GlyphInput
-from vision.loose_glyphs import InkFace, glyph_input, strengthen
-from vision.tile_reader import NOT_A_FACE, FaceReading, TileReader
+from vision.reader.glyph_reader import NOT_A_FACE, FaceReading, TileReader
+from vision.reader.glyphs import GlyphInput
+from vision.table.loose_glyphs import InkFace, glyph_input, strengthen
 
 #: A face the reader calls "none" at its tile's candidate rotations is read again at every
 #: twelfth of a turn (its outline may be wrong: touching tiles, a region spilling onto the
@@ -40,7 +40,7 @@ OUTSIDE = 0.05
 def retry_none(reader: TileReader, ink: np.ndarray, faces: list[InkFace], readings: list[FaceReading],
                allowed: frozenset[str] | None) -> tuple[list[InkFace], list[FaceReading]]:
     """``faces`` and ``readings`` with each "none" read again, its weak ink strengthened
-    (:func:`vision.loose_glyphs.strengthen`), at every twelfth of a turn (no outline), by the
+    (:func:`vision.table.loose_glyphs.strengthen`), at every twelfth of a turn (no outline), by the
     classifier alone (no tesseract: a retry must be sure on its own); kept when at least
     ``RETRY_CONFIDENCE`` sure."""
     redo = [i for i, r in enumerate(readings) if r.face == NOT_A_FACE]
@@ -61,7 +61,7 @@ def read_weak_again(reader: TileReader, ink: np.ndarray, faces: list[InkFace], o
                     readings: list[FaceReading], allowed: frozenset[str] | None
                     ) -> tuple[list[InkFace], list[FaceReading]]:
     """``faces`` and ``readings`` with each face of weak ink read as a face read again, its broken
-    strokes joined (:func:`vision.loose_glyphs.strengthen`: the rest of a pale orange "10" of
+    strokes joined (:func:`vision.table.loose_glyphs.strengthen`: the rest of a pale orange "10" of
     which only pieces were ink), by the classifier alone; the new reading is kept when it is a
     face at least ``WEAK_CONFIDENCE`` sure and surer than the first."""
     again = {i: stronger for i, (face, reading) in enumerate(zip(faces, readings, strict=True))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.loose_fabric import ROUGH_FABRIC, on_fabric, roughness
+from vision.table.loose_fabric import ROUGH_FABRIC, on_fabric, roughness
 
 #: A tile 40 x 60 pixels, corners (x, y), and a face: a bar of ink 4 x 20 at its centre.
 OUTLINE = np.array([[30, 20], [70, 20], [70, 80], [30, 80]], np.float32)

@@ -9,7 +9,7 @@ just outside it: the share of the ``RING_SECTORS`` directions of a turn that hol
 bigger) and fits the face inside it (``RING_FACE``).
 
 A small joker's ring with its features, one ink component, reaches nearly to its tile's edge: a
-face that only a joker may be (``InkFace.joker_only``, vision/loose_glyphs.py). It is joined with
+face that only a joker may be (``InkFace.joker_only``, vision/table/loose_glyphs.py). It is joined with
 the faces inside it read "none" (its features read on their own) and read again
 (``join_features``), and kept only when read as a joker around no face read as one
 (``joker_only``).
@@ -24,9 +24,9 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.loose_glyphs import InkFace, centres_in_boxes, glyph_input, ink_centres
-from vision.loose_ink import INK_LEVEL
-from vision.tile_reader import NOT_A_FACE, FaceReading, TileReader
+from vision.reader.glyph_reader import NOT_A_FACE, FaceReading, TileReader
+from vision.table.loose_glyphs import InkFace, centres_in_boxes, glyph_input, ink_centres
+from vision.table.loose_ink import INK_LEVEL
 
 #: A tile is searched for a ring at most this many pixels across (a bigger one shrunk, its thin
 #: ring kept: any ink in a shrunk pixel is ink), RING_WIDTH and the ring's least radius counted
@@ -155,12 +155,12 @@ def read_rings(ink: np.ndarray, faces: list[InkFace], outlines: list[np.ndarray]
 
 def _inside(within: np.ndarray, i: int) -> list[int]:
     """The indices of the faces other than face ``i`` whose ink centre lies in its ink's box
-    (``within``: :func:`vision.loose_glyphs.centres_in_boxes`)."""
+    (``within``: :func:`vision.table.loose_glyphs.centres_in_boxes`)."""
     return [int(j) for j in np.flatnonzero(within[:, i]) if j != i]
 
 
 def _within(faces: list[InkFace]) -> np.ndarray:
-    """:func:`vision.loose_glyphs.centres_in_boxes` of ``faces``."""
+    """:func:`vision.table.loose_glyphs.centres_in_boxes` of ``faces``."""
     return centres_in_boxes(faces, ink_centres(faces))
 
 

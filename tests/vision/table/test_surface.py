@@ -1,5 +1,5 @@
 """The tile body's surface in real photos of the train/ split: the lookup table's, and the one
-learned from the photo's own confidently read tiles (vision/surface.py)."""
+learned from the photo's own confidently read tiles (vision/table/surface.py)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.loose_tiles import SHADE, SHADE_NEW, _body_samples, _read_surface
-from vision.surface import (
+from vision.table.loose_tiles import SHADE, SHADE_NEW, _body_samples, _read_surface
+from vision.table.surface import (
     body_sample,
     new_regions,
     photo_surface,
@@ -34,7 +34,7 @@ def small_photo(train_photo, prefix: str):
 
 def first_surfaces(image, small, scale, reader):
     """The lookup table's surface, the body sample of the faces read on it surely, and the
-    photo's own surface from that sample (as vision.loose_tiles.read_faces makes them)."""
+    photo's own surface from that sample (as vision.table.loose_tiles.read_faces makes them)."""
     lut_surface = surface_mask(small, surface_lut())
     first = _read_surface(image, small.astype(np.float32), lut_surface, scale, reader, RUMMIKUB, [])
     sample = body_sample(small, _body_samples(first, lut_surface[0], scale))

@@ -12,11 +12,18 @@ import pytest
 
 from vision.board.board_view import BoardView
 from vision.board.locate import BoardLocator
-from vision.cell_glyphs import glyph_in_crop, glyphs_in_crops
+from vision.reader.cell_glyphs import glyph_in_crop, glyphs_in_crops
+from vision.reader.glyph_reader import (
+    CELL_CROP,
+    FACES,
+    MIN_ALTERNATIVE,
+    FaceReading,
+    TileReader,
+    TileReaderError,
+)
 from vision.sim.recording import SimOptions, simulate
 from vision.sim.tiles import TileStyle, fonts, render_tile
 from vision.sim.timeline import Pacing, SimPlacement
-from vision.tile_reader import CELL_CROP, FACES, MIN_ALTERNATIVE, FaceReading, TileReader, TileReaderError
 
 ANGLES = (0, 90, 180, 270, 35, 145, 215, 320)
 

@@ -7,7 +7,7 @@ found on a blurred crop may be wrong (``GlyphInput.outline_is_sure`` False), so 
 turn is a candidate too, with a lower prior unless it agrees with the shape. A glyph without an
 outline gets every twelfth of a turn.
 
-The tile reader (vision/tile_reader.py) classifies the glyph turned upright at each candidate
+The tile reader (vision/reader/glyph_reader.py) classifies the glyph turned upright at each candidate
 and adds the candidate's log-prior to the classifier's log-probability.
 """
 
@@ -19,7 +19,7 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
-from vision.glyphs import GlyphInput
+from vision.reader.glyphs import GlyphInput
 
 #: Every twelfth of a turn as an up vector (x, y) in image coordinates (y down): [12, 2] float64.
 GENERIC_UPS = np.stack([np.sin(np.arange(12) * np.pi / 6), -np.cos(np.arange(12) * np.pi / 6)], axis=1)

@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.loose_tiles import LooseTile, LooseTileError, find_tiles, prepare
+from vision.table.loose_tiles import LooseTile, LooseTileError, find_tiles, prepare
 
 RUMMIKUB = frozenset([str(v) for v in range(1, 14)] + ["joker"])
 

@@ -3,9 +3,9 @@
 The user lays one tile of each face upright on the printed board, on given cells (by default the
 first cells in address order: A0, B1, B2, ...), and takes one photo. ``learn_tileset`` locates
 the board (fiducial markers -> homography), cuts each cell's crop from the rectified board, finds
-the glyph on it (vision.cell_glyphs.glyph_in_crop), and stores the glyphs as exemplars
+the glyph on it (vision.reader.cell_glyphs.glyph_in_crop), and stores the glyphs as exemplars
 (``learn_exemplars``) next to a new tile-set profile. The reader then weighs the nearest
-exemplar of each face as much as its trained model (vision.tile_reader.reader_for_tileset), so a
+exemplar of each face as much as its trained model (vision.reader.glyph_reader.reader_for_tileset), so a
 set printed in an unusual font is read as well as the built-in ones.
 """
 
@@ -21,9 +21,9 @@ from calibration.geometry import BoardGeometry
 from calibration.tilesets import TileSet, TileSetError, format_tileset
 from vision.board.board_view import BoardView
 from vision.board.locate import BoardLocator
-from vision.cell_glyphs import glyph_in_crop
-from vision.glyphs import GlyphInput, glyph_features, glyphs_patches, turned
-from vision.tile_reader import CELL_CROP, FACES, TileReaderError
+from vision.reader.cell_glyphs import glyph_in_crop
+from vision.reader.glyph_reader import CELL_CROP, FACES, TileReaderError
+from vision.reader.glyphs import GlyphInput, glyph_features, glyphs_patches, turned
 
 #: Smallest glyph accepted while learning, as a share of the cell crop's side.
 MIN_GLYPH = 0.15

@@ -1,15 +1,15 @@
 """A face read again against the body colour beside it, when its region's body colour is not its
 tile's.
 
-A surface region's body colour is the median of the whole region (vision/surface.py): touching
+A surface region's body colour is the median of the whole region (vision/table/surface.py): touching
 tiles in uneven light, or a tile lit apart from the others, can be of another colour. On such a
-tile the ink map (vision/glyphs.py) is high everywhere, the body around the face as well as the
+tile the ink map (vision/reader/glyphs.py) is high everywhere, the body around the face as well as the
 holes of its digits, blurred shut: a blue 8 whose holes are 0.55..0.65 ink on a body at 0.45
 reads as a "6". Where the ink around a face (``SURROUND``) is that high, its ink is found again
 against the median colour of a window around it (``WINDOW``), its broken strokes joined when
-that ink is weak (:func:`vision.loose_glyphs.strengthen`: an orange 5 on a tan tile, whose body
+that ink is weak (:func:`vision.table.loose_glyphs.strengthen`: an orange 5 on a tan tile, whose body
 around it was ink too and made a blob over it read as "13"), and the face is read again
-(vision/loose_tiles.py).
+(vision/table/loose_tiles.py).
 """
 
 from __future__ import annotations
@@ -17,11 +17,11 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.glyphs import GlyphInput, ink_map
-from vision.loose_glyphs import InkFace, connected_to, glyph_input, strengthen, window
-from vision.loose_ink import INK_LEVEL
-from vision.medians import channel_medians
-from vision.tile_reader import NOT_A_FACE, FaceReading
+from vision.reader.glyph_reader import NOT_A_FACE, FaceReading
+from vision.reader.glyphs import GlyphInput, ink_map
+from vision.table.loose_glyphs import InkFace, connected_to, glyph_input, strengthen, window
+from vision.table.loose_ink import INK_LEVEL
+from vision.table.medians import channel_medians
 
 #: A face's window: its ink's box and this many times its size beyond it on each side; the
 #: face's ink covers a small share of it, so that its median colour is its tile's body.
@@ -35,7 +35,7 @@ SURROUND = 0.3
 
 
 def _window(face: InkFace, shape: tuple[int, ...]) -> tuple[int, int, int, int]:
-    """A face's window (``WINDOW``) in an image of ``shape``: see :func:`vision.loose_glyphs.window`."""
+    """A face's window (``WINDOW``) in an image of ``shape``: see :func:`vision.table.loose_glyphs.window`."""
     return window(face, max(2, int(WINDOW * face.size)), shape)
 
 
@@ -55,7 +55,7 @@ def surround(ink: np.ndarray, face: InkFace) -> float:
 def local_glyph(image: np.ndarray, face: InkFace, outline: np.ndarray) -> GlyphInput | None:
     """A face's glyph against its window's body: the ink (``ink_map`` from the window's median
     colour, above ``INK_LEVEL``) connected to the face's own ink pixels, its broken strokes
-    joined when it is weak (:func:`vision.loose_glyphs.strengthen`).
+    joined when it is weak (:func:`vision.table.loose_glyphs.strengthen`).
 
     Args:
         image: the photo, BGR uint8, H x W x 3.

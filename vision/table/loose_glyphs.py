@@ -1,7 +1,7 @@
 """Loose tiles' faces as ink: the ink on a photo's tile regions grouped into faces, each face's tile
-outline, and the tile reader's input for a face (stages 2-3 of vision/loose_tiles.py).
+outline, and the tile reader's input for a face (stages 2-3 of vision/table/loose_tiles.py).
 
-The ink's connected components (vision/loose_ink.py: ink far from the region's body colour, or
+The ink's connected components (vision/table/loose_ink.py: ink far from the region's body colour, or
 pale coloured ink rising above its neighbourhood's; the pieces of a weakly printed stroke
 joined by weaker ink when together they look like a glyph, ``WHOLE_PIECE``) are kept when mostly
 surrounded by tile body (a nearly square one whose frame reaches past its tile, a small joker's
@@ -21,9 +21,9 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.glyphs import GlyphInput
-from vision.loose_ink import RegionInk, region_ink, union_box
-from vision.medians import group_medians
+from vision.reader.glyphs import GlyphInput
+from vision.table.loose_ink import RegionInk, region_ink, union_box
+from vision.table.medians import group_medians
 
 #: A component encloses another (a joker's ring its face, a "0" a stain) only when it is at most
 #: this many times its size; a bigger one (a rack, a table's edge) groups nothing.

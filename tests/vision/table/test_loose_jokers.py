@@ -5,7 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.loose_jokers import ring_cover
+from vision.table.loose_jokers import ring_cover
 
 #: A tile 31 pixels across (its outline's short side), corners (x, y).
 TILE = np.array([[20, 20], [51, 20], [51, 70], [20, 70]], np.float32)

@@ -1,7 +1,7 @@
 """The ink on a photo's tile regions and its connected components (stage 2 of
-vision/loose_tiles.py, before they are grouped into faces by vision/loose_glyphs.py).
+vision/table/loose_tiles.py, before they are grouped into faces by vision/table/loose_glyphs.py).
 
-Ink is far from its region's body colour (:func:`vision.glyphs.ink_map`), or pale coloured ink
+Ink is far from its region's body colour (:func:`vision.reader.glyphs.ink_map`), or pale coloured ink
 whose a*b* distance from the body rises above its neighbourhood's (``FAINT_RISE``). Its
 connected components are numbered as over the whole photo; those joined by weaker ink
 (``INK_JOIN``) share a weak-ink component. A component's frame tells whether it lies on a tile.
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.glyphs import lab_ink_map
+from vision.reader.glyphs import lab_ink_map
 
 #: Ink map level above which a pixel is ink.
 INK_LEVEL = 0.5
@@ -102,7 +102,7 @@ def region_ink(image: np.ndarray, body: np.ndarray, regions: np.ndarray, body_la
 
     Args:
         image: the photo, BGR uint8, H x W x 3.
-        body, regions, body_lab: a surface (vision/surface.py) at the working scale.
+        body, regions, body_lab: a surface (vision/table/surface.py) at the working scale.
 
     Returns:
         the ink, or None when the surface has no region.
@@ -139,7 +139,7 @@ def region_ink(image: np.ndarray, body: np.ndarray, regions: np.ndarray, body_la
 def _faint_ink(lab: np.ndarray, bodies: np.ndarray, levels: np.ndarray, inside: np.ndarray,
                long_side: int) -> np.ndarray:
     """Pale coloured ink under ``INK_LEVEL`` (bool, the shape of ``inside``): pixels whose a*b*
-    distance from the body (/ 70, as in :func:`vision.glyphs.ink_map`) is above ``FAINT_CHROMA``
+    distance from the body (/ 70, as in :func:`vision.reader.glyphs.ink_map`) is above ``FAINT_CHROMA``
     and rises ``FAINT_RISE`` above its neighbourhood's (a morphological opening ``FAINT_REACH``
     times the photo's long side across).
 
@@ -147,7 +147,7 @@ def _faint_ink(lab: np.ndarray, bodies: np.ndarray, levels: np.ndarray, inside: 
         lab: float32 (shape: [N, 3]) the pixels of ``inside`` in OpenCV 8-bit Lab, in row-major
             order.
         bodies: float32 (shape: [N, 3]) their body colours (OpenCV 8-bit Lab).
-        levels: float32 (shape: [N]) their ink levels (:func:`vision.glyphs.ink_map`), at least
+        levels: float32 (shape: [N]) their ink levels (:func:`vision.reader.glyphs.ink_map`), at least
             their a*b* distance: that is measured where they are above ``FAINT_CHROMA`` alone,
             and the level stands for it elsewhere (faster).
         inside: bool (H x W) the tile regions, N of them true.

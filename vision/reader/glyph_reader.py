@@ -1,16 +1,16 @@
 """The tile reader: one tile's face, at any rotation, with a confidence.
 
 There is one reader for both ways of finding tiles: a square crop around a cell of the rectified
-board (``TileReader.read``), and a tile found loose in a photo (vision/loose_tiles.py, which calls
+board (``TileReader.read``), and a tile found loose in a photo (vision/table/loose_tiles.py, which calls
 ``TileReader.read_glyphs``). Faces are "0".."19", "#" (wild tile, printed "#" or blank, §7-1),
 "marker" (the modulus marker, §8) and "joker" (Rummikub).
 
 How a face is read:
 
-1. The tile body and the ink on it are found (vision/cell_glyphs.py for a cell crop,
-   vision/loose_tiles.py in a photo); the ink nearest the tile's
+1. The tile body and the ink on it are found (vision/reader/cell_glyphs.py for a cell crop,
+   vision/table/loose_tiles.py in a photo); the ink nearest the tile's
    centre, with the ink touching it, is the glyph.
-2. The glyph is turned upright for each candidate "up" of the tile (vision/tile_ups.py): a
+2. The glyph is turned upright for each candidate "up" of the tile (vision/reader/tile_ups.py): a
    pentagon's corners, both ways along a rectangle's long axis and both ways across it. Which way
    is up comes from the tile's shape and printed features: the number sits in the upper part of a
    Rummikub-like tile, the photo is usually roughly upright; the classifier scores each candidate,
@@ -46,9 +46,9 @@ import cv2
 import numpy as np
 
 from calibration.tilesets import TileSet
-from vision.cell_glyphs import glyphs_in_crops
-from vision.glyphs import GlyphInput, TileReaderError, glyph_features, glyphs_patches
-from vision.tile_ups import candidate_ups
+from vision.reader.cell_glyphs import glyphs_in_crops
+from vision.reader.glyphs import GlyphInput, TileReaderError, glyph_features, glyphs_patches
+from vision.reader.tile_ups import candidate_ups
 
 #: Every face the reader can report.
 FACES: tuple[str, ...] = tuple(str(v) for v in range(20)) + ("#", "marker", "joker")
@@ -458,7 +458,7 @@ def _load_model(model_dir: str | None) -> _Model:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Read each tile crop image given on the command line (``python -m vision.tile_reader``)."""
+    """Read each tile crop image given on the command line (``python -m vision.reader.glyph_reader``)."""
     reader = TileReader()
     for name in argv if argv is not None else sys.argv[1:]:
         crop = cv2.imread(name)

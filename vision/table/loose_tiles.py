@@ -2,33 +2,33 @@
 
 Stages (one function each):
 
-1. ``surface_mask`` (vision/surface.py): which pixels look like the tiles' body, from a colour
+1. ``surface_mask`` (vision/table/surface.py): which pixels look like the tiles' body, from a colour
    lookup table over OpenCV Lab learned on the labelled photos' train/ split
    (vision/models/tile_surface_lut.npz); tiles touching each other make one region, filled to
    its convex hull when it is compact.
-2. ``find_glyphs`` (vision/loose_glyphs.py): ink on those regions (vision/loose_ink.py: far
+2. ``find_glyphs`` (vision/table/loose_glyphs.py): ink on those regions (vision/table/loose_ink.py: far
    from the region's body colour; and pale coloured ink rising above its neighbourhood's
    chroma), cut into connected components, kept when mostly surrounded by tile body, and
    grouped into faces (the two digits of "12", the parts of a joker's face inside its ring; a
    component far bigger than a glyph, such as a rack, encloses nothing). Every face is one tile.
-3. ``tile_outlines`` (vision/loose_glyphs.py): each tile's outline is the part of its region
+3. ``tile_outlines`` (vision/table/loose_glyphs.py): each tile's outline is the part of its region
    nearer to its face than to any other face and of about the colour of the body beside it
    (not the wall or marble behind a rack that the region spills onto).
-4. The tile reader (vision/tile_reader.py, the same reader the board uses) reads each face at
+4. The tile reader (vision/reader/glyph_reader.py, the same reader the board uses) reads each face at
    every candidate rotation; a face of weak ink is read again with its broken strokes joined
-   (kept when surer, vision/loose_rereads.py WEAK_CONFIDENCE), and one amid high ink against the
-   body colour beside it (vision/loose_body.py: its region's body colour is not its tile's; kept
+   (kept when surer, vision/table/loose_rereads.py WEAK_CONFIDENCE), and one amid high ink against the
+   body colour beside it (vision/table/loose_body.py: its region's body colour is not its tile's; kept
    when surer), and one whose ink lies partly outside its outline with no outline (OUTSIDE; kept
    when surer); a face read as "none" is read again at every twelfth of a turn (its outline may
    be wrong), its broken strokes joined when its ink is weak, and dropped (a logo, a scratch)
    unless it is then read as a face with confidence >= RETRY_CONFIDENCE, or it lies inside a
-   joker's thin ring of ink (vision/loose_jokers.py). A face whose ink reaches nearly to its tile's edge
+   joker's thin ring of ink (vision/table/loose_jokers.py). A face whose ink reaches nearly to its tile's edge
    (``InkFace.joker_only``: a small joker's ring) is kept only when read as a joker around no
    other face read as a face.
    Specks beside a surely read face or inside any face's ink (SPECK_SHARE) are dropped too, ink
    far bigger than the faces read surely or than a face can be in the photo (GIANT, GIANT_SHARE:
    a whole rack), and faces whose tile body is rough (fabric's fibres on its threads,
-   vision/loose_fabric.py). The ink colour is the likeliest of the learned ink colours (black,
+   vision/table/loose_fabric.py). The ink colour is the likeliest of the learned ink colours (black,
    blue, orange, red; vision/models/ink_colours.npz).
 5. The faces read with confidence >= SEED_CONFIDENCE teach the photo's own body colour
    (``photo_surface``: the cream of this set in this light, not the white table beside it); the
@@ -38,7 +38,7 @@ Stages (one function each):
    SHADE), finds smooth regions mostly outside both earlier surfaces' (SHADE_NEW): a group of
    tiles in a shadow. They are searched (stages 2-4) and their faces added.
 
-Run ``python -m vision.loose_tiles PHOTO`` to print what it finds.
+Run ``python -m vision.table.loose_tiles PHOTO`` to print what it finds.
 """
 
 from __future__ import annotations
@@ -53,9 +53,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.loose_body import local_glyphs
-from vision.loose_fabric import on_fabric
-from vision.loose_glyphs import (
+from vision.reader.glyph_reader import NOT_A_FACE, FaceReading, TileReader
+from vision.table.loose_body import local_glyphs
+from vision.table.loose_fabric import on_fabric
+from vision.table.loose_glyphs import (
     InkFace,
     centres_in_boxes,
     find_glyphs,
@@ -63,9 +64,9 @@ from vision.loose_glyphs import (
     ink_centres,
     tile_outlines,
 )
-from vision.loose_jokers import join_features, joker_only, read_rings
-from vision.loose_rereads import read_again, read_weak_again, retry_none, unheld_glyphs
-from vision.surface import (
+from vision.table.loose_jokers import join_features, joker_only, read_rings
+from vision.table.loose_rereads import read_again, read_weak_again, retry_none, unheld_glyphs
+from vision.table.surface import (
     Surface,
     SurfaceTableError,
     body_sample,
@@ -76,7 +77,6 @@ from vision.surface import (
     surface_mask,
     working_image,
 )
-from vision.tile_reader import NOT_A_FACE, FaceReading, TileReader
 
 #: Ink smaller than SPECK_SHARE times a face near it (within SPECK_REACH times that face's size,
 #: in the same region) that reads as a face at least SPECK_BESIDE sure is a speck beside that
@@ -235,7 +235,7 @@ def colour_name(relative_lab: np.ndarray, colours: dict[str, np.ndarray],
 
 
 def _outlines(faces: list[InkFace], regions: np.ndarray, scale: float, lab: np.ndarray) -> list[np.ndarray]:
-    """Each face's tile outline (:func:`vision.loose_glyphs.tile_outlines`, which takes the same
+    """Each face's tile outline (:func:`vision.table.loose_glyphs.tile_outlines`, which takes the same
     arguments), those of the faces that only a joker may be (``InkFace.joker_only``) drawn beside
     every face, the others' beside the others alone (ink at a tile's edge, mostly no joker, does
     not take a share of its neighbours' tiles)."""

@@ -14,7 +14,7 @@ Two models of the body's colour, both over OpenCV 8-bit Lab:
 Each gives the body pixels and the regions they make: tiles touching each other make one region,
 filled to its convex hull when it is compact.
 
-Run ``python -m vision.surface PHOTO OUT.png`` to write the LUT's body mask of a photo.
+Run ``python -m vision.table.surface PHOTO OUT.png`` to write the LUT's body mask of a photo.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
-from vision.medians import channel_medians, group_medians
+from vision.table.medians import channel_medians, group_medians
 
 #: The long side of the image the surfaces are computed on, in pixels.
 WORK_PX = 500
@@ -334,7 +334,7 @@ def main(argv: list[str] | None = None) -> int:
     """Write the LUT's body mask of a photo (white body on black) to an image file."""
     args = argv if argv is not None else sys.argv[1:]
     if len(args) != 2:
-        print("usage: python -m vision.surface PHOTO OUT.png", file=sys.stderr)
+        print("usage: python -m vision.table.surface PHOTO OUT.png", file=sys.stderr)
         return 2
     image = cv2.imread(args[0])
     if image is None:

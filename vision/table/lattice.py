@@ -4,8 +4,10 @@ A grid (the square table of Super Wild, the hex cells of Holominoes) seen from a
 photo, an affine lattice: the centre of grid position (i, j) lies at ``origin + i U + j V``
 (photo pixels), U and V one step along each grid axis. :func:`fit_lattice` starts from a guess of
 U and V (from the tiles' own angles and spacing), gives every tile its nearest whole position
-(``snap``: plain rounding for squares, hex rounding for hexagons), fits origin, U and V to all the
-centres by least squares and repeats until no tile changes position. A turned, shifted or scaled
+(``snap``: plain rounding for squares, hex rounding for hexagons), fits origin, U and V to the
+centres by least squares and repeats until no tile changes position; first on the tiles next to
+the anchor, then reaching one step further each time, so that the steps are measured on the near
+tiles before a far tile is placed. A turned, shifted or scaled
 layout and tiles pushed by less than about a third of a step come back at the same positions.
 """
 
@@ -15,6 +17,10 @@ from collections.abc import Callable
 
 import numpy as np
 
+#: The first fit takes the tiles within this many steps of the anchor (its neighbours, pushed or
+#: not); each further fit reaches one step further, so a first guess of the step that is a few
+#: percent off never puts a far tile on the wrong position.
+FIRST_REACH = 1.5
 #: Rounds of assign-and-fit at most; a layout settles in two or three (the positions stop changing).
 MAX_ROUNDS = 12
 #: Weight of the first guess of U and V in the fit, as if one more tile lay one step away: it holds
@@ -49,22 +55,31 @@ def fit_lattice(centres: np.ndarray, steps: np.ndarray, snap: Snap, anchor: int)
         raise ValueError(f"fit_lattice needs steps of shape (2, 2) and 0 <= anchor < {n}, got {guess.shape}")
     if abs(np.linalg.det(guess)) < 1e-9 * float(np.sum(guess**2)):
         raise ValueError(f"the grid's two steps are parallel: {guess.tolist()}")
-    whole = _positions(centres, centres[anchor], guess, snap, anchor)
-    for _ in range(MAX_ROUNDS):
-        origin, basis = _fit(centres, whole, guess)
-        now = _positions(centres, origin, basis, snap, anchor)
-        if np.array_equal(now, whole):
-            break
-        whole = now
-    return whole
+    unit = float(np.hypot(*guess.T).min())
+    reach = np.hypot(*(centres - centres[anchor]).T) / unit
+    origin, basis = centres[anchor], guess
+    radius = FIRST_REACH
+    while True:
+        near = reach <= radius
+        whole = _positions(centres[near], origin, basis, snap, centres[anchor])
+        for _ in range(MAX_ROUNDS):
+            origin, basis = _fit(centres[near], whole, guess)
+            now = _positions(centres[near], origin, basis, snap, centres[anchor])
+            if np.array_equal(now, whole):
+                break
+            whole = now
+        if near.all():
+            return whole
+        radius += 1.0
 
 
 def _positions(
-    centres: np.ndarray, origin: np.ndarray, basis: np.ndarray, snap: Snap, anchor: int
+    centres: np.ndarray, origin: np.ndarray, basis: np.ndarray, snap: Snap, anchor: np.ndarray
 ) -> np.ndarray:
-    """Each centre's nearest whole position on the lattice ``origin + i U + j V``, the anchor at 0,0."""
-    whole = snap(np.linalg.solve(basis.T, (centres - origin).T).T)
-    return whole - whole[anchor]
+    """Each centre's nearest whole position on the lattice ``origin + i U + j V``, the position of
+    the point ``anchor`` at 0,0."""
+    whole = snap(np.linalg.solve(basis.T, (np.vstack([centres, anchor]) - origin).T).T)
+    return whole[:-1] - whole[-1]
 
 
 def _fit(centres: np.ndarray, whole: np.ndarray, guess: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -112,7 +127,7 @@ def angle_mean(angles: np.ndarray, weights: np.ndarray, fold: int) -> float:
 
 
 def neighbour_step(offsets: np.ndarray, near: float) -> float | None:
-    """The median over tiles of each tile's nearest neighbour distance along one grid axis.
+    """The median distance between neighbours along one grid axis.
 
     Args:
         offsets: float (shape: [n, n]) the signed distance from tile i to tile j along the axis,
@@ -122,8 +137,5 @@ def neighbour_step(offsets: np.ndarray, near: float) -> float | None:
     Returns:
         The step, None when no tile has a neighbour along the axis.
     """
-    gaps = np.where(np.abs(offsets) <= near, np.abs(offsets), np.nan)
-    has = ~np.all(np.isnan(gaps), axis=1)
-    if not has.any():
-        return None
-    return float(np.median(np.nanmin(gaps[has], axis=1)))
+    gaps = np.abs(offsets[np.abs(offsets) <= near])
+    return float(np.median(gaps)) if gaps.size else None

@@ -12,9 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.superwild import Game, Pos, Table, Tile, format_transcript, random_round, replay_round
+from engine.superwild import Game, Pos, Table, Tile, Turn, format_transcript, random_round, replay_round
 from engine.superwild.table_turn import table_turn
-from engine.superwild.tiles import format_tile
+from engine.superwild.tiles import format_tile, parse_tile
 from vision.table.superwild_grid import GridError, SeenTile, superwild_grid
 
 #: A portrait Rummikub-style tile, millimetres, and the gap players leave between two tiles.
@@ -57,8 +57,13 @@ def photo(
             has_up=not six_nine,
         )
         out.append(seen)
-    rng.shuffle(out)  # type: ignore[arg-type]
+    rng.shuffle(out)
     return out
+
+
+def row(names: str) -> dict[Pos, Tile]:
+    """Tiles side by side from 0,0 to the right: ``"W R7 R8"``."""
+    return {Pos(x, 0): parse_tile(name) for x, name in enumerate(names.split())}
 
 
 def named(layout: Mapping[Pos, Tile]) -> dict[Pos, str]:
@@ -101,12 +106,7 @@ def test_a_turned_scaled_jittered_table_comes_back(
 
 
 def test_the_json_of_games_md() -> None:
-    layout = {
-        Pos(0, 0): Tile("W", 0),
-        Pos(1, 0): Tile("R", 9),
-        Pos(2, 0): Tile("R", 10),
-        Pos(0, 1): Tile("K", 1),
-    }
+    layout = {**row("W R9 R10"), Pos(0, 1): parse_tile("K1")}
     grid = superwild_grid(photo(layout, np.random.default_rng(1), turn=2.0, scale=3.0))
     assert grid.to_json() == {
         "tiles": [
@@ -119,18 +119,13 @@ def test_the_json_of_games_md() -> None:
 
 
 def test_no_super_wild_is_a_grid_error() -> None:
-    layout = {Pos(1, 0): Tile("R", 7), Pos(2, 0): Tile("R", 8), Pos(3, 0): Tile("R", 10)}
+    layout = row("R7 R8 R10")
     with pytest.raises(GridError, match="no Super Wild among the 3 tiles seen"):
         superwild_grid(photo(layout, np.random.default_rng(2), turn=0.3, scale=3.0))
 
 
 def test_faces_of_no_tile_and_a_second_wild_are_listed_not_placed() -> None:
-    layout = {
-        Pos(0, 0): Tile("W", 0),
-        Pos(1, 0): Tile("R", 7),
-        Pos(2, 0): Tile("R", 8),
-        Pos(3, 0): Tile("R", 9),
-    }
+    layout = row("W R7 R8 R9")
     seen = photo(layout, np.random.default_rng(3), turn=-1.0, scale=4.0)
     marker = SeenTile(seen[0].centre, seen[0].size, seen[0].angle, "marker", "-", 0.9)
     far = (seen[0].centre[0] + 2000.0, seen[0].centre[1])
@@ -159,7 +154,7 @@ def test_each_turn_read_from_two_photos_replays_to_the_same_table(seed: int, pla
     rng = np.random.default_rng(seed)
     settings_, turns, final = random_round(seed, players)
     game = Game.new(settings_.players, settings_.racks, settings_.deal)
-    read = []
+    read: list[tuple[str, Turn, str | None]] = []
     for player, turn, _ in turns:
         expected = game.table.apply(turn.moves)
         assert isinstance(expected, Table)

@@ -147,6 +147,7 @@ def test_a_layout_read_without_any_up_comes_back_up_to_a_half_turn() -> None:
         got = {p: format_tile(t) for p, t in superwild_grid(seen).tiles}
         half = {Pos(-p.x, -p.y): t for p, t in named(layout).items()}
         assert got == (named(layout) if turn < math.pi / 2 else half)
+        assert table_turn(game, superwild_grid(seen).layout).text == "draw"  # the same layout
 
 
 @pytest.mark.parametrize(("seed", "players"), [(0, 2), (1, 3), (2, 4), (3, 2)])

@@ -53,7 +53,7 @@ def fit_lattice(centres: np.ndarray, steps: np.ndarray, snap: Snap, anchor: int)
     n = len(centres)
     if guess.shape != (2, 2) or not 0 <= anchor < n:
         raise ValueError(f"fit_lattice needs steps of shape (2, 2) and 0 <= anchor < {n}, got {guess.shape}")
-    if abs(np.linalg.det(guess)) < 1e-9 * float(np.sum(guess**2)):
+    if abs(np.linalg.det(guess)) < 1e-9 * float(np.sum(guess**2)):  # parallel up to rounding errors
         raise ValueError(f"the grid's two steps are parallel: {guess.tolist()}")
     unit = float(np.hypot(*guess.T).min())
     reach = np.hypot(*(centres - centres[anchor]).T) / unit

@@ -10,9 +10,11 @@ both are measured on the layout itself:
   numbers read downwards: a vote of the tiles whose up is known (:attr:`SeenTile.has_up`; a 6/9
   reads the same both ways and does not vote), weighted by confidence. With no vote, y points down
   the photo rather than up (tools compare layouts up to a quarter turn).
-- The x step is the median distance from each tile to its nearest neighbour in its row, the y step
-  the same in its column (neighbours nearer than the tile's diagonal). Where no two tiles lie side by
-  side (or none one above the other) that step is what the diagonal leaves of the other,
+- The x step is the median distance between neighbours side by side, the y step between neighbours
+  one above the other; neighbours are tiles nearer than a tile's diagonal, so the gaps between
+  tiles may be up to about a quarter of a tile's width (diagonal - height; 7 mm of 27 x 36 mm tiles
+  come back in tests/vision/test_superwild_grid.py's layouts, 11 mm do not). Where no two tiles lie
+  side by side (or none one above the other) that step is what the diagonal leaves of the other,
   height^2 = size^2 - width^2; where neither is seen the tiles are taken as 3:4.
 - The lattice is then fitted to every centre (vision.table.lattice): a layout turned by any angle
   on the cloth, seen at any scale, with tiles pushed by a few millimetres, gives the same positions.

@@ -1,0 +1,123 @@
+"""The tile placed between two layouts of a Holominoes table (games.md "Holominoes", "Reading a
+table").
+
+The layout before the turn is the game's position, in the transcript's frame. The layout after it
+is a reading of the table (e.g. vision.table.holominoes_grid) whose origin is free and which may be
+turned by 120 or 240 degrees against the transcript's frame (every turn by a third keeps the numbered
+corners at E, SW and NW). The tiles already placed fix the frame: of the three turns and every shift
+that lays a seen tile on its own placement (every tile is in the set once), the one that does so for
+the most tiles is taken (ties: no turn, then the smallest shift). In that frame the tiles already
+placed must all be seen where they lie (tiles are never taken back or moved: :class:`TableTurnError`
+names the tile), and one tile more is the turn's placement (``132@1,0/E``). An empty table fixes
+no frame: the first tile is placed as seen.
+
+The placement is judged by the game itself (:meth:`engine.holominoes.game.Game.evaluate`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from engine.holominoes.game import Game, TurnResult
+from engine.holominoes.geometry import NUMBERED, Cell
+from engine.holominoes.tiles import Placement, Play, format_placement, format_tile
+
+
+class TableTurnError(ValueError):
+    """A layout no single placement leads to: a tile gone or moved, several new tiles, or a tile
+    seen twice (the message names them)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableTurn:
+    """The placement read from the table.
+
+    Attributes:
+        placement: the tile laid, in the transcript's frame.
+        result: the game's verdict on it (legal, with its holes and score, or the rule it breaks).
+    """
+
+    placement: Placement
+    result: TurnResult
+
+    @property
+    def text(self) -> str:
+        """The placement in games.md notation, ``"132@1,0/E"``."""
+        return format_placement(self.placement)
+
+
+def table_turn(game: Game, seen: Iterable[Placement]) -> TableTurn | None:
+    """The current player's placement that leads from the game's position to the seen layout.
+
+    Args:
+        game: the game so far (its position is the layout before the turn).
+        seen: the layout after the turn, in a frame a shift and a turn by 0, 120 or 240 degrees
+            away from the transcript's.
+
+    Returns:
+        the placement and the game's verdict, None when the layouts are the same (no tile placed).
+
+    Raises:
+        TableTurnError: a placed tile not seen or seen elsewhere, more than one new tile, or a tile
+            seen twice.
+    """
+    layout = list(seen)
+    twice = [t for t, k in Counter(p.tile for p in layout).items() if k > 1]
+    if twice:
+        raise TableTurnError(f"tile {format_tile(twice[0])} is seen twice (the set has each tile once)")
+    before = {p.tile: p for p in game.position.placements}
+    after = {p.tile: p for p in aligned(before.values(), layout)}
+    for tile, placed in before.items():
+        now = after.get(tile)
+        if now is None:
+            raise TableTurnError(f"{format_placement(placed)} is no longer on the table")
+        if now != placed:
+            raise TableTurnError(
+                f"{format_placement(placed)} is seen as {format_placement(now)}: placed tiles do not move"
+            )
+    new = [p for t, p in after.items() if t not in before]
+    if len(new) > 1:
+        raise TableTurnError(
+            f"{len(new)} new tiles ({', '.join(map(format_placement, new))}): a turn lays one"
+        )
+    if not new:
+        return None
+    return TableTurn(new[0], game.evaluate(Play(new[0])))
+
+
+def aligned(before: Iterable[Placement], seen: Iterable[Placement]) -> list[Placement]:
+    """The seen layout in the frame of ``before``: turned by a third (0, 1 or 2 times 120 degrees) and
+    shifted so that most seen tiles lie on their placements in ``before`` (ties as the module says)."""
+    placed = {p.tile: p for p in before}
+    seen = list(seen)
+    best: tuple[tuple[int, int, int], int, tuple[int, int]] | None = None
+    for thirds in range(3):
+        votes: Counter[tuple[int, int]] = Counter()
+        for p in seen:
+            turned = turned_by(p, thirds)
+            old = placed.get(p.tile)
+            if old is not None and old.first == turned.first:
+                votes[(old.cell.q - turned.cell.q, old.cell.r - turned.cell.r)] += 1
+        for shift, count in votes.items():
+            key = (count, -thirds, -abs(shift[0]) - abs(shift[1]) - abs(shift[0] + shift[1]))
+            if best is None or key > best[0]:
+                best = (key, thirds, shift)
+    thirds, (dq, dr) = (0, (0, 0)) if best is None else best[1:]
+    out = []
+    for p in seen:
+        turned = turned_by(p, thirds)
+        out.append(Placement(p.tile, Cell(turned.cell.q + dq, turned.cell.r + dr), turned.first))
+    return out
+
+
+def turned_by(placement: Placement, thirds: int) -> Placement:
+    """A placement turned about 0,0 by ``thirds`` times 120 degrees clockwise as seen: the cell q,r
+    goes to -q-r,q and each numbered corner to the next clockwise (E -> SW -> NW -> E)."""
+    q, r = placement.cell.q, placement.cell.r
+    first = placement.first
+    for _ in range(thirds % 3):
+        q, r = -q - r, q
+        first = NUMBERED[(NUMBERED.index(first) + 1) % 3]
+    return Placement(placement.tile, Cell(q, r), first)

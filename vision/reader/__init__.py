@@ -1,0 +1,67 @@
+"""The reader stage: tile crops in, faces and colours out.
+
+One learned reader serves every game (vision.reader.model.TileReader, a small CNN run with cv2.dnn),
+on crops cut by vision.reader.crop from a board cell or a loose tile, with the face vocabulary of
+vision.reader.faces. The stage's entry is :func:`read_faces`; its error is
+:class:`~vision.reader.model.ReaderError`.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Collection
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from vision.reader.model import MODEL_PATH, FaceReading, ReaderError, TileReader
+
+__all__ = ["FaceReading", "ReaderConfig", "ReaderError", "TileReader", "read_faces", "tile_reader"]
+
+
+@dataclass(frozen=True, slots=True)
+class ReaderConfig:
+    """Settings of the reader stage.
+
+    Attributes:
+        model_path: the ONNX model (default: the shipped vision/reader/tile_reader.onnx).
+        allowed: the faces the game's tiles can show (a prior, see TileReader.read); None: every face.
+    """
+
+    model_path: Path = MODEL_PATH
+    allowed: frozenset[str] | None = None
+
+
+@functools.cache
+def tile_reader(model_path: Path = MODEL_PATH) -> TileReader:
+    """The reader of one model file, loaded once per process.
+
+    Raises:
+        ReaderError: the model file is missing or damaged.
+    """
+    return TileReader(model_path)
+
+
+def read_faces(
+    config: ReaderConfig, crops: np.ndarray, allowed: Collection[str] | None = None
+) -> list[FaceReading]:
+    """Read a batch of tile crops (one forward pass).
+
+    Args:
+        config: the model and the game's faces.
+        crops: BGR uint8 [n, 40, 40, 3] (vision.reader.crop.tile_crops).
+        allowed: a narrower prior for this batch (e.g. the faces the rules allow at a cell); it is
+            intersected with ``config.allowed``. "none" is always allowed.
+
+    Returns:
+        One reading per crop, in order.
+
+    Raises:
+        ReaderError: the model file is missing or damaged.
+        ValueError: ``crops`` is not uint8 [n, 40, 40, 3], or a prior names an unknown face.
+    """
+    prior = config.allowed
+    if allowed is not None:
+        prior = frozenset(allowed) if prior is None else prior & frozenset(allowed)
+    return tile_reader(config.model_path).read(crops, prior)

@@ -72,7 +72,7 @@ def test_real_tiles_read_at_any_rotation(reader, name):
 
 
 def held_out_pentagon(mark: str) -> TileStyle:
-    font = next(f for f in fonts("held_out") if f.name == "DejaVuSansCondensed-Bold")
+    font = next(f for f in fonts("held_out") if f.name == "URWGothic-Demi")
     return TileStyle("test-pentagon", "pentagon", "held_out", font, mark_69=mark)  # type: ignore[arg-type]
 
 
@@ -166,7 +166,7 @@ def test_bad_input_is_named(reader):
 def test_tile_outline_shape_on_small_blurred_cell_crops(shape):
     """A pentagon keeps its five corners (so its five ups) and a rectangle its four, at any turn,
     on crops of the size the board reader cuts (43 px) with the blur of a camera."""
-    font = next(f for f in fonts("held_out") if f.name == "DejaVuSansCondensed-Bold")
+    font = next(f for f in fonts("held_out") if f.name == "URWGothic-Demi")
     style = TileStyle(f"test-{shape}", shape, "held_out", font)  # type: ignore[arg-type]
     tile = render_tile("5", style, 96, np.random.default_rng(3))
     corners = []

@@ -11,16 +11,19 @@ A tile style fixes the tile's shape, the font of its face, and its colours:
 
 Fonts are OpenCV Hershey fonts and TrueType/OpenType fonts from /usr/share/fonts rendered with
 pygame.freetype. Fonts and real crops are split into a TRAIN set (for the tile reader's training
-data) and a HELD-OUT set (for benchmarks on styles the reader never saw): see ``fonts`` and
-``sample_style``. Some styles underline 6 and 9 or put a dot after them, as real tile sets do; a
-wild tile is printed "#" or left blank (§7-1); the modulus marker (§8) shows the modulus in
-contrasting colours inside a ring.
+data) and a HELD-OUT set (for figures on styles the reader never saw), by whole font families
+(train: DejaVu, Liberation, Nimbus Sans/Roman/Mono PS, FreeFont, URW Bookman, Noto where
+installed, Hershey simplex/duplex/complex/plain and italics; held out: URW Gothic, P052, C059, Hershey
+triplex): see ``fonts`` and ``sample_style``. Some styles underline 6 and 9 or put a dot after
+them, as real tile sets do; a wild tile is printed "#" or left blank (§7-1); the modulus marker
+(§8) shows the modulus in contrasting colours inside a ring.
 """
 
 from __future__ import annotations
 
 import functools
 import json
+import re
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -40,66 +43,21 @@ FACES: tuple[str, ...] = tuple(str(v) for v in range(20)) + ("#", "marker", "jok
 #: Where TrueType/OpenType fonts are searched (recursively) by file stem.
 FONT_ROOT = Path("/usr/share/fonts")
 
-#: Font file stems of each split. Clones of one design (e.g. Helvetica clones) are kept in one split.
-_TTF_FONTS: dict[Split, tuple[str, ...]] = {
+#: Font families of each split, as patterns on font file stems. Whole families are split, never
+#: styles of one family, so that no held-out design leaks into training: train has DejaVu,
+#: Liberation, Nimbus Sans (and Narrow), Nimbus Roman, Nimbus Mono PS, FreeFont, URW Bookman and
+#: Noto (fonts-noto-core: NotoSans, NotoSerif, NotoSansMono, where installed); held out are URW
+#: Gothic, P052 and C059.
+_TTF_FAMILIES: dict[Split, tuple[str, ...]] = {
     "train": (
-        "DejaVuSans",
-        "DejaVuSans-Bold",
-        "DejaVuSans-BoldOblique",
-        "DejaVuSansMono-Bold",
-        "DejaVuSerif",
-        "DejaVuSerif-Bold",
-        "LiberationSans-Regular",
-        "LiberationSans-Bold",
-        "LiberationSans-Italic",
-        "NimbusSans-Regular",
-        "NimbusSans-Bold",
-        "LiberationMono-Bold",
-        "NimbusMonoPS-Bold",
-        "LiberationSerif-Bold",
-        "NimbusRoman-Bold",
-        "URWBookman-Demi",
-        "C059-Bold",
-        # more weights and slants of the same designs, and the FreeFont clones of them
-        "DejaVuSans-Oblique",
-        "DejaVuSans-ExtraLight",
-        "DejaVuSansMono",
-        "DejaVuSansMono-BoldOblique",
-        "DejaVuSerif-Italic",
-        "DejaVuSerif-BoldItalic",
-        "LiberationSans-BoldItalic",
-        "LiberationSerif-Regular",
-        "LiberationSerif-Italic",
-        "LiberationMono-Regular",
-        "LiberationMono-Italic",
-        "NimbusSans-BoldItalic",
-        "NimbusRoman-Regular",
-        "NimbusRoman-BoldItalic",
-        "NimbusMonoPS-Regular",
-        "NimbusMonoPS-Italic",
-        "URWBookman-DemiItalic",
-        "C059-BdIta",
-        "FreeSans",
-        "FreeSansBold",
-        "FreeSansOblique",
-        "FreeSerif",
-        "FreeSerifBold",
-        "FreeSerifItalic",
-        "FreeMono",
-        "FreeMonoBold",
+        r"DejaVu(Sans|Serif)(Condensed|Mono)?(-\w+)?",
+        r"Liberation(Sans|Serif|Mono)-\w+",
+        r"Nimbus(Sans|SansNarrow|Roman|MonoPS)-\w+",
+        r"Free(Sans|Serif|Mono)\w*",
+        r"URWBookman-\w+",
+        r"Noto(Sans|Serif|SansMono)-\w+",
     ),
-    "held_out": (
-        "DejaVuSansCondensed",
-        "DejaVuSansCondensed-Bold",
-        "DejaVuSerifCondensed-Bold",
-        "URWGothic-Demi",
-        "URWGothic-Book",
-        "P052-Bold",
-        "P052-Roman",
-        "URWBookman-Light",
-        "C059-Roman",
-        "NimbusSansNarrow-Bold",
-    ),
+    "held_out": (r"URWGothic-\w+", r"P052-\w+", r"C059-\w+"),
 }
 
 #: Hershey fonts of each split: (name, cv2 font id, stroke thickness per 30 px of glyph height).
@@ -109,10 +67,13 @@ _HERSHEY_FONTS: dict[Split, tuple[tuple[str, int, float], ...]] = {
         ("hershey-duplex", cv2.FONT_HERSHEY_DUPLEX, 2.0),
         ("hershey-complex", cv2.FONT_HERSHEY_COMPLEX, 2.5),
         ("hershey-plain-bold", cv2.FONT_HERSHEY_PLAIN, 4.0),
+        ("hershey-simplex-italic", cv2.FONT_HERSHEY_SIMPLEX | cv2.FONT_ITALIC, 2.5),
+        ("hershey-duplex-italic", cv2.FONT_HERSHEY_DUPLEX | cv2.FONT_ITALIC, 2.0),
+        ("hershey-complex-italic", cv2.FONT_HERSHEY_COMPLEX | cv2.FONT_ITALIC, 2.5),
     ),
     "held_out": (
         ("hershey-triplex", cv2.FONT_HERSHEY_TRIPLEX, 2.0),
-        ("hershey-simplex-italic", cv2.FONT_HERSHEY_SIMPLEX | cv2.FONT_ITALIC, 2.5),
+        ("hershey-triplex-italic", cv2.FONT_HERSHEY_TRIPLEX | cv2.FONT_ITALIC, 2.0),
     ),
 }
 
@@ -214,17 +175,23 @@ def shape_shows(shape: Shape, face: str) -> bool:
 
 
 def fonts(split: Split) -> list[FontSpec]:
-    """The fonts of one split that are installed here: Hershey fonts, then font files.
+    """The fonts of one split that are installed here: Hershey fonts, then font files (sorted by stem).
 
     Raises:
         ValueError: for an unknown split.
     """
     if split not in SPLITS:
         raise ValueError(f"unknown split {split!r}; expected one of {SPLITS}")
-    found = _installed_font_files()
+    return list(_split_fonts(split))
+
+
+@functools.lru_cache(maxsize=len(SPLITS))
+def _split_fonts(split: Split) -> tuple[FontSpec, ...]:
     specs = [FontSpec(name, hershey_id=fid, stroke=stroke) for name, fid, stroke in _HERSHEY_FONTS[split]]
-    specs += [FontSpec(stem, path=found[stem]) for stem in _TTF_FONTS[split] if stem in found]
-    return specs
+    patterns = [re.compile(p) for p in _TTF_FAMILIES[split]]
+    found = sorted(_installed_font_files().items())
+    specs += [FontSpec(stem, path=path) for stem, path in found if any(p.fullmatch(stem) for p in patterns)]
+    return tuple(specs)
 
 
 def sample_style(rng: np.random.Generator, split: Split, shapes: tuple[Shape, ...] = SHAPES) -> TileStyle:
@@ -288,7 +255,7 @@ def render_tile(
     jitter = rng.integers(-8, 9, size=3)
     body = _shade(style.body, jitter)
     ink = _shade(style.ink, jitter // 2)
-    polygon = _outline(style.shape, s)
+    polygon = tile_outline(style.shape, s)
     alpha = np.zeros((s, s), np.uint8)
     cv2.fillPoly(alpha, [_fixed(polygon)], 255, cv2.LINE_AA, shift=4)
     if face == "marker":
@@ -320,13 +287,14 @@ def _render_photo(face: str, style: TileStyle, s: int, rng: np.random.Generator)
     gain = rng.uniform(0.94, 1.06)
     image[:, x0 : x0 + w, :3] = np.clip(scaled * gain, 0, 255).astype(np.uint8)
     alpha = np.zeros((s, s), np.uint8)
-    cv2.fillPoly(alpha, [_fixed(_outline("rectangle", s))], 255, cv2.LINE_AA, shift=4)
+    cv2.fillPoly(alpha, [_fixed(tile_outline("rectangle", s))], 255, cv2.LINE_AA, shift=4)
     image[..., 3] = alpha
     return image
 
 
-def _outline(shape: Shape, s: int) -> np.ndarray:
-    """Tile outline (shape: [n, 2], float) in canvas pixels."""
+def tile_outline(shape: Shape, s: int) -> np.ndarray:
+    """The outline (float64 [n, 2], (x, y) canvas pixels) of a tile of ``shape`` on an s x s canvas, as
+    :func:`render_tile` draws it."""
     if shape == "pentagon":
         # a regular pentagon, apex up, scaled to fill the canvas
         angles = np.deg2rad(-90 + 72 * np.arange(5))
@@ -380,12 +348,12 @@ def _draw_face(
         box = box * 0.72
     if style.font is None:
         raise TileStyleError(f"style {style.name!r} has no font to print {text!r}")
-    mask = _glyph_mask(style.font, text)
+    mask = glyph_mask(style.font, text)
     scale = min(box[0] / mask.shape[1], box[1] / mask.shape[0])
     gw, gh = max(1, int(mask.shape[1] * scale)), max(1, int(mask.shape[0] * scale))
     glyph = cv2.resize(mask, (gw, gh), interpolation=cv2.INTER_AREA)
     x0, y0 = int(centre[0] - gw / 2), int(centre[1] - gh / 2)
-    _blend(image, glyph, x0, y0, ink)
+    blend_ink(image, glyph, x0, y0, ink)
     if face in ("6", "9") and style.mark_69 != "none":
         t = max(1, int(gh * 0.09))
         if style.mark_69 == "underline":
@@ -395,8 +363,9 @@ def _draw_face(
             cv2.circle(image, (x0 + gw + 2 * t, y0 + gh - t), t, ink, -1, cv2.LINE_AA)
 
 
-def _blend(image: np.ndarray, glyph: np.ndarray, x0: int, y0: int, ink: tuple[int, int, int]) -> None:
-    """Alpha-blend a coverage mask (uint8) in ``ink`` onto ``image`` at (x0, y0), clipped."""
+def blend_ink(image: np.ndarray, glyph: np.ndarray, x0: int, y0: int, ink: tuple[int, int, int]) -> None:
+    """Alpha-blend a coverage mask (uint8, h x w) in ``ink`` (BGR) onto ``image`` (BGR uint8, in place)
+    with its top-left corner at pixel (x0, y0), clipped to the image."""
     h, w = glyph.shape
     ix0, iy0 = max(0, x0), max(0, y0)
     ix1, iy1 = min(image.shape[1], x0 + w), min(image.shape[0], y0 + h)
@@ -408,8 +377,12 @@ def _blend(image: np.ndarray, glyph: np.ndarray, x0: int, y0: int, ink: tuple[in
 
 
 @functools.lru_cache(maxsize=512)
-def _glyph_mask(font: FontSpec, text: str) -> np.ndarray:
-    """Coverage mask (uint8, tight bounding box) of ``text`` at a reference size of ~96 px."""
+def glyph_mask(font: FontSpec, text: str) -> np.ndarray:
+    """Coverage mask (uint8 0..255, h x w, tight bounding box) of ``text`` at a reference size of ~96 px.
+
+    Raises:
+        TileStyleError: when the font draws nothing for ``text``.
+    """
     if font.path is not None:
         import pygame.freetype
 

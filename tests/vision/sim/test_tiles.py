@@ -59,6 +59,19 @@ def test_train_and_held_out_fonts_are_disjoint_and_include_both_kinds() -> None:
         fonts("test")  # type: ignore[arg-type]
 
 
+def test_fonts_are_split_by_whole_families() -> None:
+    """No style of a held-out family (URW Gothic, P052, C059, Hershey triplex) trains, and every
+    style of a training family (DejaVu Condensed too) does."""
+    def family(name: str) -> str:  # "hershey-triplex-italic" -> "triplex"; "URWGothic-Demi" -> "URWG"
+        return name.split("-")[1] if name.startswith("hershey-") else name[:4]
+
+    train = {f.name for f in fonts("train")}
+    held = {f.name for f in fonts("held_out")}
+    assert {family(n) for n in train}.isdisjoint({family(n) for n in held})
+    assert {"DejaVuSansCondensed-Bold", "NimbusSansNarrow-Bold", "URWBookman-Light", "FreeSerif"} <= train
+    assert {"URWGothic-Demi", "P052-Roman", "C059-Roman", "hershey-triplex", "hershey-triplex-italic"} <= held
+
+
 def test_photo_style_shows_only_real_rummikub_faces() -> None:
     style = _style("train", "photo")
     with pytest.raises(TileStyleError, match="cannot show face '0'"):

@@ -90,7 +90,7 @@ class Plan:
     lr: float = 4e-3
 
 
-PLANS = {"full": Plan(rendered=40_000, photo_turns=6, epochs=30, eval_rendered=1000),
+PLANS = {"full": Plan(rendered=40_000, photo_turns=6, epochs=60, eval_rendered=1000),
          "quick": Plan(rendered=12_000, photo_turns=2, epochs=4, eval_rendered=600)}
 
 

@@ -3,6 +3,8 @@
 #   deploy/dev.sh run [tilescribe run options]   the table session (with no source: the demo game)
 #   deploy/dev.sh test [pytest options]          the test suite
 #   deploy/dev.sh tilescribe ARGS...             any other tilescribe command
+#   deploy/dev.sh train [train_reader options]   retrain the tile reader with the shipped seed
+#                                                (installs the train extra: PyTorch CPU, onnx)
 # Set-up (idempotent): Debian packages (tesseract-ocr, SDL/GL runtime, fonts), a virtual
 # environment in .venv, and the package with its dev extra.
 set -euo pipefail
@@ -42,5 +44,8 @@ case "$cmd" in
     run) exec .venv/bin/tilescribe run "$@" ;;
     test) exec .venv/bin/python -m pytest "$@" ;;
     tilescribe) exec .venv/bin/tilescribe "$@" ;;
-    *) echo "usage: deploy/dev.sh run|test|tilescribe [ARGS...]" >&2; exit 2 ;;
+    train)
+        .venv/bin/python -m pip install -q --extra-index-url https://download.pytorch.org/whl/cpu -e ".[dev,train]"
+        PYTHONPATH=. exec .venv/bin/python bench/train_reader.py "$@" ;;
+    *) echo "usage: deploy/dev.sh run|test|tilescribe|train [ARGS...]" >&2; exit 2 ;;
 esac

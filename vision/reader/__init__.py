@@ -1,6 +1,70 @@
-"""The reader stage: a tile's face from its crop, with a confidence and the likeliest alternatives.
+"""The reader stage: tile crops in, faces and colours out.
 
-``vision.reader.faces`` defines the faces once; ``vision.reader.crop`` cuts a tile's crop the
-same way at the table and in training. The board and the table read with the glyph reader
-(``vision.reader.glyph_reader``: the tile's glyph turned upright and classified).
+Two readers live here. The board and the table read today with the glyph reader
+(vision.reader.glyph_reader: the tile's glyph found, turned upright by the tile's shape and
+classified). The learned reader (vision.reader.model.TileReader, a small CNN run with cv2.dnn, one
+model for the tiles of every game, on crops cut by vision.reader.crop with the face vocabulary of
+vision.reader.faces) is trained by bench/train_reader.py; its figures (vision/reader/tile_reader.md)
+are not yet good enough for the table, so no stage uses it by default. Its entry is
+:func:`read_faces`; its error is :class:`~vision.reader.model.ReaderError`.
 """
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Collection
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from vision.reader.model import MODEL_PATH, FaceReading, ReaderError, TileReader
+
+__all__ = ["FaceReading", "ReaderConfig", "ReaderError", "TileReader", "read_faces", "tile_reader"]
+
+
+@dataclass(frozen=True, slots=True)
+class ReaderConfig:
+    """Settings of the reader stage.
+
+    Attributes:
+        model_path: the ONNX model (default: the shipped vision/reader/tile_reader.onnx).
+        allowed: the faces the game's tiles can show (a prior, see TileReader.read); None: every face.
+    """
+
+    model_path: Path = MODEL_PATH
+    allowed: frozenset[str] | None = None
+
+
+@functools.cache
+def tile_reader(model_path: Path = MODEL_PATH) -> TileReader:
+    """The reader of one model file, loaded once per process.
+
+    Raises:
+        ReaderError: the model file is missing or damaged.
+    """
+    return TileReader(model_path)
+
+
+def read_faces(
+    config: ReaderConfig, crops: np.ndarray, allowed: Collection[str] | None = None
+) -> list[FaceReading]:
+    """Read a batch of tile crops (one forward pass).
+
+    Args:
+        config: the model and the game's faces.
+        crops: BGR uint8 [n, 40, 40, 3] (vision.reader.crop.tile_crops).
+        allowed: a narrower prior for this batch (e.g. the faces the rules allow at a cell); it is
+            intersected with ``config.allowed``. "none" is always allowed.
+
+    Returns:
+        One reading per crop, in order.
+
+    Raises:
+        ReaderError: the model file is missing or damaged.
+        ValueError: ``crops`` is not uint8 [n, 40, 40, 3], or a prior names an unknown face.
+    """
+    prior = config.allowed
+    if allowed is not None:
+        prior = frozenset(allowed) if prior is None else prior & frozenset(allowed)
+    return tile_reader(config.model_path).read(crops, prior)

@@ -1,0 +1,318 @@
+"""Train the tile reader (seeded), export it to ONNX, and measure the exported model.
+
+Writes vision/reader/tile_reader.onnx and the figures block of its model card,
+vision/reader/tile_reader.md (between the ``<!-- figures -->`` marks).
+
+Data (vision.sim.tile_crops): crops rendered in the TRAIN font families for every game, and crops of
+the labelled tiles of the Rummikub photos' train/ split. The photos of valid/ serve only to choose
+between finished candidate sizes (``--sizes``); the HELD-OUT font families only give figures.
+
+The network: a small CNN (a 2 x 2 stride-2 patch convolution, then 3 x 3 ones, batch norm and ReLU,
+the last 5 x 5 map into a 64-d embedding) with a face head and a colour head ("-" is a class).
+Inference cost is what sizes it: an order-9 board is 271 crops, read in one pass on one core.
+
+Usage: PYTHONPATH=. .venv/bin/python bench/train_reader.py [--seed 1] [--quick] [--threads 2]
+Needs the ``train`` extra (PyTorch, onnx): pip install -e ".[train]"; or deploy/dev.sh train.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+import tempfile
+import time
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+import torch
+from torch import nn
+
+from tilescribe.progress import add_quiet_option, progress
+from vision.reader.crop import INPUT_PX
+from vision.reader.faces import COLOURS, FACES, NO_COLOUR
+from vision.reader.model import (
+    COLOUR_OUTPUT,
+    EMBEDDING_OUTPUT,
+    FACE_OUTPUT,
+    INPUT_NAME,
+    INPUT_SCALE,
+    MODEL_PATH,
+    TileReader,
+)
+from vision.sim.options import Split
+from vision.sim.tile_crops import ALL_GAMES, CropSet, photo_crops, rendered_crops
+from vision.sim.tiles import fonts
+
+REPO = Path(__file__).resolve().parent.parent
+PHOTOS = REPO.parent / "shared" / "data" / "rummikub-photos"
+CARD = MODEL_PATH.with_suffix(".md")
+#: The seed of the shipped model.
+SEED = 1
+Layers = tuple[tuple[int, int, int], ...]
+#: The convolutions (channels, kernel, stride) of each candidate size: a 2 x 2 stride-2 patch layer
+#: (40 -> 20 px, the cheapest first layer that keeps the strokes), then 3 x 3 ones down to 5 x 5.
+SIZES: dict[str, Layers] = {
+    "base": ((16, 2, 2), (32, 3, 2), (64, 3, 2), (64, 3, 1)),
+    "small": ((16, 2, 2), (32, 2, 2), (48, 3, 2), (64, 3, 1)),
+}
+EMBEDDING = 64
+#: Crops of an order-9 board (the timing figure).
+BOARD_CROPS = 271
+#: Crops rendered per data-making job (a fixed chunking keeps the data independent of --threads).
+CHUNK = 2000
+FIGURES_START = "<!-- figures: written by bench/train_reader.py -->"
+FIGURES_END = "<!-- /figures -->"
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """How much data and how many epochs.
+
+    Attributes:
+        rendered: training crops rendered (all games).
+        photo_turns: crops of each labelled train/ photo tile (each at its own random rotation).
+        epochs: passes over the training data.
+        eval_rendered: held-out crops rendered per game for the figures.
+        batch: training batch size.
+        lr: peak learning rate (one-cycle schedule).
+    """
+
+    rendered: int
+    photo_turns: int
+    epochs: int
+    eval_rendered: int
+    batch: int = 256
+    lr: float = 4e-3
+
+
+PLANS = {"full": Plan(rendered=40_000, photo_turns=6, epochs=60, eval_rendered=1000),
+         "quick": Plan(rendered=12_000, photo_turns=2, epochs=4, eval_rendered=600)}
+
+
+class ReaderNet(nn.Module):
+    """The CNN: crops (N x 3 x 40 x 40, BGR scaled by INPUT_SCALE) -> face logits, colour logits,
+    embedding."""
+
+    def __init__(self, layers: Layers) -> None:
+        super().__init__()
+        modules: list[nn.Module] = []
+        channels = 3
+        for out, kernel, stride in layers:
+            modules += _conv(channels, out, kernel, stride)
+            channels = out
+        self.features = nn.Sequential(*modules)
+        # the whole 5 x 5 map into the embedding: one layer that sees the tile's shape and print together
+        side = self.features(torch.zeros(1, 3, INPUT_PX, INPUT_PX)).shape[-1]
+        self.embedding = nn.Sequential(nn.Flatten(), nn.Linear(channels * side * side, EMBEDDING), nn.ReLU())
+        self.face = nn.Linear(EMBEDDING, len(FACES))
+        self.colour = nn.Linear(EMBEDDING, len(COLOURS))
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        e = self.embedding(self.features(x))
+        return self.face(e), self.colour(e), e
+
+
+def _conv(cin: int, cout: int, kernel: int, stride: int) -> list[nn.Module]:
+    pad = kernel // 2 if kernel % 2 else 0
+    conv = nn.Conv2d(cin, cout, kernel, stride, pad, bias=False)
+    return [conv, nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
+
+
+def make_data(split: Split, n: int, seed: int, games: tuple[str, ...], workers: int) -> CropSet:
+    """``n`` rendered crops in fixed chunks (each its own seed), made by ``workers`` processes."""
+    sizes = [min(CHUNK, n - start) for start in range(0, n, CHUNK)]
+    jobs = [(split, size, seed * 100_003 + i, games) for i, size in enumerate(sizes)]
+    if workers <= 1 or len(jobs) == 1:
+        return CropSet.concatenate([rendered_crops(*job) for job in jobs])
+    with ProcessPoolExecutor(workers) as pool:
+        return CropSet.concatenate(list(pool.map(_rendered, jobs)))
+
+
+def _rendered(job: tuple[Split, int, int, tuple[str, ...]]) -> CropSet:
+    return rendered_crops(*job)
+
+
+def _batch(images: torch.Tensor, gen: torch.Generator, augment: bool) -> torch.Tensor:
+    """uint8 N x 40 x 40 x 3 -> float N x 3 x 40 x 40; with ``augment``, quarter turns (labels keep:
+    the data is rotated uniformly already) and brightness / contrast jitter."""
+    x = images.permute(0, 3, 1, 2).float() * INPUT_SCALE
+    if not augment:
+        return x
+    turns = torch.randint(0, 4, (len(x),), generator=gen)
+    x = torch.cat([torch.rot90(x[turns == k], k, dims=(2, 3)) for k in range(4)])
+    order = torch.cat([torch.nonzero(turns == k).flatten() for k in range(4)])
+    x = x[torch.argsort(order)]
+    n = len(x)
+    contrast = 1.0 + 0.25 * (torch.rand(n, 1, 1, 1, generator=gen) * 2 - 1)
+    bright = 0.08 * (torch.rand(n, 1, 1, 1, generator=gen) * 2 - 1)
+    mean = x.mean(dim=(1, 2, 3), keepdim=True)
+    return ((x - mean) * contrast + mean + bright).clamp(0.0, 1.0)
+
+
+def train(data: CropSet, layers: Layers, plan: Plan, seed: int, quiet: bool) -> ReaderNet:
+    """Train one network on ``data`` (seeded: the same data and seed give the same weights)."""
+    torch.manual_seed(seed)
+    gen = torch.Generator().manual_seed(seed)
+    model = ReaderNet(layers)
+    images = torch.from_numpy(data.images)
+    faces = torch.from_numpy(data.faces.astype(np.int64))
+    colours = torch.from_numpy(data.colours.astype(np.int64))
+    steps = plan.epochs * (len(faces) // plan.batch)
+    opt = torch.optim.AdamW(model.parameters(), lr=plan.lr, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=plan.lr, total_steps=steps)
+    loss_of = nn.CrossEntropyLoss(label_smoothing=0.05)  # a little smoothing keeps confidences honest
+    model.train()
+    bar = progress(total=steps, desc="train", unit="batch", quiet=quiet)
+    for _ in range(plan.epochs):
+        perm = torch.randperm(len(faces), generator=gen)
+        for start in range(0, len(perm) - plan.batch + 1, plan.batch):
+            idx = perm[start : start + plan.batch]
+            face_logits, colour_logits, _ = model(_batch(images[idx], gen, augment=True))
+            loss = loss_of(face_logits, faces[idx]) + 0.5 * loss_of(colour_logits, colours[idx])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            bar.update()
+            bar.set_postfix(loss=f"{loss.item():.3f}", refresh=False)
+    bar.close()
+    return model.eval()
+
+
+def export(model: ReaderNet, path: Path) -> None:
+    """Write the model as ONNX (opset 13, which cv2.dnn 4.x runs) with a free batch size."""
+    import onnx
+
+    dummy = torch.zeros(1, 3, INPUT_PX, INPUT_PX)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    torch.onnx.export(model, (dummy,), str(path), input_names=[INPUT_NAME],
+                      output_names=[FACE_OUTPUT, COLOUR_OUTPUT, EMBEDDING_OUTPUT],
+                      dynamic_axes={INPUT_NAME: {0: "n"}}, opset_version=13, dynamo=False)
+    onnx.checker.check_model(onnx.load(str(path)))
+
+
+def measure(reader: TileReader, data: CropSet, rows: np.ndarray | None = None) -> dict[str, object]:
+    """Face and colour error of the exported model on one set, or on its ``rows`` (colour only
+    where the tile has one)."""
+    keep = np.arange(len(data.faces)) if rows is None else rows
+    true_faces, true_colours = data.faces[keep], data.colours[keep]
+    faces, colours = reader.probabilities(data.images[keep])
+    read_face, read_colour = faces.argmax(axis=1), colours.argmax(axis=1)
+    wrong = read_face != true_faces
+    coloured = true_colours != COLOURS.index(NO_COLOUR)
+    pairs = zip(true_faces[wrong], read_face[wrong], strict=True)
+    confusions = Counter(f"{FACES[t]}->{FACES[r]}" for t, r in pairs)
+    return {
+        "n": len(keep),
+        "face_error": float(wrong.mean()),
+        "colour_error": float((read_colour != true_colours)[coloured].mean()) if coloured.any() else None,
+        "confusions": confusions.most_common(6),
+    }
+
+
+def board_ms(reader: TileReader, data: CropSet) -> float:
+    """Median milliseconds of one read of BOARD_CROPS crops on one core."""
+    cv2.setNumThreads(1)
+    crops = data.images[np.arange(BOARD_CROPS) % len(data.images)]
+    times = []
+    for _ in range(25):
+        t = time.perf_counter()
+        reader.read(crops)
+        times.append(time.perf_counter() - t)
+    return 1000 * float(np.median(times[5:]))
+
+
+def write_card(card: Path, text: str) -> None:
+    """Replace the figures block of the model card (create the card when missing)."""
+    block = f"{FIGURES_START}\n{text}\n{FIGURES_END}"
+    old = card.read_text(encoding="utf-8") if card.exists() else "# Tile reader\n"
+    if FIGURES_START not in old:
+        old += f"\n{FIGURES_START}\n{FIGURES_END}\n"
+    pattern = re.escape(FIGURES_START) + ".*?" + re.escape(FIGURES_END)
+    card.write_text(re.sub(pattern, lambda _: block, old, flags=re.S), encoding="utf-8")
+
+
+def _row(name: str, m: dict[str, object]) -> str:
+    colour = "n/a" if m["colour_error"] is None else f"{100 * float(m['colour_error']):.2f}%"  # type: ignore[arg-type]
+    confusions = ", ".join(f"{k} x{v}" for k, v in m["confusions"]) or "none"  # type: ignore[attr-defined]
+    return f"| {name} | {m['n']} | {100 * float(m['face_error']):.2f}% | {colour} | {confusions} |"  # type: ignore[arg-type]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seed", type=int, default=SEED, help=f"random seed (shipped model: {SEED})")
+    parser.add_argument("--quick", action="store_true", help="a few-minute run on less data")
+    parser.add_argument("--sizes", default="base", help="comma-separated candidate sizes of "
+                        f"{sorted(SIZES)}; with more than one, the best on valid/ photos is kept")
+    parser.add_argument("--photos", type=Path, default=PHOTOS, help="the labelled photos (train/, valid/)")
+    parser.add_argument("--out", type=Path, default=MODEL_PATH, help="the ONNX model to write")
+    parser.add_argument("--card", type=Path, default=CARD, help="the model card whose figures to rewrite")
+    parser.add_argument("--threads", type=int, default=2, help="CPU threads (training and data making)")
+    add_quiet_option(parser)
+    args = parser.parse_args(argv)
+    sizes = args.sizes.split(",")
+    if any(s not in SIZES for s in sizes):
+        parser.error(f"--sizes: each must be one of {sorted(SIZES)}, got {args.sizes!r}")
+    for split in ("train", "valid"):
+        if not (args.photos / split / "images").is_dir():
+            parser.error(f"--photos: {args.photos / split / 'images'} is not a directory")
+    plan = PLANS["quick" if args.quick else "full"]
+    torch.set_num_threads(args.threads)
+    torch.use_deterministic_algorithms(True)
+    started = time.perf_counter()
+    print(f"train fonts: {', '.join(f.name for f in fonts('train'))}", file=sys.stderr)
+
+    train_set = CropSet.concatenate([
+        make_data("train", plan.rendered, args.seed, ALL_GAMES, args.threads),
+        photo_crops(args.photos / "train", args.seed, per_tile=plan.photo_turns),
+    ])
+    valid_set = photo_crops(args.photos / "valid", args.seed + 1, per_tile=2)
+    print(f"training crops: {len(train_set.faces)}; valid/ crops: {len(valid_set.faces)}", file=sys.stderr)
+
+    candidates = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for size in sizes:
+            path = Path(tmp) / f"{size}.onnx"
+            export(train(train_set, SIZES[size], plan, args.seed, args.quiet), path)
+            valid = measure(TileReader(path), valid_set)
+            candidates.append((float(valid["face_error"]), size, path.read_bytes(), valid))  # type: ignore[arg-type]
+            print(f"{size}: valid/ face error {100 * float(valid['face_error']):.2f}%", file=sys.stderr)  # type: ignore[arg-type]
+        _, size, model_bytes, valid = min(candidates, key=lambda c: c[0])
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_bytes(model_bytes)
+    train_seconds = time.perf_counter() - started
+
+    reader = TileReader(args.out)  # every figure below is of the exported file, run by cv2.dnn
+    rng = np.random.default_rng(args.seed)
+    train_sample = rng.choice(len(train_set.faces), min(5000, len(train_set.faces)), replace=False)
+    rows = [_row("train (sample of the training crops)", measure(reader, train_set, train_sample))]
+    rows += [_row(f"held_out renders, {game}", measure(reader, rendered_crops(
+        "held_out", plan.eval_rendered, args.seed + 2 + i, (game,)))) for i, game in enumerate(ALL_GAMES)]
+    rows.append(_row("valid/ photos (real tiles, 2 turns each)", valid))
+    ms = board_ms(reader, valid_set)
+    lines = [
+        f"Run: `bench/train_reader.py --seed {args.seed}{' --quick' if args.quick else ''} "
+        f"--sizes {args.sizes}` ({args.threads} threads, {train_seconds / 60:.1f} min with data making); "
+        f"kept size `{size}` {SIZES[size]}; {len(train_set.faces)} training crops; "
+        f"model {args.out.stat().st_size / 1024:.0f} KiB.",
+        "",
+        *(f"- candidate `{s}`: valid/ face error {100 * e:.2f}%" for e, s, _, _ in candidates),
+        "",
+        "| split | crops | face error | colour error (coloured tiles) | commonest confusions (true->read) |",
+        "|---|---|---|---|---|",
+        *rows,
+        "",
+        f"One read of {BOARD_CROPS} crops (an order-9 board) with cv2.dnn on one core: {ms:.1f} ms (median).",
+    ]
+    write_card(args.card, "\n".join(lines))
+    print("\n".join(lines))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

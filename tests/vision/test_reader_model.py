@@ -9,8 +9,8 @@ import pytest
 
 from vision.errors import VisionError
 from vision.reader import ReaderConfig, read_faces, tile_reader
-from vision.reader.faces import COLOURS, FACES, NO_COLOUR, NOT_A_FACE
-from vision.reader.model import MIN_ALTERNATIVE, ReaderError, TileReader
+from vision.reader.faces import COLOURS, FACES, MIN_ALTERNATIVE, NO_COLOUR, NOT_A_FACE
+from vision.reader.model import ReaderError, TileReader
 from vision.sim.tile_crops import ALL_GAMES, CropSet, photo_crops, rendered_crops
 
 #: Least accuracies, a little under what the shipped model measured (tile_reader.md), so that a

@@ -34,10 +34,8 @@ from vision.board.board_view import BoardView
 from vision.board.line_prior import LINE_PENALTY, decode_lines
 from vision.board.locate import BoardLocation, BoardLocator, BoardNotFoundError
 from vision.board.presence import PresenceConfig, PresenceDetector
+from vision.reader.faces import MARKER_FACE, NUMBER_FACES, WILD_FACES
 
-NUMBER_FACES: tuple[str, ...] = tuple(str(v) for v in range(20))
-WILD_FACES: frozenset[str] = frozenset({"#", "joker"})
-MARKER_FACE = "marker"
 KNOWN_FACES: frozenset[str] = frozenset((*NUMBER_FACES, *WILD_FACES, MARKER_FACE))
 #: The face reported for an occupied cell whose tile the reader could not read (confidence 0).
 UNREADABLE_FACE = "?"

@@ -24,6 +24,18 @@ JOKER_FACE = "joker"
 SIX_NINE_FACE = "6/9"
 NOT_A_FACE = "none"
 
+#: The faces of the printed tiles MODLINSEQ and Rummikub sets show (no "6/9", no "none").
+TILE_FACES: tuple[str, ...] = (*NUMBER_FACES, WILD_FACE, MARKER_FACE, JOKER_FACE)
+#: The faces that stand for any value (§7-1): the wild tile and the joker.
+WILD_FACES: frozenset[str] = frozenset({WILD_FACE, JOKER_FACE})
+
+#: Faces less probable than this are not offered as alternatives by either reader. Every face
+#: above it is: the line prior (vision/board/line_prior.py) may need a face the classifier ranked
+#: far down when only it keeps the lines legal (a held-out "7" read "4", "3", "12", "0", "7"). With
+#: the glyph reader, five alternatives left 121 misreads on TRAIN-style games where all of them
+#: leave 117 (bench_read's held-out games: 166 -> 95).
+MIN_ALTERNATIVE = 1e-4
+
 #: The model's face classes, in the order of its face output.
 FACES: tuple[str, ...] = (*NUMBER_FACES, WILD_FACE, MARKER_FACE, JOKER_FACE, SIX_NINE_FACE, NOT_A_FACE)
 

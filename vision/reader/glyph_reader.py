@@ -47,18 +47,17 @@ import numpy as np
 
 from calibration.tilesets import TileSet
 from vision.reader.cell_glyphs import glyphs_in_crops
+from vision.reader.faces import MIN_ALTERNATIVE, NOT_A_FACE, TILE_FACES
 from vision.reader.glyphs import GlyphInput, TileReaderError, glyph_features, glyphs_patches
 from vision.reader.tile_ups import candidate_ups
 
 #: Every face the reader can report.
-FACES: tuple[str, ...] = tuple(str(v) for v in range(20)) + ("#", "marker", "joker")
+FACES: tuple[str, ...] = TILE_FACES
 
 #: Board cell crops the reader is trained on: (distance between cell centres in pixels, crop side
 #: in pitches). vision.board.board_reader.ReadConfig cuts 0.9-pitch crops, which read as well.
 CELL_CROP: tuple[float, float] = (48.0, 1.0)
 
-#: The classifier's extra class for ink that is no face (a logo, a scratch, a shadow).
-NOT_A_FACE = "none"
 
 #: Confidence of "#" read from a tile with no ink found: a blank wild tile (§7-1), or a number
 #: that the glyph finder missed (which is as likely on held-out tile styles).
@@ -75,12 +74,6 @@ FIRST_CANDIDATES = 5
 #: below 0.2 / 0.5 / 0.7 / 0.9 left 86 / 73 / 74 / 136.
 CORE_READ_BELOW = 0.5
 
-#: Faces less probable than this are not offered as alternatives (FaceReading.alternatives). Every
-#: face above it is: the line prior (vision/line_prior.py) may need a face the classifier ranked far
-#: down when only it keeps the lines legal (a held-out "7" read "4", "3", "12", "0", "7"). Five
-#: alternatives left 121 misreads on TRAIN-style games where all of them leave 117 (bench_read's
-#: held-out games: 166 -> 95).
-MIN_ALTERNATIVE = 1e-4
 
 #: Default model files shipped in vision/models.
 MODEL_NAME = "tile_reader"

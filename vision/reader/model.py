@@ -18,7 +18,7 @@ import numpy as np
 
 from vision.errors import VisionError
 from vision.reader.crop import INPUT_PX
-from vision.reader.faces import COLOURS, FACES, NOT_A_FACE
+from vision.reader.faces import COLOURS, FACES, MIN_ALTERNATIVE, NOT_A_FACE
 
 #: The shipped model.
 MODEL_PATH = Path(__file__).resolve().parent / "tile_reader.onnx"
@@ -32,8 +32,6 @@ FACE_OUTPUT = "face"
 COLOUR_OUTPUT = "colour"
 EMBEDDING_OUTPUT = "embedding"
 
-#: The least probability of a face listed among a reading's alternatives.
-MIN_ALTERNATIVE = 1e-4
 
 
 class ReaderError(VisionError):

@@ -32,13 +32,14 @@ from typing import TYPE_CHECKING, Literal
 import cv2
 import numpy as np
 
+from vision.reader.faces import TILE_FACES
 from vision.sim.options import SHAPES, SPLITS, Shape, Split
 
 if TYPE_CHECKING:
     import pygame.freetype
 
 #: Every face a tile can show: numbers, the wild tile, the modulus marker (§8), the Rummikub joker.
-FACES: tuple[str, ...] = tuple(str(v) for v in range(20)) + ("#", "marker", "joker")
+FACES: tuple[str, ...] = TILE_FACES
 
 #: Where TrueType/OpenType fonts are searched (recursively) by file stem.
 FONT_ROOT = Path("/usr/share/fonts")

@@ -17,7 +17,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.reader.glyph_reader import NOT_A_FACE, FaceReading
+from vision.reader.faces import NOT_A_FACE
+from vision.reader.glyph_reader import FaceReading
 from vision.reader.glyphs import GlyphInput, ink_map
 from vision.table.loose_glyphs import InkFace, connected_to, glyph_input, strengthen, window
 from vision.table.loose_ink import INK_LEVEL

@@ -24,7 +24,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.reader.glyph_reader import NOT_A_FACE, FaceReading, TileReader
+from vision.reader.faces import NOT_A_FACE
+from vision.reader.glyph_reader import FaceReading, TileReader
 from vision.table.loose_glyphs import InkFace, centres_in_boxes, glyph_input, ink_centres
 from vision.table.loose_ink import INK_LEVEL
 

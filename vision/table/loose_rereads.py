@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.reader.glyph_reader import NOT_A_FACE, FaceReading, TileReader
+from vision.reader.faces import NOT_A_FACE
+from vision.reader.glyph_reader import FaceReading, TileReader
 from vision.reader.glyphs import GlyphInput
 from vision.table.loose_glyphs import InkFace, glyph_input, strengthen
 

@@ -53,7 +53,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.reader.glyph_reader import NOT_A_FACE, FaceReading, TileReader
+from vision.reader.faces import NOT_A_FACE
+from vision.reader.glyph_reader import FaceReading, TileReader
 from vision.table.loose_body import local_glyphs
 from vision.table.loose_fabric import on_fabric
 from vision.table.loose_glyphs import (

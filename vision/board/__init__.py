@@ -1,8 +1,10 @@
 """The board stage: the printed board's markers, its homography, the rectified cells, which cells
 hold a tile, and the faces the reader reads on them.
 
-Entry: :func:`read_board` (a :class:`ReadConfig` and a BGR frame -> a :class:`BoardReading`); for a
-stream of frames, one :class:`BoardReader`. Errors: :class:`BoardError` (VisionError) and its
+Entry: :func:`read_board` (a :class:`ReadConfig` for MODLINSEQ's hex board or a
+:class:`SquareReadConfig` for Yushino's square board, and a BGR frame -> a :class:`BoardReading`);
+for a stream of frames, one :class:`BoardReader` or :class:`SquareBoardReader`. Both boards are
+seen through :mod:`vision.board.sheet`. Errors: :class:`BoardError` (VisionError) and its
 subclasses :class:`BoardNotFoundError` and :class:`PresenceModelError`.
 """
 
@@ -10,6 +12,8 @@ from vision.board.board_reader import BoardReader, BoardReading, CellReading, Re
 from vision.board.errors import BoardError
 from vision.board.locate import BoardLocation, BoardLocator, BoardNotFoundError
 from vision.board.presence import PresenceModelError
+from vision.board.square_reader import SquareBoardReader, SquareReadConfig
 
 __all__ = ["BoardError", "BoardLocation", "BoardLocator", "BoardNotFoundError", "BoardReader", "BoardReading",
-           "CellReading", "PresenceModelError", "ReadConfig", "read_board"]
+           "CellReading", "PresenceModelError", "ReadConfig", "SquareBoardReader", "SquareReadConfig",
+           "read_board"]

@@ -23,18 +23,22 @@ import sys
 import time
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
 import cv2
 import numpy as np
 
 from calibration.geometry import BoardGeometry
 from engine.hexgrid import Board, Hex, address_sort_key, format_address, parse_address
+from engine.yushino.board import Square, format_square
 from vision.board.board_view import BoardView
 from vision.board.line_prior import LINE_PENALTY, decode_lines
 from vision.board.locate import BoardLocation, BoardLocator, BoardNotFoundError
 from vision.board.presence import PresenceConfig, PresenceDetector
 from vision.reader.faces import MARKER_FACE, NUMBER_FACES, WILD_FACES
+
+if TYPE_CHECKING:
+    from vision.board.square_reader import SquareReadConfig
 
 KNOWN_FACES: frozenset[str] = frozenset((*NUMBER_FACES, *WILD_FACES, MARKER_FACE))
 #: The face reported for an occupied cell whose tile the reader could not read (confidence 0).
@@ -87,35 +91,53 @@ class CellReading:
             raise ValueError(f"confidence must be in 0..1, got {self.confidence!r}")
 
 
+#: A board's cell: a hex cell of MODLINSEQ's board or a square of Yushino's.
+Cell = TypeVar("Cell", Hex, Square)
+
+
 @dataclass(frozen=True, slots=True)
-class BoardReading:
+class BoardReading(Generic[Cell]):
     """What one frame shows.
 
     Attributes:
         board_found: the board was located; when False, ``cells`` is empty.
-        cells: occupied cells only (all read cells when the read was limited with ``only``).
+        cells: occupied cells only (all read cells when the read was limited with ``only``): hex
+            cells on MODLINSEQ's board, squares on Yushino's.
         ms: wall time of the read in milliseconds.
         findings: problems found, as data ("P3: face '14' is not a value under modulus 13").
         read_cells: the cells that were looked at (every board cell for a full read).
     """
 
     board_found: bool
-    cells: Mapping[Hex, CellReading]
+    cells: Mapping[Cell, CellReading]
     ms: float
     findings: tuple[str, ...] = ()
-    read_cells: frozenset[Hex] = field(default_factory=frozenset)
+    read_cells: frozenset[Cell] = field(default_factory=frozenset)
 
     def to_json(self) -> dict:
-        """The ``tilescribe read --json`` document: {"board_found", "cells": {address: {...}}, "ms"}."""
+        """The ``tilescribe read --json`` document: {"board_found", "cells": {address: {...}}, "ms"};
+        hex cells by ring and sextant (A0, B1, ...), squares row by row (A1, B1, ..., O15)."""
         return {
             "board_found": self.board_found,
             "cells": {
-                format_address(c): {"face": r.face, "value": r.value, "confidence": round(r.confidence, 4)}
-                for c, r in sorted(self.cells.items(), key=lambda item: address_sort_key(item[0]))
+                cell_address(c): {"face": r.face, "value": r.value, "confidence": round(r.confidence, 4)}
+                for c, r in sorted(self.cells.items(), key=lambda item: _reading_order(item[0]))
             },
             "ms": round(self.ms, 2),
             "findings": list(self.findings),
         }
+
+
+def cell_address(cell: Hex | Square) -> str:
+    """A cell's address: "B14" for a hex cell (MSA), "H8" for a square (games.md)."""
+    return format_square(cell) if isinstance(cell, Square) else format_address(cell)
+
+
+def _reading_order(cell: Hex | Square) -> tuple[int, ...]:
+    if isinstance(cell, Square):
+        return (cell.row, cell.col)
+    ring, letter, number = address_sort_key(cell)
+    return (ring, ord(letter), number)
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -166,6 +188,32 @@ class ReadConfig:
         return None
 
 
+def locate_frame(locator: BoardLocator, image: np.ndarray, where: str, location: BoardLocation | None
+                 ) -> BoardLocation | BoardNotFoundError:
+    """Check a frame and locate the board in it, unless its location is given.
+
+    Args:
+        locator: the board's locator.
+        image: the camera frame, BGR uint8, H x W x 3.
+        where: the frame's name for errors.
+        location: the board's location when the caller already has it.
+
+    Returns:
+        The location, or the error saying why the board was not found (a reading says so).
+
+    Raises:
+        ValueError: ``image`` is not a BGR uint8 image.
+    """
+    if image.dtype != np.uint8 or image.ndim != 3 or image.shape[2] != 3:
+        raise ValueError(f"{where}: expected a BGR uint8 H x W x 3 image, got {image.dtype} {image.shape}")
+    if location is not None:
+        return location
+    try:
+        return locator.locate(image, where)
+    except BoardNotFoundError as exc:
+        return exc
+
+
 class BoardReader:
     """The read pipeline with its per-board set-up done once (views, empty-board reference).
 
@@ -194,7 +242,7 @@ class BoardReader:
 
     def read(self, image: np.ndarray, where: str = "frame",
              legal: Mapping[Hex, Collection[int]] | None = None, only: Collection[Hex] | None = None,
-             location: BoardLocation | None = None) -> BoardReading:
+             location: BoardLocation | None = None) -> BoardReading[Hex]:
         """Read the tiles on the board in one frame.
 
         Args:
@@ -213,23 +261,18 @@ class BoardReader:
             ValueError: ``image`` is not a BGR uint8 image, or ``only`` names a cell not on the board.
         """
         start = time.perf_counter()
-        if image.dtype != np.uint8 or image.ndim != 3 or image.shape[2] != 3:
-            raise ValueError(f"{where}: expected a BGR uint8 H x W x 3 image, got {image.dtype} "
-                             f"{image.shape}")
-        if location is None:
-            try:
-                location = self.locator.locate(image, where)
-            except BoardNotFoundError as exc:
-                return BoardReading(False, {}, (time.perf_counter() - start) * 1e3, (str(exc),))
+        located = locate_frame(self.locator, image, where, location)
+        if isinstance(located, BoardNotFoundError):
+            return BoardReading(False, {}, (time.perf_counter() - start) * 1e3, (str(located),))
         indices = None
         if only is not None:
             try:
                 indices = np.array(sorted(self._index[c] for c in only), np.int64)
             except KeyError as exc:
                 raise ValueError(f"{where}: cell {exc.args[0]} is not on this board") from None
-        scores = self.presence.measure(self.presence_view.rectify(image, location), indices)
+        scores = self.presence.measure(self.presence_view.rectify(image, located), indices)
         occupied = scores.indices[scores.occupied]
-        crops = self.read_view.warp_cells(image, location, occupied)  # cheaper than a full rectification
+        crops = self.read_view.warp_cells(image, located, occupied)  # cheaper than a full rectification
         presence_conf = dict(zip(scores.indices.tolist(), scores.confidence.tolist(), strict=True))
         cells_hex = [self._cells[i] for i in occupied]
         readings = self._read_faces(crops, [self._prior(c, legal) for c in cells_hex])
@@ -314,20 +357,27 @@ class BoardReader:
         return frozenset(faces)
 
 
-def read_board(config: ReadConfig, image: np.ndarray) -> BoardReading:
-    """Read one frame with a one-off :class:`BoardReader` (use BoardReader for a stream of frames).
+def read_board(config: ReadConfig | SquareReadConfig, image: np.ndarray) -> BoardReading:
+    """Read one frame with a one-off reader (use BoardReader or SquareBoardReader for a stream of frames).
 
     Args:
-        config: board, modulus, reader.
+        config: MODLINSEQ's hex board (board, modulus, reader) or Yushino's square board
+            (vision.board.square_reader.SquareReadConfig).
         image: BGR uint8, H x W x 3.
 
     Returns:
-        The reading (board_found False when the board is not located).
+        The reading, cells keyed by hex cell or by square (board_found False when the board is not
+        located).
 
     Raises:
         ValueError: ``image`` is not a BGR uint8 image.
+        PresenceModelError: the presence model file is missing or bad.
     """
-    return BoardReader(config).read(image)
+    if isinstance(config, ReadConfig):
+        return BoardReader(config).read(image)
+    from vision.board.square_reader import SquareBoardReader
+
+    return SquareBoardReader(config).read(image)
 
 
 def main(argv: list[str]) -> int:

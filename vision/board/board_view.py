@@ -2,7 +2,7 @@
 
 A :class:`BoardView` fixes a rectified scale (pixels per board.png pixel, chosen by the wanted
 distance between cell centres) and precomputes, for every cell, a square region of interest
-centred on the cell and the masks of its central disk and of its inner hexagon. ``patches``
+centred on the cell and the mask of its inner hexagon or square. ``patches``
 gathers every cell's region of interest from a rectified image in one numpy indexing step, and
 ``warp_cells`` warps only some cells straight from the camera frame (a still frame where only a
 few cells changed need not be rectified whole).
@@ -18,8 +18,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from calibration.geometry import BoardGeometry
 from vision.board.locate import BoardLocation
+from vision.board.sheet import AnyBoard, Sheet, board_sheet
 
 #: The board stays put while its corners and centre lie within this many frame pixels of where
 #: they were; the rectification maps of that place are then made once and reused. The located
@@ -32,7 +32,7 @@ class BoardView:
     """Cells' regions of interest in the rectified board image at one scale.
 
     Args:
-        geometry: the printed board.
+        geometry: the printed board, hex or square (vision.board.sheet).
         pitch_px: wanted distance between neighbouring cell centres in rectified pixels.
         roi_factor: side of each cell's square region of interest, in pitches.
 
@@ -42,28 +42,29 @@ class BoardView:
         addresses: cell addresses in board.json order; cell indices refer to this tuple.
         origins: int32 array (shape: [N, 2]) of each region of interest's top-left (x, y).
         roi: side of the square regions of interest in pixels (odd).
-        hex_mask: bool (shape: [roi, roi]), the cell's hexagon shrunk to 82 % (no outline).
+        cell_mask: bool (shape: [roi, roi]), the cell's hexagon or square shrunk to 82 % (no outline).
 
     Raises:
         ValueError: pitch_px outside 4..400 or roi_factor outside 0.5..2.
     """
 
-    def __init__(self, geometry: BoardGeometry, pitch_px: float = 48.0, roi_factor: float = 1.0) -> None:
+    def __init__(self, geometry: AnyBoard | Sheet, pitch_px: float = 48.0, roi_factor: float = 1.0) -> None:
         if not 4 <= pitch_px <= 400 or not 0.5 <= roi_factor <= 2.0:
             raise ValueError(f"pitch_px must be 4..400 and roi_factor 0.5..2, got {pitch_px}, {roi_factor}")
-        self.geometry = geometry
+        self.sheet = geometry if isinstance(geometry, Sheet) else board_sheet(geometry)
+        self.geometry = self.sheet.geometry
         self.pitch_px = pitch_px
-        self.scale = pitch_px / geometry.layout.pitch
-        self.size = (round(geometry.image_size[0] * self.scale), round(geometry.image_size[1] * self.scale))
+        self.scale = pitch_px / self.sheet.pitch
+        w, h = self.sheet.image_size
+        self.size = (round(w * self.scale), round(h * self.scale))
         self.roi = int(round(pitch_px * roi_factor)) | 1  # odd, so the centre is a pixel
-        self.addresses = tuple(geometry.cells)
-        centres = np.array([c.center for c in geometry.cells.values()], np.float64) * self.scale
+        self.addresses = self.sheet.addresses
+        centres = self.sheet.centres * self.scale
         self.origins = np.round(centres).astype(np.int32) - self.roi // 2
-        hexagon = np.zeros((self.roi, self.roi), np.uint8)
-        some_cell = next(iter(geometry.cells.values()))
-        corners = np.array(some_cell.corners) - np.array(some_cell.center)
-        cv2.fillConvexPoly(hexagon, np.round(corners * self.scale * 0.82 + self.roi // 2).astype(np.int32), 1)
-        self.hex_mask = hexagon.astype(bool)
+        inner = np.zeros((self.roi, self.roi), np.uint8)
+        corners = self.sheet.corners[0] - self.sheet.centres[0]
+        cv2.fillConvexPoly(inner, np.round(corners * self.scale * 0.82 + self.roi // 2).astype(np.int32), 1)
+        self.cell_mask = inner.astype(bool)
         r = np.arange(self.roi)
         ys = np.clip(self.origins[:, 1, None, None] + r[None, :, None], 0, self.size[1] - 1)
         xs = np.clip(self.origins[:, 0, None, None] + r[None, None, :], 0, self.size[0] - 1)

@@ -18,8 +18,9 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from calibration.geometry import BoardGeometry
+from calibration.square_geometry import load_board
 from vision.board.errors import BoardError
+from vision.board.sheet import AnyBoard, Sheet, board_sheet
 
 
 class BoardNotFoundError(BoardError):
@@ -76,7 +77,7 @@ class BoardLocator:
     """Finds the board's markers and fits the board-to-frame homography.
 
     Args:
-        geometry: the printed board.
+        geometry: the printed board, hex or square (vision.board.sheet).
         min_markers: fewest markers accepted for a location (>= 2: one marker alone is too
             small a base for an accurate homography over the whole sheet).
         detect_width: frames wider than this are searched for markers at this width, then the
@@ -84,20 +85,21 @@ class BoardLocator:
         max_error_px: largest accepted RMS reprojection error in frame pixels.
     """
 
-    def __init__(self, geometry: BoardGeometry, min_markers: int = 2, detect_width: int = 640,
+    def __init__(self, geometry: AnyBoard | Sheet, min_markers: int = 2, detect_width: int = 640,
                  max_error_px: float = 4.0) -> None:
         if min_markers < 2:
             raise ValueError(f"min_markers must be >= 2, got {min_markers}")
-        self.geometry = geometry
+        self.sheet = geometry if isinstance(geometry, Sheet) else board_sheet(geometry)
+        self.geometry = self.sheet.geometry
         self.min_markers = min_markers
         self.detect_width = detect_width
         self.max_error_px = max_error_px
-        dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, geometry.marker_dictionary))
+        dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, self.sheet.marker_dictionary))
         fast = cv2.aruco.DetectorParameters()
         fast.adaptiveThreshWinSizeMin = fast.adaptiveThreshWinSizeMax = 7  # one thresholding pass
         self._fast = cv2.aruco.ArucoDetector(dictionary, fast)
         self._detector = cv2.aruco.ArucoDetector(dictionary, cv2.aruco.DetectorParameters())
-        self._board_corners = {m.id: np.array(m.corners, np.float64) for m in geometry.markers}
+        self._board_corners = {m.id: np.array(m.corners, np.float64) for m in self.sheet.markers}
 
     def find_markers(self, gray: np.ndarray) -> MarkerSighting:
         """Detect the board's markers in a grey frame (uint8, H x W); unknown ids are ignored.
@@ -154,9 +156,9 @@ class BoardLocator:
         """
         ids = sorted(sighting.corners)
         if len(ids) < self.min_markers:
-            missing = [m.id for m in self.geometry.markers if m.id not in sighting.corners]
+            missing = [m.id for m in self.sheet.markers if m.id not in sighting.corners]
             raise BoardNotFoundError(
-                f"{where}: board not found: {len(ids)} of {len(self.geometry.markers)} fiducial markers seen "
+                f"{where}: board not found: {len(ids)} of {len(self.sheet.markers)} fiducial markers seen "
                 f"{ids}, need {self.min_markers} (markers {missing} hidden or out of view)"
             )
         kept = list(ids)
@@ -181,13 +183,13 @@ class BoardLocator:
         return BoardLocation(homography, tuple(kept), error)
 
 
-def locate_file(board: str, image_path: str) -> tuple[BoardGeometry, np.ndarray, BoardLocation]:
-    """Load board.json and an image file and locate the board in it (for the modules' mains).
+def locate_file(board: str, image_path: str) -> tuple[AnyBoard, np.ndarray, BoardLocation]:
+    """Load board.json (either kind) and an image file and locate the board in it (for the modules' mains).
 
     Raises:
         BoardFileError: board.json bad. OSError: the image cannot be read. BoardNotFoundError.
     """
-    geometry = BoardGeometry.load(board)
+    geometry = load_board(board)
     image = cv2.imread(image_path)
     if image is None:
         raise OSError(f"cannot read image {image_path}")

@@ -10,7 +10,8 @@ Every measure is blind to the overall brightness and to slow, smooth changes of 
   reaching into the cell only in one or two, so the second-weakest sector is used;
 - colour: the central disk's chromaticity against the paper's (the board's median) and against
   the median of the cells around it (a local colour cast cancels);
-- brightness: the central disk's grey level against the median of the cells around it (a soft
+- brightness: the central disk's grey level over the empty cell's (a coloured square is not a
+  tile) against the same of the cells around it (a soft
   shadow darkens them all alike).
 
 A logistic regression on the logarithms of the features (vision/board/presence_model.json, trained by
@@ -18,7 +19,7 @@ bench/train_presence.py on simulated frames with the TRAIN tile styles only) tur
 probability; being linear in the log-features it stays monotonic outside its training range (a far
 stronger colour or edge than any seen in training still means a tile). The empty board's
 appearance (the reference for structure) comes from a calibration or, without one, from the board
-drawing (calibration.board_print.render_board).
+drawing (vision.board.sheet: the hex or the square sheet).
 
 Run ``python -m vision.board.presence board.json IMAGE`` to print the occupied cells of one frame.
 """
@@ -34,8 +35,6 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from calibration.board_print import render_board
-from engine.hexgrid import distance, parse_address
 from vision.board.board_view import BoardView
 from vision.board.errors import BoardError
 
@@ -54,15 +53,19 @@ class PresenceConfig:
         blur_sigma: sigma of the blur that local contrast is taken against, in pixels.
         threshold: probability above which a cell holds a tile.
         model: path of a trained model; the shipped vision/board/presence_model.json when None.
+        ring: inner and outer radius, in pitches, of the ring where a tile's outline lies (the
+            surround feature): a 25 mm pentagon on the hex board's 32 mm cells by default.
     """
 
     pitch_px: float = 24.0
     blur_sigma: float = 2.5
     threshold: float = 0.5
     model: str | None = None
+    ring: tuple[float, float] = (0.28, 0.40)
 
     def __post_init__(self) -> None:
-        if self.pitch_px < 8 or self.blur_sigma <= 0 or not 0 < self.threshold < 1:
+        if (self.pitch_px < 8 or self.blur_sigma <= 0 or not 0 < self.threshold < 1
+                or not 0 < self.ring[0] < self.ring[1] <= 0.5):
             raise ValueError(f"bad presence config {self}")
 
 
@@ -205,7 +208,7 @@ class PresenceFeatures:
             raise ValueError(f"view pitch {view.pitch_px} != presence pitch {self.config.pitch_px}")
         self.view = view
         if empty is None:
-            empty = render_board(view.geometry, view.scale)
+            empty = view.sheet.render(view.scale)
         if empty.shape[:2] != (view.size[1], view.size[0]):
             raise ValueError(f"empty board image is {empty.shape[1]}x{empty.shape[0]}, expected "
                              f"{view.size[0]}x{view.size[1]}")
@@ -213,18 +216,18 @@ class PresenceFeatures:
         radius = np.hypot(xx, yy) / view.pitch_px
         angle = (np.degrees(np.arctan2(yy, xx)) + 360.0) % 360.0
         self._centre = radius <= 0.30
-        ring = (radius >= 0.28) & (radius <= 0.40)
+        ring = (radius >= self.config.ring[0]) & (radius <= self.config.ring[1])
         sectors = [ring & (angle >= 60 * k) & (angle < 60 * (k + 1)) for k in range(6)]
         # masked means as one matrix product: a column per mask, each mask's pixels weighted 1/count
-        self._diff_means = _mean_weights([self._centre, radius <= 0.38, view.hex_mask])
+        self._diff_means = _mean_weights([self._centre, radius <= 0.38, view.cell_mask])
         self._sector_means = _mean_weights(sectors)
-        cells = [parse_address(a) for a in view.addresses]
-        near = [[j for j, o in enumerate(cells) if 0 < distance(c, o) <= 2] for c in cells]
+        near = view.sheet.near(2)
         width = max(len(n) for n in near)
         self._near = np.array([n + [-1] * (width - len(n)) for n in near], np.int64)
         self._ref_contrast = view.patches(local_maps(cv2.cvtColor(empty, cv2.COLOR_BGR2GRAY),
                                                      self.config.blur_sigma)[0])
         self._ref_chroma = mean_chromaticity(view.pixels(empty, self._centre))
+        self._ref_level = _log_level(view.pixels(cv2.cvtColor(empty, cv2.COLOR_BGR2GRAY), self._centre))
 
     def features(self, rectified: np.ndarray) -> np.ndarray:
         """Presence features of every cell (columns named by FEATURES).
@@ -243,12 +246,17 @@ class PresenceFeatures:
         chroma = mean_chromaticity(view.pixels(rectified, self._centre)) - self._ref_chroma
         paper = np.median(chroma, axis=0)
         local = _nanmedian_rows(np.where(self._near[..., None] >= 0, chroma[self._near], np.nan))
-        level = np.log(view.pixels(gray, self._centre).mean(axis=1).astype(np.float32) + 1.0)
+        level = _log_level(view.pixels(gray, self._centre)) - self._ref_level
         brightness = level - _nanmedian_rows(np.where(self._near >= 0, level[self._near], np.nan))
         columns = [diff[:, 0], diff[:, 1], diff[:, 2], surround,
                    np.linalg.norm(chroma - paper, axis=1) * 100, np.linalg.norm(chroma - local, axis=1) * 100,
                    brightness, np.abs(brightness)]
         return np.stack(columns, axis=1).astype(np.float32)
+
+
+def _log_level(pixels: np.ndarray) -> np.ndarray:
+    """log(1 + mean grey) of each row of grey pixels ([N, K]) -> float32 [N]."""
+    return np.log(pixels.mean(axis=1).astype(np.float32) + 1.0)
 
 
 def _mean_weights(masks: list[np.ndarray]) -> np.ndarray:

@@ -175,7 +175,7 @@ class BoardGate:
         change = _relative_change(small, self._accepted, self._band, self._sigma)
         cover = float((change[self._band] > self.config.hand_level).mean())
         change = _relative_change(small, self._accepted, self._sheet, self._sigma)
-        per_cell = self.view.patches(change)[:, self.view.hex_mask].mean(axis=1)
+        per_cell = self.view.patches(change)[:, self.view.cell_mask].mean(axis=1)
         changed = tuple(a for a, v in zip(self.view.addresses, per_cell, strict=True)
                         if v > self.config.cell_level)
         return GateState(True, still, cover > self.config.hand_fraction, changed, motion, cover)

@@ -16,8 +16,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from calibration.board_print import render_board
-from calibration.geometry import BoardGeometry
+from vision.board.sheet import AnyBoard, board_sheet
 from vision.sim.camera import CameraPose, Lighting, NoiseBank
 from vision.sim.hands import Cover, HandLook, draw_hand, hand_strokes, shadow_mask
 from vision.sim.tiles import TileStyle, render_tile
@@ -82,7 +81,7 @@ class Scene:
     """A sheet on a table with tiles, rendered frame by frame.
 
     Args:
-        board: the printed board's geometry.
+        board: the printed board's geometry, hex or square (vision.board.sheet).
         image_size: camera image (width, height).
         texture_scale: texture pixels per board pixel.
         table: BGR uint8 image of the table top, image_size.
@@ -93,7 +92,7 @@ class Scene:
 
     def __init__(
         self,
-        board: BoardGeometry,
+        board: AnyBoard,
         image_size: tuple[int, int],
         texture_scale: float,
         table: np.ndarray,
@@ -104,9 +103,10 @@ class Scene:
         if table.shape != (image_size[1], image_size[0], 3):
             raise ValueError(f"table image must be {image_size[1]} x {image_size[0]} x 3, got {table.shape}")
         self.board = board
+        self.sheet = board_sheet(board)
         self.size = image_size
         self.texture_scale = texture_scale
-        self._paper = render_board(board, texture_scale)
+        self._paper = self.sheet.render(texture_scale)
         self.texture = self._paper.copy()
         self._tiles: dict[str, tuple[np.ndarray, tuple[float, float], float, float]] = {}
         self._table = table
@@ -117,7 +117,8 @@ class Scene:
         self._maps: tuple[np.ndarray, np.ndarray] | None = None
         self._warped: np.ndarray | None = None  # the sheet as the camera sees it, before light and hands
         self._sheet_mask: np.ndarray | None = None
-        self._cell_addresses = list(board.cells)
+        self._cell_addresses = list(self.sheet.addresses)
+        self._cell_index = {a: i for i, a in enumerate(self._cell_addresses)}
         self._cell_centres = np.zeros((0, 2))
 
     def set_pose(self, pose: CameraPose) -> None:
@@ -127,12 +128,12 @@ class Scene:
         self._pose = pose
         self._maps = pose.texture_maps(self.texture_scale)
         self._warped = None
-        w, h = self.board.image_size
+        w, h = self.sheet.image_size
         corners = pose.project(np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64))
         mask = np.zeros((self.size[1], self.size[0]), np.uint8)
         cv2.fillConvexPoly(mask, np.round(corners).astype(np.int32), 255)
         self._sheet_mask = mask
-        self._cell_centres = pose.project(np.array([c.center for c in self.board.cells.values()]))
+        self._cell_centres = pose.project(self.sheet.centres)
 
     @property
     def pose(self) -> CameraPose:
@@ -161,7 +162,7 @@ class Scene:
         *,
         modulus: int = 13,
     ) -> None:
-        """Draw a tile into the texture on a cell, turned by ``angle_deg`` (counter-clockwise).
+        """Draw a MODLINSEQ tile into the texture on a cell, turned by ``angle_deg`` (counter-clockwise).
 
         A tile put on a cell that holds one replaces it (the hash swap, §7-4).
 
@@ -169,23 +170,48 @@ class Scene:
             KeyError: the address is not a cell of the board.
             vision.sim.tiles.TileStyleError: the style cannot show the face.
         """
-        cell = self.board.cells[address]
-        ppm = self.board.px_per_mm * self.texture_scale
-        side = max(16, round(TILE_MM[style.shape] * ppm))
-        sprite = render_tile(face, style, side, rng, modulus=modulus)
-        pitch = self.board.layout.pitch * self.texture_scale
+        self._cell(address)
+        sprite = render_tile(face, style, self.tile_side(TILE_MM[style.shape]), rng, modulus=modulus)
+        self.place_sprite(address, sprite, angle_deg, rng)
+
+    def tile_side(self, tile_mm: float) -> int:
+        """The side in texture pixels of the canvas of a tile ``tile_mm`` millimetres across (>= 16)."""
+        return max(16, round(tile_mm * self.sheet.px_per_mm * self.texture_scale))
+
+    def place_sprite(self, address: str, sprite: np.ndarray, angle_deg: float,
+                     rng: np.random.Generator) -> None:
+        """Draw a rendered tile (BGRA uint8, square, its side from :meth:`tile_side`) into the texture
+        on a cell, slightly off-centre, turned by ``angle_deg`` (counter-clockwise); it replaces a
+        tile already there.
+
+        Raises:
+            KeyError: the address is not a cell of the board.
+        """
+        cell = self._cell(address)
+        pitch = self.sheet.pitch * self.texture_scale
         offset = rng.normal(0, 0.03, size=2) * pitch
         centre = (
-            cell.center[0] * self.texture_scale + offset[0],
-            cell.center[1] * self.texture_scale + offset[1],
+            self.sheet.centres[cell, 0] * self.texture_scale + offset[0],
+            self.sheet.centres[cell, 1] * self.texture_scale + offset[1],
         )
         replaces = address in self._tiles
         self._warped = None
+        ppm = self.sheet.px_per_mm * self.texture_scale
         self._tiles[address] = (sprite, centre, angle_deg, max(1.0, 1.2 * ppm))
         if replaces:
             self._redraw()
         else:
             _composite_tile(self.texture, *self._tiles[address])
+
+    def _cell(self, address: str) -> int:
+        """The index of a cell.
+
+        Raises:
+            KeyError: the address is not a cell of the board.
+        """
+        if address not in self._cell_index:
+            raise KeyError(f"board has no cell {address!r}")
+        return self._cell_index[address]
 
     def remove_tile(self, address: str) -> None:
         """Take the tile off a cell (nothing happens when the cell is empty)."""
@@ -210,7 +236,7 @@ class Scene:
             ValueError: before the first :meth:`set_pose`.
             vision.sim.tiles.TileStyleError: the style cannot show the face.
         """
-        px_per_mm = self.pose.scale_at(self.board.layout.origin) * self.board.px_per_mm * 1.1
+        px_per_mm = self.pose.scale_at(self.sheet.middle) * self.sheet.px_per_mm * 1.1
         side = max(16, round(TILE_MM[style.shape] * px_per_mm))
         return turn_sprite(render_tile(face, style, side, rng, modulus=modulus), angle_deg)
 
@@ -246,7 +272,7 @@ class Scene:
         coarse = (math.ceil(w / _LIGHT_STEP), math.ceil(h / _LIGHT_STEP))
         shadow = np.zeros((coarse[1], coarse[0]), np.float32)
         for hand in hands:
-            px_per_mm = self.pose.scale_at(self.board.layout.origin) * self.board.px_per_mm * 1.15
+            px_per_mm = self.pose.scale_at(self.sheet.middle) * self.sheet.px_per_mm * 1.15
             strokes = hand_strokes(hand.shoulder, hand.tip, px_per_mm, hand.look)
             shadow = np.maximum(
                 shadow,

@@ -1,0 +1,181 @@
+"""The read pipeline on Yushino's printed square board: one camera frame -> which tile is on which square.
+
+locate the board by its fiducial markers (vision.board.locate) -> every square's centre and size in
+the frame through the homography (board.json's corners) -> presence per square on the rectified
+board (vision.board.presence with the square board's model, vision/board/presence_square.json,
+trained by bench/train_square_presence.py) -> one tile crop per occupied square
+(vision.reader.crop.tile_crops, as the reader was trained) -> the learned reader
+(vision.reader.model.TileReader) in one batch, its faces limited to Yushino's ->
+:class:`vision.board.board_reader.BoardReading` with squares as cells.
+
+Tiles lie at any quarter turn: the reader finds up from the digit's underline or the tile's foot bar.
+
+Run ``python -m vision.board.square_reader board.json IMAGE`` to print the reading of one image.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from calibration.square_geometry import SquareBoardGeometry
+from engine.yushino.board import Square, parse_square
+from vision.board.board_reader import BoardReading, CellReading, locate_frame
+from vision.board.board_view import BoardView
+from vision.board.locate import BoardLocation, BoardLocator, BoardNotFoundError
+from vision.board.presence import PresenceConfig, PresenceDetector
+from vision.board.sheet import board_sheet
+from vision.reader.crop import tile_crops
+from vision.reader.faces import FACES, MIN_ALTERNATIVE, NOT_A_FACE, NUMBER_FACES, WILD_FACE
+from vision.reader.model import TileReader
+
+#: Yushino's faces (games.md): the digits 0..9 and the blank, read "#".
+YUSHINO_FACES: tuple[str, ...] = (*NUMBER_FACES[:10], WILD_FACE)
+#: A Yushino tile's side over its printed square's side: 22.5 mm tiles on the 25 mm squares that
+#: ``tilescribe board print --game yushino`` draws (the reader's training scenes draw a square
+#: 1.05 to 1.18 times the tile's side, and allow the size 10 % off).
+TILE_FILL = 0.9
+#: The square board's presence model (bench/train_square_presence.py writes it).
+SQUARE_PRESENCE_MODEL = Path(__file__).resolve().parent / "presence_square.json"
+#: Presence on the square board: its own model, and a tile's outline ring around 0.45 pitch from
+#: the centre, where a tile of ``TILE_FILL`` of the square has its edges' middles.
+SQUARE_PRESENCE = PresenceConfig(model=str(SQUARE_PRESENCE_MODEL), ring=(0.40, 0.50))
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class SquareReadConfig:
+    """Everything the square-board read needs besides the frame.
+
+    Attributes:
+        geometry: the printed square board (calibration.square_geometry).
+        reader: the learned tile reader.
+        faces: the faces a tile may show (the reader's prior); Yushino's by default.
+        tile_fill: a tile's side over a square's side.
+        empty_board: the empty board rectified at the presence pitch (a calibration), or None
+            to compare with the board drawing.
+        presence: presence settings; the square board's model by default.
+
+    Raises:
+        ValueError: an unknown face, or tile_fill outside (0, 1].
+    """
+
+    geometry: SquareBoardGeometry
+    reader: TileReader
+    faces: tuple[str, ...] = YUSHINO_FACES
+    tile_fill: float = TILE_FILL
+    empty_board: np.ndarray | None = None
+    presence: PresenceConfig = field(default_factory=lambda: SQUARE_PRESENCE)
+
+    def __post_init__(self) -> None:
+        unknown = sorted(set(self.faces) - set(FACES) | ({NOT_A_FACE} & set(self.faces)))
+        if unknown or not self.faces:
+            raise ValueError(f"faces {unknown!r}: need tile faces of {FACES[:-1]}")
+        if not 0 < self.tile_fill <= 1:
+            raise ValueError(f"tile_fill must be in (0, 1], got {self.tile_fill}")
+
+
+class SquareBoardReader:
+    """The read pipeline on a square board, set up once for a stream of frames.
+
+    Args:
+        config: what to read with.
+
+    Raises:
+        PresenceModelError: the presence model file is missing or bad.
+    """
+
+    def __init__(self, config: SquareReadConfig) -> None:
+        self.config = config
+        self.sheet = board_sheet(config.geometry)
+        self.locator = BoardLocator(self.sheet)
+        self.presence_view = BoardView(self.sheet, config.presence.pitch_px)
+        self.presence = PresenceDetector(self.presence_view, config.empty_board, config.presence)
+        self.squares = tuple(parse_square(a) for a in self.sheet.addresses)
+        self._allowed = frozenset(config.faces)
+        self._columns = np.array([FACES.index(f) for f in config.faces])
+
+    def crops(self, image: np.ndarray, location: BoardLocation, indices: np.ndarray) -> np.ndarray:
+        """Some squares' tile crops.
+
+        Args:
+            image: the camera frame, BGR uint8, H x W x 3.
+            location: the board's location in ``image``.
+            indices: square indices (into board.json's order), int [n].
+
+        Returns:
+            BGR uint8 (shape: [n, 40, 40, 3]): centred on each square, side 1.1 x the diameter of
+            the tile (``tile_fill`` of the square) in the frame.
+        """
+        squares = self.sheet.corners[indices]
+        corners = location.board_to_frame(squares.reshape(-1, 2)).reshape(-1, 4, 2)
+        diagonals = (np.linalg.norm(corners[:, 0] - corners[:, 2], axis=1)
+                     + np.linalg.norm(corners[:, 1] - corners[:, 3], axis=1)) / 2
+        return tile_crops(image, corners.mean(axis=1), diagonals * self.config.tile_fill)
+
+    def read(self, image: np.ndarray, where: str = "frame",
+             location: BoardLocation | None = None) -> BoardReading[Square]:
+        """Read the tiles on the board in one frame.
+
+        Args:
+            image: the camera frame, BGR uint8, H x W x 3.
+            where: the frame's name for findings ("frame 12", a file name).
+            location: the board's location when the caller already has it (skips locating).
+
+        Returns:
+            The reading of every square: the occupied ones in ``cells`` (face "0".."9" or "#",
+            value the digit or None for a blank, confidence the product of the presence and the
+            face confidences); ``board_found``
+            False (and no cells) when the markers do not locate the board.
+
+        Raises:
+            ValueError: ``image`` is not a BGR uint8 image.
+        """
+        start = time.perf_counter()
+        located = locate_frame(self.locator, image, where, location)
+        if isinstance(located, BoardNotFoundError):
+            return BoardReading(False, {}, (time.perf_counter() - start) * 1e3, (str(located),))
+        scores = self.presence.measure(self.presence_view.rectify(image, located))
+        occupied = scores.indices[scores.occupied]
+        crops = self.crops(image, located, occupied)
+        probabilities, _ = self.config.reader.probabilities(crops, self._allowed)
+        cells: dict[Square, CellReading] = {}
+        for k, i in enumerate(occupied.tolist()):
+            tile = probabilities[k, self._columns]  # "none" left out: presence said a tile is there
+            order = np.argsort(-tile, kind="stable")
+            given = tile / max(float(tile.sum()), 1e-12)  # the face's probability given a tile
+            alternatives = tuple((self.config.faces[j], float(given[j])) for j in order
+                                 if given[j] >= MIN_ALTERNATIVE)
+            face = self.config.faces[int(order[0])]
+            value = int(face) if face in NUMBER_FACES else None
+            confidence = float(np.clip(given[order[0]] * scores.confidence[i], 0.0, 1.0))
+            cells[self.squares[i]] = CellReading(face, value, confidence, alternatives)
+        return BoardReading(True, cells, (time.perf_counter() - start) * 1e3, (), frozenset(self.squares))
+
+
+def main(argv: list[str]) -> int:
+    """Print the reading of one image: ``python -m vision.board.square_reader BOARD IMAGE``."""
+    import json
+
+    from calibration.square_geometry import load_board
+    from vision.capture.images import load_image
+    from vision.errors import VisionError
+
+    try:
+        geometry = load_board(argv[0])
+        if not isinstance(geometry, SquareBoardGeometry):
+            raise ValueError(f"{argv[0]}: a hex board; this reads square boards")
+        reader = SquareBoardReader(SquareReadConfig(geometry, TileReader()))
+        reading = reader.read(load_image(argv[1]), argv[1])
+    except (ValueError, VisionError) as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    print(json.dumps(reading.to_json(), indent=1))
+    return 0 if reading.board_found else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,4 +1,9 @@
-"""``tilescribe read IMAGE --board board.json --modulus M``: the tiles on the board in one frame."""
+"""``tilescribe read IMAGE --board board.json --modulus M``: the tiles on the board in one frame.
+
+``--game yushino`` reads Yushino's printed square board instead (``--board`` optional: the default
+sheet of ``tilescribe board print --game yushino``); the JSON is MODLINSEQ's, squares as addresses
+("H8") and a blank as face "#" with value null.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +13,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from engine.limits import MAX_MODULUS
+from tilescribe.commands.board import BOARD_GAMES, game_among
 from tilescribe.options import int_in
 
 if TYPE_CHECKING:
@@ -18,9 +24,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     """Add ``read`` to the CLI."""
     p = subparsers.add_parser("read", help="read every tile on the board in one image")
     p.add_argument("image", help="camera image (JPEG/PNG) of the board")
-    p.add_argument("--board", required=True, help="board.json written by 'tilescribe board print'")
-    p.add_argument("--modulus", type=int_in(1, MAX_MODULUS), required=True,
-                   help=f"the modulus (faces >= it have no value; 1 to {MAX_MODULUS})")
+    p.add_argument("--game", type=game_among(BOARD_GAMES, "board to read"), default="MODLINSEQ",
+                   help="the game on the board: MODLINSEQ (default) or Yushino")
+    p.add_argument("--board", help="board.json written by 'tilescribe board print' (needed for MODLINSEQ; "
+                                   "Yushino: the default square board when left out)")
+    p.add_argument("--modulus", type=int_in(1, MAX_MODULUS),
+                   help=f"MODLINSEQ's modulus (faces >= it have no value; 1 to {MAX_MODULUS})")
     p.add_argument("--calibration", help="calibration file from 'tilescribe calibrate' (optional)")
     p.add_argument("--tileset", help="tile-set profile mapping faces to values (e.g. rummikub)")
     p.add_argument("--json", action="store_true", help="print the reading as JSON")
@@ -58,11 +67,17 @@ def build_config(board: str, modulus: int, calibration: str | None, tileset: str
 def run(args: argparse.Namespace) -> int:
     """Read one image; 0 when the board was found, 1 when not, 2 for bad input (the image, board.json,
     the calibration or the tile set, named in one line on standard error)."""
+    if args.game == "Yushino":
+        return read_yushino(args)
     from engine.hexgrid import address_sort_key, format_address
     from vision.board.board_reader import BoardReader
     from vision.capture.images import load_image
     from vision.errors import VisionError
 
+    missing = [o for o, v in (("--board", args.board), ("--modulus", args.modulus)) if v is None]
+    if missing:
+        print(f"tilescribe read: MODLINSEQ needs {' and '.join(missing)}", file=sys.stderr)
+        return 2
     try:
         image = load_image(args.image)
         config = build_config(args.board, args.modulus, args.calibration, args.tileset)
@@ -80,5 +95,41 @@ def run(args: argparse.Namespace) -> int:
             print(f"{format_address(cell):>4} {r.face:>6}  value {value}  confidence {r.confidence:.2f}")
         for finding in reading.findings:
             print(finding)
+        print(f"{len(reading.cells)} tiles, {reading.ms:.1f} ms")
+    return 0 if reading.board_found else 1
+
+
+def read_yushino(args: argparse.Namespace) -> int:
+    """Read Yushino's square board in one image (exit status as :func:`run`)."""
+    from calibration.square_board import SquareSpec, design_square_board
+    from calibration.square_geometry import SquareBoardGeometry, load_board
+    from vision.board.board_reader import cell_address
+    from vision.board.square_reader import SquareBoardReader, SquareReadConfig
+    from vision.capture.images import load_image
+    from vision.errors import VisionError
+    from vision.reader.model import TileReader
+
+    unused = [o for o, v in (("--modulus", args.modulus), ("--calibration", args.calibration),
+                             ("--tileset", args.tileset)) if v is not None]
+    try:
+        if unused:
+            raise ValueError(f"{', '.join(unused)}: not for Yushino (MODLINSEQ's options)")
+        geometry = design_square_board(SquareSpec()) if args.board is None else load_board(args.board)
+        if not isinstance(geometry, SquareBoardGeometry):
+            raise ValueError(f"{args.board}: a hex board; Yushino is read on the square board of "
+                             f"'tilescribe board print --game yushino'")
+        image = load_image(args.image)
+        reading = SquareBoardReader(SquareReadConfig(geometry, TileReader())).read(image, args.image)
+    except (ValueError, VisionError) as exc:
+        print(f"tilescribe read: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(reading.to_json()))
+    elif not reading.board_found:
+        print(reading.findings[0])
+    else:
+        for square, r in sorted(reading.cells.items(), key=lambda item: (item[0].row, item[0].col)):
+            value = "blank" if r.value is None else r.value
+            print(f"{cell_address(square):>4} {r.face:>2}  value {value}  confidence {r.confidence:.2f}")
         print(f"{len(reading.cells)} tiles, {reading.ms:.1f} ms")
     return 0 if reading.board_found else 1

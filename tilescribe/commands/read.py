@@ -17,7 +17,7 @@ from tilescribe.commands.board import BOARD_GAMES, game_among
 from tilescribe.options import int_in
 
 if TYPE_CHECKING:
-    from vision.board.board_reader import ReadConfig
+    from vision.board.board_reader import BoardReading, ReadConfig
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -69,7 +69,6 @@ def run(args: argparse.Namespace) -> int:
     the calibration or the tile set, named in one line on standard error)."""
     if args.game == "Yushino":
         return read_yushino(args)
-    from engine.hexgrid import address_sort_key, format_address
     from vision.board.board_reader import BoardReader
     from vision.capture.images import load_image
     from vision.errors import VisionError
@@ -85,14 +84,29 @@ def run(args: argparse.Namespace) -> int:
     except (ValueError, VisionError) as exc:
         print(f"tilescribe read: {exc}", file=sys.stderr)
         return 2
-    if args.json:
-        print(json.dumps(reading.to_json()))
+    return print_reading(reading, args.json, "wild")
+
+
+def print_reading(reading: BoardReading, as_json: bool, no_value: str) -> int:
+    """Print a reading: its JSON document, or a line per tile, the findings and a summary.
+
+    Args:
+        reading: the board's reading.
+        as_json: print the ``--json`` document.
+        no_value: the word for a tile without a value ("wild", "blank").
+
+    Returns:
+        0 when the board was found, 1 when not.
+    """
+    doc = reading.to_json()
+    if as_json:
+        print(json.dumps(doc))
     elif not reading.board_found:
         print(reading.findings[0])
     else:
-        for cell, r in sorted(reading.cells.items(), key=lambda item: address_sort_key(item[0])):
-            value = "wild" if r.value is None else r.value
-            print(f"{format_address(cell):>4} {r.face:>6}  value {value}  confidence {r.confidence:.2f}")
+        for address, r in doc["cells"].items():
+            value = no_value if r["value"] is None else r["value"]
+            print(f"{address:>4} {r['face']:>6}  value {value}  confidence {r['confidence']:.2f}")
         for finding in reading.findings:
             print(finding)
         print(f"{len(reading.cells)} tiles, {reading.ms:.1f} ms")
@@ -103,7 +117,6 @@ def read_yushino(args: argparse.Namespace) -> int:
     """Read Yushino's square board in one image (exit status as :func:`run`)."""
     from calibration.square_board import SquareSpec, design_square_board
     from calibration.square_geometry import SquareBoardGeometry, load_board
-    from vision.board.board_reader import cell_address
     from vision.board.square_reader import SquareBoardReader, SquareReadConfig
     from vision.capture.images import load_image
     from vision.errors import VisionError
@@ -123,13 +136,4 @@ def read_yushino(args: argparse.Namespace) -> int:
     except (ValueError, VisionError) as exc:
         print(f"tilescribe read: {exc}", file=sys.stderr)
         return 2
-    if args.json:
-        print(json.dumps(reading.to_json()))
-    elif not reading.board_found:
-        print(reading.findings[0])
-    else:
-        for square, r in sorted(reading.cells.items(), key=lambda item: (item[0].row, item[0].col)):
-            value = "blank" if r.value is None else r.value
-            print(f"{cell_address(square):>4} {r.face:>2}  value {value}  confidence {r.confidence:.2f}")
-        print(f"{len(reading.cells)} tiles, {reading.ms:.1f} ms")
-    return 0 if reading.board_found else 1
+    return print_reading(reading, args.json, "blank")

@@ -1,0 +1,174 @@
+"""Yushino's square board read from simulated camera frames written to disk and read back: the
+sheet, locating, presence, the learned reader's faces, and ``tilescribe read --game yushino``."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from calibration.board_print import SheetSpec, design_board
+from calibration.square_board import SquareSpec, print_square_board
+from calibration.square_geometry import SquareBoardGeometry
+from engine.yushino.board import parse_square
+from tilescribe.cli import main as cli
+from vision.board.board_reader import read_board
+from vision.board.locate import BoardLocator
+from vision.board.sheet import board_sheet
+from vision.board.square_reader import YUSHINO_FACES, SquareBoardReader, SquareReadConfig
+from vision.reader.model import TileReader
+from vision.sim.square_scene import game_faces, render_square_frame
+
+REPO = Path(__file__).resolve().parents[3]
+#: Seeds of the held-out frames (and the turns of their random games): a few tiles to a crowded board.
+FRAMES: tuple[tuple[int, int], ...] = ((1, 4), (2, 12), (3, 20), (4, 28))
+
+
+@dataclass(frozen=True)
+class Frame:
+    """A rendered frame as a JPEG file and the faces on its squares."""
+
+    path: Path
+    faces: dict[str, str]
+
+
+@pytest.fixture(scope="module")
+def square_board(tmp_path_factory) -> tuple[Path, SquareBoardGeometry]:
+    """board.json and board.png of the default Yushino board, as ``tilescribe board print`` writes them."""
+    out = tmp_path_factory.mktemp("yushino_board")
+    return out, print_square_board(SquareSpec(), out)
+
+
+@pytest.fixture(scope="module")
+def frames(square_board, tmp_path_factory) -> list[Frame]:
+    """Held-out-font frames of mid-game boards, written as JPEG (quality 90)."""
+    _, geometry = square_board
+    out = tmp_path_factory.mktemp("yushino_frames")
+    made = []
+    for seed, turns in FRAMES:
+        rng = np.random.default_rng(seed)
+        frame = render_square_frame(geometry, game_faces(seed, turns), "held_out", rng)
+        path = out / f"frame{seed}.jpg"
+        assert cv2.imwrite(str(path), frame.image, [cv2.IMWRITE_JPEG_QUALITY, 90])
+        made.append(Frame(path, dict(frame.faces)))
+    return made
+
+
+def read_json(capsys, *argv: str) -> tuple[int, dict]:
+    status = cli(["read", *argv, "--game", "yushino", "--json"])
+    return status, json.loads(capsys.readouterr().out)
+
+
+def test_the_square_sheet_is_board_png_in_pixels(square_board):
+    """board.json's millimetres, in board.png pixels, locate the board on board.png itself."""
+    folder, geometry = square_board
+    sheet = board_sheet(geometry)
+    assert sheet.kind == "square" and len(sheet.addresses) == 225 and sheet.corners.shape == (225, 4, 2)
+    assert sheet.pitch == pytest.approx(25 * 150 / 25.4)
+    location = BoardLocator(geometry).locate(cv2.imread(str(folder / "board.png")), "board.png")
+    assert len(location.marker_ids) == len(geometry.markers) and location.reprojection_error < 1.0
+    # within a pixel: a marker is drawn from the pixel its corner names, so its edge lies half a
+    # pixel before that pixel's centre (the hex board's markers alike)
+    np.testing.assert_allclose(location.board_to_frame(sheet.centres), sheet.centres, atol=1.0)
+    h8 = sheet.addresses.index("H8")
+    np.testing.assert_allclose(sheet.centres[h8], sheet.middle)
+    assert sheet.steps(h8, sheet.addresses.index("I9")) == 1
+    assert sheet.steps(h8, sheet.addresses.index("J8")) == 2
+
+
+def test_the_hex_sheet_keeps_the_hex_boards_geometry():
+    geometry = design_board(SheetSpec(order=3))
+    sheet = board_sheet(geometry)
+    assert sheet.kind == "hex" and sheet.addresses == tuple(geometry.cells)
+    assert sheet.middle == geometry.layout.origin and sheet.pitch == geometry.layout.pitch
+    a0 = sheet.addresses.index("A0")
+    rings = Counter(sheet.steps(a0, j) for j in range(len(sheet.addresses)) if j != a0)
+    assert rings == {1: 6, 2: 12, 3: 18}
+
+
+def test_held_out_frames_are_read_through_the_cli(frames, square_board, capsys):
+    folder, _ = square_board
+    tiles = missed = extra = wrong = 0
+    for frame in frames:
+        status, doc = read_json(capsys, str(frame.path), "--board", str(folder / "board.json"))
+        assert status == 0 and doc["board_found"] is True and doc["ms"] > 0 and doc["findings"] == []
+        cells = doc["cells"]
+        assert list(cells) == sorted(cells, key=lambda a: (parse_square(a).row, parse_square(a).col))
+        for address, cell in cells.items():
+            assert set(cell) == {"face", "value", "confidence"} and 0 < cell["confidence"] <= 1
+            assert cell["face"] in YUSHINO_FACES, address
+            assert cell["value"] == (None if cell["face"] == "#" else int(cell["face"])), address
+        tiles += len(frame.faces)
+        missed += sum(a not in cells for a in frame.faces)
+        extra += sum(a not in frame.faces for a in cells)
+        wrong += sum(a in cells and cells[a]["face"] != f for a, f in frame.faces.items())
+    # measured with the shipped reader and presence model: 160 tiles, 0 missed, 1 extra, 18 wrong
+    # faces (11.3%); the reader is being retrained, these bounds are what it reaches today
+    assert tiles == 160
+    assert missed + extra <= 2
+    assert wrong / tiles <= 0.12
+
+
+def test_the_default_board_needs_no_board_file(frames, capsys):
+    status, doc = read_json(capsys, str(frames[0].path))
+    assert status == 0 and doc["board_found"] is True
+    assert set(doc["cells"]) == set(frames[0].faces)
+
+
+def test_an_empty_board_has_no_tiles(square_board):
+    _, geometry = square_board
+    frame = render_square_frame(geometry, {}, "held_out", np.random.default_rng(5))
+    reading = read_board(SquareReadConfig(geometry, TileReader()), frame.image)
+    assert reading.board_found and reading.cells == {} and len(reading.read_cells) == 225
+
+
+def test_tiles_turned_a_quarter_either_way_are_read_alike(square_board):
+    """The same board read with one view and with four quarter turns of each crop: four are no worse
+    (measured: 6 and 3 of 39 tiles wrong or missed)."""
+    _, geometry = square_board
+    faces = game_faces(6, 16)
+    image = render_square_frame(geometry, faces, "held_out", np.random.default_rng(6)).image
+    reader = TileReader()
+    errors = []
+    for views in (1, 4):
+        reading = SquareBoardReader(SquareReadConfig(geometry, reader, views=views)).read(image)
+        read = {str(c): r.face for c, r in reading.cells.items()}
+        errors.append(sum(read.get(a) != f for a, f in faces.items()))
+    assert errors[1] <= errors[0] <= len(faces) // 4
+
+
+def test_a_frame_without_the_board_is_reported(tmp_path, capsys):
+    table = tmp_path / "table.png"
+    cv2.imwrite(str(table), np.full((480, 640, 3), (40, 90, 140), np.uint8))
+    status, doc = read_json(capsys, str(table))
+    assert status == 1 and doc["board_found"] is False and doc["cells"] == {}
+    assert "board not found" in doc["findings"][0]
+
+
+@pytest.mark.parametrize("case", ["no image", "hex board", "modulus", "broken board"])
+def test_bad_input_is_one_line_naming_it(case, frames, tmp_path):
+    hex_board = tmp_path / "hex.json"
+    design_board(SheetSpec(order=3)).save(hex_board)
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"kind": "square", "columns": 15}', encoding="utf-8")
+    image = str(frames[0].path)
+    argv, named = {
+        "no image": ([str(tmp_path / "none.jpg")], "none.jpg"),
+        "hex board": ([image, "--board", str(hex_board)], "hex.json"),
+        "modulus": ([image, "--modulus", "13"], "--modulus"),
+        "broken board": ([image, "--board", str(broken)], "broken.json"),
+    }[case]
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    done = subprocess.run([sys.executable, "-m", "tilescribe.cli", "read", *argv, "--game", "yushino"],
+                          capture_output=True, text=True, timeout=120, cwd=REPO, env=env)
+    lines = [line for line in done.stderr.splitlines() if line.strip() and not line.startswith("pygame")]
+    assert done.returncode == 2 and len(lines) == 1 and "Traceback" not in done.stderr, done.stderr
+    assert lines[0].startswith("tilescribe read: ") and named in lines[0]

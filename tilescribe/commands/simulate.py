@@ -5,14 +5,20 @@ as camera frames with hands, light, perspective, blur, noise and JPEG (vision.si
 writes DIR/000000.jpg ..., DIR/frames.json and DIR/events.jsonl. Exit status: 0 done, 2 when the
 transcript or board cannot be read or a turn cannot be shown (each problem printed on standard
 error naming the file and line, ``FILE:LINE:COLUMN: message`` for transcript syntax).
+``--game yushino`` renders a Yushino transcript on the square board (``--board`` optional: the
+default sheet of ``tilescribe board print --game yushino``) with Yushino's tiles.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
+from engine.errors import TranscriptError
+from tilescribe.commands.board import BOARD_GAMES, game_among
 from tilescribe.options import MAX_SEED, MAX_SIM_EVENTS, SIM_FPS, SIM_SIDE, float_in, int_in, size_in
 from vision.sim.options import SHAPES, SPLITS, TILESETS
 
@@ -27,7 +33,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "(true cells per frame) and events.jsonl (end-of-turn moments). Deterministic per --seed.",
     )
     parser.add_argument("transcript", type=Path, help="the transcript file")
-    parser.add_argument("--board", type=Path, required=True, help="board.json of the printed board")
+    parser.add_argument("--game", type=game_among(BOARD_GAMES, "board to simulate"), default="MODLINSEQ",
+                        help="the transcript's game: MODLINSEQ (default) or Yushino")
+    parser.add_argument("--board", type=Path, help="board.json of the printed board (needed for MODLINSEQ; "
+                                                   "Yushino: the default square board when left out)")
     parser.add_argument("--out", type=Path, required=True, help="output folder")
     parser.add_argument("--seed", type=int_in(0, MAX_SEED), default=0, help=f"0 to {MAX_SEED}")
     parser.add_argument("--fps", type=float_in(*SIM_FPS), default=10.0,
@@ -36,9 +45,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help=f"image WIDTHxHEIGHT (default 1280x960, sides {SIM_SIDE[0]} to {SIM_SIDE[1]})")
     parser.add_argument("--styles", choices=SPLITS, default="train", help="tile styles: train or held_out")
     parser.add_argument(
-        "--shapes", default="pentagon", help=f"comma-separated tile shapes from {', '.join(SHAPES)}"
+        "--shapes", default="pentagon", help=f"MODLINSEQ's tile shapes, comma-separated: {', '.join(SHAPES)}"
     )
-    parser.add_argument("--tileset", choices=TILESETS, default="modlinseq", help="faces printed on tiles")
+    parser.add_argument("--tileset", choices=TILESETS, default="modlinseq",
+                        help="faces printed on MODLINSEQ's tiles")
     parser.add_argument("--per-tile-styles", action="store_true", help="a new style for every tile")
     parser.add_argument("--any-rotation", action="store_true", help="tiles at any angle")
     parser.add_argument("--no-hands", action="store_true", help="no hands: tiles just appear")
@@ -57,23 +67,30 @@ def run(args: argparse.Namespace) -> int:
     """Write the recording; see the module docstring for the exit status."""
     from calibration.files import InputFileError, read_text
     from calibration.geometry import BoardFileError
+    from calibration.square_board import SquareSpec, design_square_board
     from engine.transcript import parse_transcript
+    from engine.yushino.transcript import parse_transcript as parse_yushino
     from vision.sim.recording import SimOptions, make_recording
     from vision.sim.timeline import Pacing
-    from vision.sim.transcripts import plan_game
+    from vision.sim.transcripts import plan_game, plan_yushino
 
     try:
         text = read_text(args.transcript)
-    except InputFileError as exc:
+        if args.game == "MODLINSEQ" and args.board is None:
+            raise ValueError("MODLINSEQ needs --board")
+        if args.game == "Yushino" and args.tileset != "modlinseq":
+            raise ValueError("--tileset: not for Yushino (MODLINSEQ's tile sets)")
+    except (InputFileError, ValueError) as exc:
         print(f"tilescribe simulate: {exc}", file=sys.stderr)
         return 2
-    transcript, errors = parse_transcript(text)
-    for e in errors:
-        print(f"tilescribe simulate: {args.transcript}:{e.line}:{e.column}: {e.message}", file=sys.stderr)
-    if errors:
+    transcript = _parsed(args.transcript, text, parse_yushino if args.game == "Yushino" else parse_transcript)
+    if transcript is None:
         return 2
     try:
-        plan = plan_game(transcript, args.tileset)
+        if args.game == "Yushino":
+            plan, modulus = plan_yushino(transcript), SimOptions().modulus  # no modulus marker in Yushino
+        else:
+            plan, modulus = plan_game(transcript, args.tileset), transcript.settings.modulus
         shapes = tuple(s.strip() for s in args.shapes.split(",") if s.strip())
         if args.tileset == "rummikub" and args.shapes == "pentagon":
             shapes = ("photo",)
@@ -91,11 +108,12 @@ def run(args: argparse.Namespace) -> int:
             bumps=args.bumps,
             light_jumps=args.light_jumps,
             jpeg_quality=args.quality,
-            modulus=transcript.settings.modulus,
+            modulus=modulus,
+            game=args.game.lower(),
         )
-        info = make_recording(
-            plan.turns, args.board, args.out, options, initial=plan.initial, progress=not args.quiet
-        )
+        board = design_square_board(SquareSpec()) if args.board is None else args.board
+        info = make_recording(plan.turns, board, args.out, options, initial=plan.initial,
+                              progress=not args.quiet)
     except BoardFileError as exc:
         print(f"tilescribe simulate: {exc}", file=sys.stderr)
         return 2
@@ -104,3 +122,14 @@ def run(args: argparse.Namespace) -> int:
         return 2
     print(f"{info.out_dir}: {info.frames} frames, {info.turn_ends} turns, {info.duration:.1f} s")
     return 0
+
+
+def _parsed(path: Path, text: str, parse: Callable[[str], tuple[Any, list[TranscriptError]]]) -> Any:
+    """The transcript read by ``parse``, or None after printing each error (``FILE:LINE:COLUMN: message``)."""
+    try:
+        transcript, errors = parse(text)
+    except TranscriptError as exc:  # a header that cannot make a game
+        transcript, errors = None, [exc]
+    for e in errors:
+        print(f"tilescribe simulate: {path}:{e.line}:{e.column}: {e.message}", file=sys.stderr)
+    return None if errors else transcript

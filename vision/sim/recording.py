@@ -31,13 +31,19 @@ import cv2
 import numpy as np
 
 from calibration.geometry import BoardGeometry
+from calibration.square_geometry import SquareBoardGeometry, load_board
+from vision.board.sheet import AnyBoard, board_sheet
 from vision.sim.camera import CameraPose, bumped, random_lighting, random_pose
+from vision.sim.game_tiles import YUSHINO_FACES, GameStyle, sample_game_style
 from vision.sim.hands import HandLook, random_look
-from vision.sim.scene import HandInFrame, Optics, Scene, table_top
-from vision.sim.tiles import SHAPES, Shape, Split, TileStyle, sample_style, shape_shows
+from vision.sim.scene import BoardStyle, HandInFrame, Optics, Scene, table_top
+from vision.sim.square_scene import TURN_SIGMA_DEG
+from vision.sim.tiles import SHAPES, Shape, Split, sample_style, shape_shows
 from vision.sim.timeline import Detour, Pacing, SimPlacement, Timeline, TurnEnd, build_timeline, seat_points
 
 Turn = Sequence[SimPlacement]
+#: The games played on a printed board.
+BOARD_GAMES: tuple[str, ...] = ("modlinseq", "yushino")
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +71,9 @@ class SimOptions:
         noise_sigma: sensor noise in grey levels; None draws it (1.5..4.5).
         jpeg_quality: JPEG quality (1..100); every frame goes through JPEG, in memory too.
         modulus: the number shown on a modulus marker (§8).
+        game: "modlinseq" (tiles of ``shapes`` on the hex board) or "yushino" (Yushino's tiles,
+            vision.sim.game_tiles, on the square board, lying square to it: the angle facing
+            their player rounded to a quarter turn, plus a small turn).
     """
 
     seed: int = 0
@@ -86,6 +95,7 @@ class SimOptions:
     noise_sigma: float | None = None
     jpeg_quality: int = 90
     modulus: int = 13
+    game: str = "modlinseq"
 
     def __post_init__(self) -> None:
         if min(self.size) < 64 or self.fps <= 0 or self.players < 1 or min(self.bumps, self.light_jumps) < 0:
@@ -98,6 +108,8 @@ class SimOptions:
             raise ValueError(f"distortion must be within [0, 0.3), got {self.distortion}")
         if not 1 <= self.jpeg_quality <= 100:
             raise ValueError(f"jpeg_quality must be 1..100, got {self.jpeg_quality}")
+        if self.game not in BOARD_GAMES:
+            raise ValueError(f"game must be one of {BOARD_GAMES}, got {self.game!r}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,7 +167,7 @@ class Simulation:
     def __init__(
         self,
         turns: Sequence[Turn],
-        board: BoardGeometry,
+        board: AnyBoard,
         options: SimOptions,
         initial: Turn = (),
         detours: Sequence[Detour] = (),
@@ -164,7 +176,8 @@ class Simulation:
         self.options = options
         seed = options.seed
         plan = np.random.default_rng([seed, 0])
-        centres = {a: c.center for a, c in board.cells.items()}
+        sheet = board_sheet(board)
+        centres = {a: (float(x), float(y)) for a, (x, y) in zip(sheet.addresses, sheet.centres, strict=True)}
         bw, bh = board.image_size
         seats = seat_points((bw / 2, bh / 2), 0.75 * math.hypot(bw, bh), options.players)
         self.timeline: Timeline = build_timeline(
@@ -179,6 +192,9 @@ class Simulation:
         )
         self._first = self.timeline.first_landings()
         self.styles = self._choose_styles(plan)
+        self.angles = [x.angle_deg for x in self.timeline.landings]
+        if options.game == "yushino":
+            self.angles = [square_turn(a, plan) for a in self.angles]
         self.looks: tuple[HandLook, ...] = tuple(random_look(plan) for _ in seats)
         first = random_pose(board.image_size, options.size, plan, k1_max=options.distortion)
         self.poses: list[CameraPose] = [first]
@@ -214,12 +230,14 @@ class Simulation:
         self._pose_index = -1
         self.frame_count = int(math.floor(self.timeline.duration * options.fps)) + 1
 
-    def _choose_styles(self, rng: np.random.Generator) -> list[TileStyle]:
+    def _choose_styles(self, rng: np.random.Generator) -> list[BoardStyle]:
         """One style per landing (the same one for all unless per_tile_styles or real crops); a tile
         put back keeps its style."""
         o = self.options
+        if o.game == "yushino":
+            return self._yushino_styles(rng)
         base = sample_style(rng, o.split, o.shapes)
-        styles: list[TileStyle] = []
+        styles: list[BoardStyle] = []
         for i, landing in enumerate(self.timeline.landings):
             if self._first[i] != i:
                 styles.append(styles[self._first[i]])
@@ -235,6 +253,21 @@ class Simulation:
                     f"{style.name!r} cannot show face {landing.placement.face!r}"
                 )
             styles.append(style)
+        return styles
+
+    def _yushino_styles(self, rng: np.random.Generator) -> list[BoardStyle]:
+        """One set of Yushino tiles (one style each with per_tile_styles); a tile put back keeps its style."""
+        o = self.options
+        base = sample_game_style(rng, o.split, "yushino")
+        styles: list[BoardStyle] = []
+        for i, landing in enumerate(self.timeline.landings):
+            placement = landing.placement
+            if placement.face not in YUSHINO_FACES:
+                raise ValueError(f"turn {landing.turn}: cell {placement.address}: Yushino has no tile "
+                                 f"{placement.face!r}")
+            first = self._first[i]
+            fresh = sample_game_style(rng, o.split, "yushino") if o.per_tile_styles and first == i else base
+            styles.append(styles[first] if first != i else fresh)
         return styles
 
     def frames(self) -> Iterator[SimFrame]:
@@ -263,7 +296,7 @@ class Simulation:
                         landing.placement.address,
                         landing.placement.face,
                         self.styles[i],
-                        landing.angle_deg,
+                        self.angles[i],
                         np.random.default_rng([o.seed, 2, self._first[i]]),  # a tile put back: the same look
                         modulus=o.modulus,
                     )
@@ -314,14 +347,14 @@ class Simulation:
         key = (index, self._pose_index)
         if key not in self._held:
             landing = self.timeline.landings[index]
-            origin = self.board.layout.origin
+            origin = self.scene.sheet.middle
             ends = self.scene.pose.project(np.array([origin, (origin[0] + 100.0, origin[1])]))
             turn = math.degrees(math.atan2(ends[1][1] - ends[0][1], ends[1][0] - ends[0][0]))
             self._held = {
                 key: self.scene.held_sprite(
                     landing.placement.face,
                     self.styles[index],
-                    landing.angle_deg - turn,
+                    self.angles[index] - turn,
                     np.random.default_rng([self.options.seed, 2, index]),
                     modulus=self.options.modulus,
                 )
@@ -333,16 +366,16 @@ class Simulation:
         return {
             x.placement.address: {
                 "face": x.placement.face,
-                "style": s.name,
-                "angle_deg": round(x.angle_deg, 2),
+                "style": s.font.name if isinstance(s, GameStyle) else s.name,
+                "angle_deg": round(a, 2),
                 "turn": x.turn,
             }
-            for x, s in zip(self.timeline.landings, self.styles, strict=True)
+            for x, s, a in zip(self.timeline.landings, self.styles, self.angles, strict=True)
         }
 
 
 def simulate(
-    turns: Sequence[Turn], board: BoardGeometry, options: SimOptions | None = None, initial: Turn = ()
+    turns: Sequence[Turn], board: AnyBoard, options: SimOptions | None = None, initial: Turn = ()
 ) -> Iterator[SimFrame]:
     """Render a game's frames in memory, in order (see :class:`Simulation`).
 
@@ -354,7 +387,7 @@ def simulate(
 
 def make_recording(
     turns: Sequence[Turn],
-    board: BoardGeometry | str | Path,
+    board: AnyBoard | str | Path,
     out_dir: str | Path,
     options: SimOptions | None = None,
     *,
@@ -380,7 +413,7 @@ def make_recording(
     options = options or SimOptions()
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    geometry = board if isinstance(board, BoardGeometry) else BoardGeometry.load(board)
+    geometry = board if isinstance(board, BoardGeometry | SquareBoardGeometry) else load_board(board)
     geometry.save(out / "board.json")  # in the folder: a recording names no file outside itself
     sim = Simulation(turns, geometry, options, initial)
     frames_doc: list[dict[str, object]] = []
@@ -420,6 +453,13 @@ def make_recording(
     (out / "frames.json").write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
     (out / "events.jsonl").write_text("".join(e + "\n" for e in events), encoding="utf-8")
     return RecordingInfo(out, len(frames_doc), len(events), sim.timeline.duration)
+
+
+def square_turn(angle_deg: float, rng: np.random.Generator) -> float:
+    """A Yushino tile's turn (degrees counter-clockwise, 0..360): the angle facing its player
+    rounded to a quarter turn (tiles lie square to the board), plus a small random turn
+    (vision.sim.square_scene.TURN_SIGMA_DEG)."""
+    return (round(angle_deg / 90.0) * 90.0 + float(rng.normal(0, TURN_SIGMA_DEG))) % 360.0
 
 
 def _address_order(address: str) -> tuple[str, int]:

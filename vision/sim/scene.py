@@ -17,9 +17,15 @@ import cv2
 import numpy as np
 
 from vision.board.sheet import AnyBoard, board_sheet
+from vision.board.square_reader import TILE_FILL
 from vision.sim.camera import CameraPose, Lighting, NoiseBank
+from vision.sim.game_tiles import GameStyle, render_yushino
 from vision.sim.hands import Cover, HandLook, draw_hand, hand_strokes, shadow_mask
 from vision.sim.tiles import TileStyle, render_tile
+
+#: The style of a tile laid on a printed board: MODLINSEQ's (vision.sim.tiles) or Yushino's
+#: (vision.sim.game_tiles; render_yushino refuses the other games' styles).
+BoardStyle = TileStyle | GameStyle
 
 #: Tile sizes on paper, millimetres: a pentagon's width (§1-3: 25 mm) and a rectangle's height
 #: (3:4 portrait, so that a turned tile stays inside its 32 mm cell).
@@ -156,13 +162,14 @@ class Scene:
         self,
         address: str,
         face: str,
-        style: TileStyle,
+        style: BoardStyle,
         angle_deg: float,
         rng: np.random.Generator,
         *,
         modulus: int = 13,
     ) -> None:
-        """Draw a MODLINSEQ tile into the texture on a cell, turned by ``angle_deg`` (counter-clockwise).
+        """Draw a tile into the texture on a cell, slightly off-centre, turned by ``angle_deg``
+        (counter-clockwise): a MODLINSEQ tile of a TileStyle, or a Yushino tile of a GameStyle.
 
         A tile put on a cell that holds one replaces it (the hash swap, §7-4).
 
@@ -170,24 +177,9 @@ class Scene:
             KeyError: the address is not a cell of the board.
             vision.sim.tiles.TileStyleError: the style cannot show the face.
         """
-        self._cell(address)
-        sprite = render_tile(face, style, self.tile_side(TILE_MM[style.shape]), rng, modulus=modulus)
-        self.place_sprite(address, sprite, angle_deg, rng)
-
-    def tile_side(self, tile_mm: float) -> int:
-        """The side in texture pixels of the canvas of a tile ``tile_mm`` millimetres across (>= 16)."""
-        return max(16, round(tile_mm * self.sheet.px_per_mm * self.texture_scale))
-
-    def place_sprite(self, address: str, sprite: np.ndarray, angle_deg: float,
-                     rng: np.random.Generator) -> None:
-        """Draw a rendered tile (BGRA uint8, square, its side from :meth:`tile_side`) into the texture
-        on a cell, slightly off-centre, turned by ``angle_deg`` (counter-clockwise); it replaces a
-        tile already there.
-
-        Raises:
-            KeyError: the address is not a cell of the board.
-        """
         cell = self._cell(address)
+        ppm = self.sheet.px_per_mm * self.texture_scale
+        sprite = _render(face, style, max(16, round(self.tile_mm(style) * ppm)), rng, modulus)
         pitch = self.sheet.pitch * self.texture_scale
         offset = rng.normal(0, 0.03, size=2) * pitch
         centre = (
@@ -196,12 +188,18 @@ class Scene:
         )
         replaces = address in self._tiles
         self._warped = None
-        ppm = self.sheet.px_per_mm * self.texture_scale
         self._tiles[address] = (sprite, centre, angle_deg, max(1.0, 1.2 * ppm))
         if replaces:
             self._redraw()
         else:
             _composite_tile(self.texture, *self._tiles[address])
+
+    def tile_mm(self, style: BoardStyle) -> float:
+        """A tile's size on paper (millimetres): a MODLINSEQ shape's, or a Yushino tile filling
+        vision.board.square_reader.TILE_FILL of its square."""
+        if isinstance(style, GameStyle):
+            return TILE_FILL * self.sheet.pitch / self.sheet.px_per_mm
+        return TILE_MM[style.shape]
 
     def _cell(self, address: str) -> int:
         """The index of a cell.
@@ -227,7 +225,7 @@ class Scene:
             _composite_tile(self.texture, *tile)
 
     def held_sprite(
-        self, face: str, style: TileStyle, angle_deg: float, rng: np.random.Generator, *, modulus: int = 13
+        self, face: str, style: BoardStyle, angle_deg: float, rng: np.random.Generator, *, modulus: int = 13
     ) -> np.ndarray:
         """A tile as a hand holds it above the sheet: BGRA in image pixels (a little larger than on
         the sheet, being nearer the camera), turned by ``angle_deg``.
@@ -237,8 +235,8 @@ class Scene:
             vision.sim.tiles.TileStyleError: the style cannot show the face.
         """
         px_per_mm = self.pose.scale_at(self.sheet.middle) * self.sheet.px_per_mm * 1.1
-        side = max(16, round(TILE_MM[style.shape] * px_per_mm))
-        return turn_sprite(render_tile(face, style, side, rng, modulus=modulus), angle_deg)
+        side = max(16, round(self.tile_mm(style) * px_per_mm))
+        return turn_sprite(_render(face, style, side, rng, modulus), angle_deg)
 
     def render(self, t: float, hands: Sequence[HandInFrame], rng: np.random.Generator) -> Shot:
         """One camera frame.
@@ -301,6 +299,17 @@ class Scene:
             image = self._noise.add(image, rng)
         hidden = frozenset(a for a, h in zip(self._cell_addresses, occluded, strict=True) if h)
         return Shot(image, over_sheet, hidden)
+
+
+def _render(face: str, style: BoardStyle, side: int, rng: np.random.Generator, modulus: int) -> np.ndarray:
+    """A tile of a board game drawn upright on a side x side BGRA canvas.
+
+    Raises:
+        vision.sim.tiles.TileStyleError: the style cannot show the face, or is no board game's.
+    """
+    if isinstance(style, GameStyle):
+        return render_yushino(face, style, side, rng)
+    return render_tile(face, style, side, rng, modulus=modulus)
 
 
 def turn_sprite(sprite: np.ndarray, angle_deg: float, margin: int = 2) -> np.ndarray:

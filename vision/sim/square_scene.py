@@ -2,7 +2,8 @@
 
 The printed sheet (calibration.square_board, as ``tilescribe board print --game yushino`` writes it)
 lies on a table under the simulated camera (vision.sim.scene: pose, lens, light, blur, noise); one
-set of Yushino tiles (vision.sim.game_tiles, a font of the chosen split) lies on its squares, each
+set of Yushino tiles (vision.sim.game_tiles, a font of the chosen split; a tile fills
+vision.board.square_reader.TILE_FILL of its square) lies on its squares, each
 roughly square to the board: turned by a quarter turn either way or not at all (the players sit
 round the board), plus a small random turn, and a little off-centre.
 
@@ -24,15 +25,11 @@ import numpy as np
 from calibration.square_geometry import SquareBoardGeometry
 from engine.yushino import random_game
 from engine.yushino.board import format_square
-from engine.yushino.tiles import BLANK
 from vision.sim.camera import CameraPose, random_lighting, random_pose
-from vision.sim.game_tiles import render_yushino, sample_game_style
+from vision.sim.game_tiles import sample_game_style
 from vision.sim.options import SPLITS, Split
 from vision.sim.scene import Optics, Scene, table_top
 
-#: A Yushino tile's side on paper, millimetres: 0.9 of the board's 25 mm square (the reader's
-#: training scenes draw a tile's square 1.05 to 1.18 times the tile's side; 25 / 22.5 = 1.11).
-TILE_MM = 22.5
 #: Standard deviation of a tile's small turn about its quarter turn, degrees.
 TURN_SIGMA_DEG = 4.0
 #: The quarter turns a tile lies at (counter-clockwise, degrees): upright for the player at the
@@ -64,8 +61,7 @@ def game_faces(seed: int, turns: int) -> dict[str, str]:
         address -> face ("0".."9", "#" for a blank), e.g. {"H8": "7", "H9": "#"}.
     """
     game, _ = random_game(seed, 2, turns)
-    return {format_square(sq): BLANK if tile.blank else str(tile.value)
-            for sq, tile in game.position.tiles.items()}
+    return {format_square(sq): tile.face for sq, tile in game.position.tiles.items()}
 
 
 def render_square_frame(
@@ -98,10 +94,9 @@ def render_square_frame(
     scene = Scene(board, size, min(1.0, 2.0 * scale), table_top(size, rng), random_lighting(rng), optics, rng)
     scene.set_pose(pose)
     style = sample_game_style(rng, split, "yushino")
-    side = scene.tile_side(TILE_MM)
     for address, face in faces.items():
         turn = QUARTER_TURNS[int(rng.integers(len(QUARTER_TURNS)))] + rng.normal(0, TURN_SIGMA_DEG)
-        scene.place_sprite(address, render_yushino(face, style, side, rng), float(turn), rng)
+        scene.place_tile(address, face, style, float(turn), rng)
     shot = scene.render(float(rng.uniform(0, 60)), [], rng)
     return SquareFrame(shot.image, dict(faces), pose, style.font.name)
 

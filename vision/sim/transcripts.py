@@ -4,7 +4,8 @@ Each transcript turn becomes one simulated turn; passes and freezes put nothing 
 printed face: a natural shows its value, a wild tile "#" (its declared value is not printed,
 §7-2), and the modulus marker "marker" (§8: with ``[Marker "yes"]`` it lies on A0 from the start).
 With the "rummikub" tile set faces are those of Rummikub tiles: value 0 shows the modulus (13 under
-modulus 13) and a wild tile is the joker.
+modulus 13) and a wild tile is the joker. A Yushino transcript (engine.yushino.transcript) lays
+its tiles' faces, "#" for a blank; exchanges and passes lay nothing.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from dataclasses import dataclass
 from engine.hexgrid import format_address
 from engine.tiles import Tile
 from engine.transcript import Transcript
+from engine.yushino.board import format_square
+from engine.yushino.transcript import Transcript as YushinoTranscript
 from vision.sim.options import TILESETS
 from vision.sim.timeline import SimPlacement
 
@@ -72,3 +75,10 @@ def plan_game(transcript: Transcript, tileset: str = "modlinseq") -> GamePlan:
                 raise ValueError(f"line {turn.line}: cell {address}: {exc}") from exc
         turns.append(tuple(placed))
     return GamePlan(initial, tuple(turns), len(settings.players))
+
+
+def plan_yushino(transcript: YushinoTranscript) -> GamePlan:
+    """The tiles each turn of a Yushino transcript lays (games.md: ``7H8``, ``#=7H9`` shows "#")."""
+    turns = tuple(tuple(SimPlacement(format_square(p.square), p.tile.face) for p in line.turn.placements)
+                  for line in transcript.turns)
+    return GamePlan((), turns, len(transcript.players))

@@ -6,7 +6,8 @@ board (vision.board.presence with the square board's model, vision/board/presenc
 trained by bench/train_square_presence.py) -> one tile crop per occupied square
 (vision.reader.crop.tile_crops, as the reader was trained) -> the learned reader
 (vision.reader.model.TileReader) on each crop at the four quarter turns, its faces limited to
-Yushino's ->
+Yushino's -> the rules' prior on the whole board: every line of tiles a Yushino sequence
+where the reader was unsure (vision.board.square_lines, §2) ->
 :class:`vision.board.board_reader.BoardReading` with squares as cells.
 
 Tiles lie at any quarter turn: the reader finds up from the digit's underline or the tile's foot bar.
@@ -25,11 +26,13 @@ import numpy as np
 
 from calibration.square_geometry import SquareBoardGeometry
 from engine.yushino.board import Square, parse_square
+from engine.yushino.rules import EITHER, FORWARD
 from vision.board.board_reader import BoardReading, CellReading, locate_frame
 from vision.board.board_view import BoardView
 from vision.board.locate import BoardLocation, BoardLocator, BoardNotFoundError
 from vision.board.presence import PresenceConfig, PresenceDetector
 from vision.board.sheet import board_sheet
+from vision.board.square_lines import SEQUENCE_PENALTY, decode_sequences
 from vision.reader.crop import INPUT_PX, tile_crops
 from vision.reader.faces import FACES, MIN_ALTERNATIVE, NOT_A_FACE, NUMBER_FACES, WILD_FACE
 from vision.reader.model import TileReader
@@ -63,9 +66,13 @@ class SquareReadConfig:
             to compare with the board drawing.
         presence: presence settings; the square board's model by default.
         views: how many quarter turns of each crop the reader reads (1 to 4).
+        direction: the game's reading of sequences, "forward" or "either" (engine.yushino.rules).
+        sequence_penalty: log-odds against a read in which a line of tiles breaks §2
+            (vision.board.square_lines); 0 turns the rules' prior off.
 
     Raises:
-        ValueError: an unknown face, tile_fill outside (0, 1] or views outside 1..4.
+        ValueError: an unknown face, tile_fill outside (0, 1], views outside 1..4, a negative
+            sequence_penalty or an unknown direction.
     """
 
     geometry: SquareBoardGeometry
@@ -75,14 +82,18 @@ class SquareReadConfig:
     empty_board: np.ndarray | None = None
     presence: PresenceConfig = field(default_factory=lambda: SQUARE_PRESENCE)
     views: int = VIEWS
+    direction: str = FORWARD
+    sequence_penalty: float = SEQUENCE_PENALTY
 
     def __post_init__(self) -> None:
         unknown = sorted(set(self.faces) - set(FACES) | ({NOT_A_FACE} & set(self.faces)))
         if unknown or not self.faces:
             raise ValueError(f"faces {unknown!r}: need tile faces of {FACES[:-1]}")
-        if not 0 < self.tile_fill <= 1 or self.views not in (1, 2, 3, 4):
-            raise ValueError(f"tile_fill must be in (0, 1] and views 1 to 4, got {self.tile_fill}, "
-                             f"{self.views}")
+        if not 0 < self.tile_fill <= 1 or self.views not in (1, 2, 3, 4) or self.sequence_penalty < 0:
+            raise ValueError(f"tile_fill must be in (0, 1], views 1 to 4 and sequence_penalty >= 0, got "
+                             f"{self.tile_fill}, {self.views}, {self.sequence_penalty}")
+        if self.direction not in (FORWARD, EITHER):
+            raise ValueError(f"direction must be {FORWARD!r} or {EITHER!r}, got {self.direction!r}")
 
 
 class SquareBoardReader:
@@ -173,15 +184,21 @@ class SquareBoardReader:
         occupied = scores.indices[scores.occupied]
         crops = self.crops(image, located, occupied)
         given = self.face_probabilities(crops)
+        squares = [self.squares[i] for i in occupied.tolist()]
+        faces = self.config.faces
+        decoded: dict[Square, str] = {}
+        if self.config.sequence_penalty > 0:
+            log_p = {sq: np.log(given[k] + 1e-6) for k, sq in enumerate(squares)}
+            decoded = decode_sequences(faces, log_p, self.config.direction, self.config.sequence_penalty)
         cells: dict[Square, CellReading] = {}
-        for k, i in enumerate(occupied.tolist()):
+        for k, (i, square) in enumerate(zip(occupied.tolist(), squares, strict=True)):
             order = np.argsort(-given[k], kind="stable")
-            alternatives = tuple((self.config.faces[j], float(given[k, j])) for j in order
+            alternatives = tuple((faces[j], float(given[k, j])) for j in order
                                  if given[k, j] >= MIN_ALTERNATIVE)
-            face = self.config.faces[int(order[0])]
+            face = decoded.get(square, faces[int(order[0])])
             value = int(face) if face in NUMBER_FACES else None
-            confidence = float(np.clip(given[k, order[0]] * scores.confidence[i], 0.0, 1.0))
-            cells[self.squares[i]] = CellReading(face, value, confidence, alternatives)
+            confidence = float(np.clip(given[k, faces.index(face)] * scores.confidence[i], 0.0, 1.0))
+            cells[square] = CellReading(face, value, confidence, alternatives)
         return BoardReading(True, cells, (time.perf_counter() - start) * 1e3, (), frozenset(self.squares))
 
 

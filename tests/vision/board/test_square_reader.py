@@ -23,6 +23,7 @@ from tilescribe.cli import main as cli
 from vision.board.board_reader import read_board
 from vision.board.locate import BoardLocator
 from vision.board.sheet import board_sheet
+from vision.board.square_lines import SEQUENCE_PENALTY
 from vision.board.square_reader import YUSHINO_FACES, SquareBoardReader, SquareReadConfig
 from vision.reader.model import TileReader
 from vision.sim.square_scene import game_faces, render_square_frame
@@ -110,11 +111,12 @@ def test_held_out_frames_are_read_through_the_cli(frames, square_board, capsys):
         missed += sum(a not in cells for a in frame.faces)
         extra += sum(a not in frame.faces for a in cells)
         wrong += sum(a in cells and cells[a]["face"] != f for a, f in frame.faces.items())
-    # measured with the shipped reader and presence model: 160 tiles, 0 missed, 1 extra, 18 wrong
-    # faces (11.3%); the reader is being retrained, these bounds are what it reaches today
+    # measured with the shipped reader and presence model: 160 tiles, 0 missed, 1 extra, 1 wrong face
+    # (18 wrong without the rules' prior); the reader is being retrained, these bounds are what it
+    # reaches today
     assert tiles == 160
     assert missed + extra <= 2
-    assert wrong / tiles <= 0.12
+    assert wrong <= 3
 
 
 def test_the_default_board_needs_no_board_file(frames, capsys):
@@ -132,7 +134,7 @@ def test_an_empty_board_has_no_tiles(square_board):
 
 def test_tiles_turned_a_quarter_either_way_are_read_alike(square_board):
     """The same board read with one view and with four quarter turns of each crop: four are no worse
-    (measured: 6 and 3 of 39 tiles wrong or missed)."""
+    (measured: 4 and 3 of 39 tiles wrong or missed)."""
     _, geometry = square_board
     faces = game_faces(6, 16)
     image = render_square_frame(geometry, faces, "held_out", np.random.default_rng(6)).image
@@ -172,3 +174,19 @@ def test_bad_input_is_one_line_naming_it(case, frames, tmp_path):
     lines = [line for line in done.stderr.splitlines() if line.strip() and not line.startswith("pygame")]
     assert done.returncode == 2 and len(lines) == 1 and "Traceback" not in done.stderr, done.stderr
     assert lines[0].startswith("tilescribe read: ") and named in lines[0]
+
+
+def test_the_rules_prior_mends_unsure_faces(frames, square_board):
+    """The held-out frames read with and without the rules' prior (measured: 1 and 18 wrong faces)."""
+    _, geometry = square_board
+    reader = TileReader()
+    wrong = []
+    for penalty in (0.0, SEQUENCE_PENALTY):
+        config = SquareReadConfig(geometry, reader, sequence_penalty=penalty)
+        count = 0
+        for frame in frames:
+            reading = read_board(config, cv2.imread(str(frame.path)))
+            read = {str(c): r.face for c, r in reading.cells.items()}
+            count += sum(a in read and read[a] != f for a, f in frame.faces.items())
+        wrong.append(count)
+    assert wrong[1] <= 3 and wrong[0] >= 4 * max(1, wrong[1])

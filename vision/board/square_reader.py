@@ -3,7 +3,8 @@
 locate the board by its fiducial markers (vision.board.locate) -> every square's centre and size in
 the frame through the homography (board.json's corners) -> presence per square on the rectified
 board (vision.board.presence with the square board's model, vision/board/presence_square.json,
-trained by bench/train_square_presence.py) -> one tile crop per occupied square
+trained by bench/train_square_presence.py; where it is unsure, the reader's "none" decides) -> one
+tile crop per occupied square
 (vision.reader.crop.tile_crops, as the reader was trained) -> the learned reader
 (vision.reader.model.TileReader) on each crop at the four quarter turns, its faces limited to
 Yushino's -> the rules' prior on the whole board: every line of tiles a Yushino sequence
@@ -46,6 +47,10 @@ TILE_FILL = 0.9
 #: Quarter turns of each crop the reader reads (the faces' probabilities averaged): on TRAIN-font
 #: renders of the board 4 views cut the reader's face error from 11% to 4% of the tiles, for 4 x its time.
 VIEWS = 4
+#: Presence probabilities the reader's "none" decides between, and the "none" below which such a
+#: square holds a tile: chosen among 48 settings on 40 TRAIN-font frames (presence errors 17 -> 1).
+UNSURE: tuple[float, float] = (0.2, 0.7)
+NONE_BELOW = 0.05
 #: The square board's presence model (bench/train_square_presence.py writes it).
 SQUARE_PRESENCE_MODEL = Path(__file__).resolve().parent / "presence_square.json"
 #: Presence on the square board: its own model, and a tile's outline ring around 0.45 pitch from
@@ -115,6 +120,7 @@ class SquareBoardReader:
         self.squares = tuple(parse_square(a) for a in self.sheet.addresses)
         self._allowed = frozenset(config.faces)
         self._columns = np.array([FACES.index(f) for f in config.faces])
+        self._columns_and_none = np.array([*self._columns, FACES.index(NOT_A_FACE)])
 
     def crops(self, image: np.ndarray, location: BoardLocation, indices: np.ndarray) -> np.ndarray:
         """Some squares' tile crops.
@@ -136,27 +142,30 @@ class SquareBoardReader:
                      + np.linalg.norm(corners[:, 1] - corners[:, 3], axis=1)) / 2
         return tile_crops(image, corners.mean(axis=1), diagonals * self.config.tile_fill)
 
-    def face_probabilities(self, crops: np.ndarray) -> np.ndarray:
-        """The probability of each of the config's faces on each crop, given that it shows a tile.
+    def face_probabilities(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The probability of each of the config's faces on each crop, given that it shows a tile,
+        and the probability that it shows none.
 
-        The reader reads every crop at ``views`` quarter turns; the faces' probabilities are the
-        geometric mean over the views, renormalised over the config's faces ("none" left out:
-        presence said a tile is there).
+        The reader reads every crop at ``views`` quarter turns; the probabilities are the geometric
+        mean over the views, renormalised over the config's faces and "none".
 
         Args:
             crops: BGR uint8 (shape: [n, 40, 40, 3]).
 
         Returns:
-            float64 (shape: [n, len(faces)]), rows summing to 1, columns in the order of ``faces``.
+            (given, none): float64 (shape: [n, len(faces)]), rows summing to 1, columns in the
+            order of ``faces``; and float64 (shape: [n]), the probability of no tile.
         """
         views = self.config.views
-        log_p = np.zeros((len(crops), len(self._columns)))
+        log_p = np.zeros((len(crops), len(self._columns) + 1))
         for turn in range(views):
             turned = np.ascontiguousarray(np.rot90(crops, turn, axes=(1, 2)))
             faces, _ = self.config.reader.probabilities(turned, self._allowed)
-            log_p += np.log(faces[:, self._columns] + 1e-6)  # 1e-6: a face the network rules out stays finite
-        given = np.exp((log_p - log_p.max(axis=1, keepdims=True)) / views)
-        return given / given.sum(axis=1, keepdims=True)
+            log_p += np.log(faces[:, self._columns_and_none] + 1e-6)  # 1e-6: a ruled-out face stays finite
+        mean = np.exp((log_p - log_p.max(axis=1, keepdims=True)) / views)
+        mean /= mean.sum(axis=1, keepdims=True)
+        given = mean[:, :-1] / np.maximum(mean[:, :-1].sum(axis=1, keepdims=True), 1e-12)
+        return given, mean[:, -1]
 
     def read(self, image: np.ndarray, where: str = "frame",
              location: BoardLocation | None = None) -> BoardReading[Square]:
@@ -181,9 +190,15 @@ class SquareBoardReader:
         if isinstance(located, BoardNotFoundError):
             return BoardReading(False, {}, (time.perf_counter() - start) * 1e3, (str(located),))
         scores = self.presence.measure(self.presence_view.rectify(image, located))
-        occupied = scores.indices[scores.occupied]
-        crops = self.crops(image, located, occupied)
-        given = self.face_probabilities(crops)
+        # the squares presence is unsure of, and those it finds occupied, are read; the reader's
+        # "none" decides the unsure ones
+        p = scores.probability
+        unsure = (p > UNSURE[0]) & (p < UNSURE[1])
+        looked = np.flatnonzero(unsure | (p >= UNSURE[1]))
+        given, none = self.face_probabilities(self.crops(image, located, looked))
+        kept = np.where(unsure[looked], none < NONE_BELOW, True)
+        present = np.where(unsure[looked], 1.0 - none, scores.confidence[looked])[kept]
+        occupied, given = looked[kept], given[kept]
         squares = [self.squares[i] for i in occupied.tolist()]
         faces = self.config.faces
         decoded: dict[Square, str] = {}
@@ -191,13 +206,13 @@ class SquareBoardReader:
             log_p = {sq: np.log(given[k] + 1e-6) for k, sq in enumerate(squares)}
             decoded = decode_sequences(faces, log_p, self.config.direction, self.config.sequence_penalty)
         cells: dict[Square, CellReading] = {}
-        for k, (i, square) in enumerate(zip(occupied.tolist(), squares, strict=True)):
+        for k, square in enumerate(squares):
             order = np.argsort(-given[k], kind="stable")
             alternatives = tuple((faces[j], float(given[k, j])) for j in order
                                  if given[k, j] >= MIN_ALTERNATIVE)
             face = decoded.get(square, faces[int(order[0])])
             value = int(face) if face in NUMBER_FACES else None
-            confidence = float(np.clip(given[k, faces.index(face)] * scores.confidence[i], 0.0, 1.0))
+            confidence = float(np.clip(given[k, faces.index(face)] * present[k], 0.0, 1.0))
             cells[square] = CellReading(face, value, confidence, alternatives)
         return BoardReading(True, cells, (time.perf_counter() - start) * 1e3, (), frozenset(self.squares))
 

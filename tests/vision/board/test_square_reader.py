@@ -72,7 +72,9 @@ def misread(frames: list[Frame], config: SquareReadConfig) -> int:
     """Tiles of the frames missed or read with a wrong face."""
     count = 0
     for frame in frames:
-        read = {str(c): r.face for c, r in read_board(config, cv2.imread(str(frame.path))).cells.items()}
+        image = cv2.imread(str(frame.path))
+        assert image is not None
+        read = {str(c): r.face for c, r in read_board(config, image).cells.items()}
         count += sum(read.get(a) != f for a, f in frame.faces.items())
     return count
 

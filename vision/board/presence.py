@@ -4,18 +4,19 @@ Every measure is blind to the overall brightness and to slow, smooth changes of 
 
 - structure: the cell's local contrast (grey minus its blur, divided by the blur) compared with the
   empty cell's, over the central disk (a tile's printed face), a wider disk, and the inner hexagon
-  (a tile's edges, its small shadow, and the hidden faint address);
+  or square (a tile's edges, its small shadow, and the hidden faint address);
 - surround: the edge strength (gradient over local brightness) in six sectors of a ring where a
-  tile's outline lies; a tile surrounds the centre with edges in every sector, a neighbour's tile
-  reaching into the cell only in one or two, so the second-weakest sector is used;
+  tile's outline lies (``PresenceConfig.ring``); a tile surrounds the centre with edges in every
+  sector, a neighbour's tile reaching into the cell only in one or two, so the second-weakest
+  sector is used;
 - colour: the central disk's chromaticity against the paper's (the board's median) and against
   the median of the cells around it (a local colour cast cancels);
 - brightness: the central disk's grey level over the empty cell's (a coloured square is not a
-  tile) against the same of the cells around it (a soft
-  shadow darkens them all alike).
+  tile) against the same of the cells around it (a soft shadow darkens them all alike).
 
 A logistic regression on the logarithms of the features (vision/board/presence_model.json, trained by
-bench/train_presence.py on simulated frames with the TRAIN tile styles only) turns them into a
+bench/train_presence.py on simulated frames with the TRAIN tile styles only; the square board's
+vision/board/presence_square.json by bench/train_square_presence.py) turns them into a
 probability; being linear in the log-features it stays monotonic outside its training range (a far
 stronger colour or edge than any seen in training still means a tile). The empty board's
 appearance (the reference for structure) comes from a calibration or, without one, from the board
@@ -37,6 +38,7 @@ import numpy as np
 
 from vision.board.board_view import BoardView
 from vision.board.errors import BoardError
+from vision.board.sheet import board_sheet
 
 #: Feature names, in the order of :meth:`PresenceDetector.features` columns.
 FEATURES: tuple[str, ...] = ("structure_centre", "structure_disk", "structure_hex", "surround",
@@ -324,11 +326,15 @@ class PresenceDetector:
 
 
 def main(argv: list[str]) -> int:
-    """Print the occupied cells of one image: ``python -m vision.board.presence BOARD IMAGE``."""
+    """Print the occupied cells of one image: ``python -m vision.board.presence BOARD IMAGE`` (the hex
+    board; ``python -m vision.board.square_reader`` reads the square one)."""
     from vision.board.locate import BoardNotFoundError, locate_file
 
     try:
         geometry, image, location = locate_file(argv[0], argv[1])
+        kind = board_sheet(geometry).kind
+        if kind != "hex":
+            raise ValueError(f"{argv[0]}: a {kind} board; python -m vision.board.square_reader reads it")
     except (OSError, ValueError, BoardNotFoundError) as exc:
         print(exc, file=sys.stderr)
         return 1

@@ -61,8 +61,7 @@ def decode_sequences(faces: Sequence[str], log_p: Mapping[Square, np.ndarray], d
         return float(log_p[sq][column[face]])
 
     def broken(line: tuple[Square, ...], fixed: Square | None = None, face: str = WILD_FACE) -> bool:
-        shown = [face if sq == fixed else chosen[sq] for sq in line]
-        return WILD_FACE not in shown and not is_sequence([int(f) for f in shown], direction)
+        return _breaks([face if sq == fixed else chosen[sq] for sq in line], direction)
 
     for _ in range(PASSES):
         changed = False
@@ -84,6 +83,24 @@ def decode_sequences(faces: Sequence[str], log_p: Mapping[Square, np.ndarray], d
         if not changed:
             break
     return chosen
+
+
+def broken_lines(faces: Mapping[Square, str], direction: str = FORWARD) -> list[tuple[Square, ...]]:
+    """The lines of tiles that are not Yushino sequences (§2); a blank ("#") fits any number.
+
+    Args:
+        faces: square -> face ("0".."9" or "#") of every tile on the board.
+        direction: "forward" or "either" (engine.yushino.rules).
+
+    Returns:
+        Each broken line's squares, left to right or top to bottom; rows first.
+    """
+    return [line for line in _lines(set(faces)) if _breaks([faces[sq] for sq in line], direction)]
+
+
+def _breaks(shown: Sequence[str], direction: str) -> bool:
+    """Whether faces in a line break §2 (a blank fits any number)."""
+    return WILD_FACE not in shown and not is_sequence([int(f) for f in shown], direction)
 
 
 def _face_for(value: int, log_p: np.ndarray, digits: list[int | None], blank: int | None) -> str:

@@ -33,7 +33,7 @@ from vision.board.board_view import BoardView
 from vision.board.locate import BoardLocation, BoardLocator, BoardNotFoundError
 from vision.board.presence import PresenceConfig, PresenceDetector
 from vision.board.sheet import board_sheet
-from vision.board.square_lines import SEQUENCE_PENALTY, decode_sequences
+from vision.board.square_lines import SEQUENCE_PENALTY, broken_lines, decode_sequences
 from vision.reader.crop import INPUT_PX, tile_crops
 from vision.reader.faces import FACES, MIN_ALTERNATIVE, NOT_A_FACE, NUMBER_FACES, WILD_FACE
 from vision.reader.model import TileReader
@@ -179,8 +179,9 @@ class SquareBoardReader:
         Returns:
             The reading of every square: the occupied ones in ``cells`` (face "0".."9" or "#",
             value the digit or None for a blank, confidence the product of the presence and the
-            face confidences); ``board_found``
-            False (and no cells) when the markers do not locate the board.
+            face confidences), and a finding for each line of tiles that is not a Yushino sequence
+            ("frame 3: G8-I8: 2 8 5 is not a Yushino sequence (§2)"); ``board_found`` False (and no
+            cells) when the markers do not locate the board.
 
         Raises:
             ValueError: ``image`` is not a BGR uint8 image.
@@ -214,7 +215,11 @@ class SquareBoardReader:
             value = int(face) if face in NUMBER_FACES else None
             confidence = float(np.clip(given[k, faces.index(face)] * present[k], 0.0, 1.0))
             cells[square] = CellReading(face, value, confidence, alternatives)
-        return BoardReading(True, cells, (time.perf_counter() - start) * 1e3, (), frozenset(self.squares))
+        broken = broken_lines({sq: c.face for sq, c in cells.items()}, self.config.direction)
+        findings = tuple(f"{where}: {line[0]}-{line[-1]}: {' '.join(cells[sq].face for sq in line)} is not a "
+                         f"Yushino sequence (§2)" for line in broken)
+        ms = (time.perf_counter() - start) * 1e3
+        return BoardReading(True, cells, ms, findings, frozenset(self.squares))
 
 
 def main(argv: list[str]) -> int:

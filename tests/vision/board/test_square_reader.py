@@ -111,7 +111,7 @@ def test_held_out_frames_are_read_through_the_cli(frames, square_board, capsys):
     tiles = missed = extra = wrong = 0
     for frame in frames:
         status, doc = read_json(capsys, str(frame.path), "--board", str(folder / "board.json"))
-        assert status == 0 and doc["board_found"] is True and doc["ms"] > 0 and doc["findings"] == []
+        assert status == 0 and doc["board_found"] is True and doc["ms"] > 0
         cells = doc["cells"]
         assert list(cells) == sorted(cells, key=lambda a: (parse_square(a).row, parse_square(a).col))
         for address, cell in cells.items():
@@ -121,7 +121,11 @@ def test_held_out_frames_are_read_through_the_cli(frames, square_board, capsys):
         tiles += len(frame.faces)
         missed += sum(a not in cells for a in frame.faces)
         extra += sum(a not in frame.faces for a in cells)
-        wrong += sum(a in cells and cells[a]["face"] != f for a, f in frame.faces.items())
+        misread = sum(a in cells and cells[a]["face"] != f for a, f in frame.faces.items())
+        wrong += misread
+        # the games are legal: a broken line is a misread one (each misread tile breaks at most two)
+        assert len(doc["findings"]) <= 2 * misread
+        assert all("is not a Yushino sequence (§2)" in finding for finding in doc["findings"])
     # measured with the shipped reader and presence model: 160 tiles, 0 missed, 0 extra, 1 wrong face
     # (18 wrong without the rules' prior); the reader is being retrained, these bounds are what it
     # reaches today
@@ -151,6 +155,18 @@ def test_four_quarter_turns_of_each_crop_read_better_than_one(frames, square_boa
     one, four = (misread(frames, SquareReadConfig(geometry, reader, views=views, sequence_penalty=0.0))
                  for views in (1, 4))
     assert four < one and four <= 20
+
+
+def test_a_line_that_breaks_the_rules_is_a_finding(square_board, tmp_path, capsys):
+    """Five 1s in a row (a line no reading mends cheaply) beside a legal column."""
+    folder, geometry = square_board
+    faces = {**{f"{c}8": "1" for c in "GHIJK"}, "H9": "2", "H10": "3"}
+    frame = render_square_frame(geometry, faces, "held_out", np.random.default_rng(9))
+    path = tmp_path / "broken.png"
+    cv2.imwrite(str(path), frame.image)
+    status, doc = read_json(capsys, str(path))
+    assert status == 0 and set(doc["cells"]) == set(faces)
+    assert doc["findings"] == [f"{path}: G8-K8: 1 1 1 1 1 is not a Yushino sequence (§2)"]
 
 
 def test_a_frame_without_the_board_is_reported(tmp_path, capsys):

@@ -30,6 +30,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                                    "Yushino: the default square board when left out)")
     p.add_argument("--modulus", type=int_in(1, MAX_MODULUS),
                    help=f"MODLINSEQ's modulus (faces >= it have no value; 1 to {MAX_MODULUS})")
+    p.add_argument("--direction", choices=("forward", "either"),
+                   help="Yushino: how its sequences read (the transcript's Direction tag; default forward)")
     p.add_argument("--calibration", help="calibration file from 'tilescribe calibrate' (optional)")
     p.add_argument("--tileset", help="tile-set profile mapping faces to values (e.g. rummikub)")
     p.add_argument("--json", action="store_true", help="print the reading as JSON")
@@ -74,8 +76,9 @@ def run(args: argparse.Namespace) -> int:
     from vision.errors import VisionError
 
     missing = [o for o, v in (("--board", args.board), ("--modulus", args.modulus)) if v is None]
-    if missing:
-        print(f"tilescribe read: MODLINSEQ needs {' and '.join(missing)}", file=sys.stderr)
+    if missing or args.direction:
+        print(f"tilescribe read: MODLINSEQ needs {' and '.join(missing)}" if missing else
+              "tilescribe read: --direction: not for MODLINSEQ (Yushino's option)", file=sys.stderr)
         return 2
     try:
         image = load_image(args.image)
@@ -132,7 +135,8 @@ def read_yushino(args: argparse.Namespace) -> int:
             raise ValueError(f"{args.board}: a hex board; Yushino is read on the square board of "
                              f"'tilescribe board print --game yushino'")
         image = load_image(args.image)
-        reading = SquareBoardReader(SquareReadConfig(geometry, TileReader())).read(image, args.image)
+        config = SquareReadConfig(geometry, TileReader(), direction=args.direction or "forward")
+        reading = SquareBoardReader(config).read(image, args.image)
     except (ValueError, VisionError) as exc:
         print(f"tilescribe read: {exc}", file=sys.stderr)
         return 2

@@ -64,6 +64,8 @@ def frames(square_board, tmp_path_factory) -> list[Frame]:
 
 
 def read_json(capsys, *argv: str) -> tuple[int, dict]:
+    """``tilescribe read ARGV --game yushino --json``: its status and its document."""
+    capsys.readouterr()  # what came before (pygame's greeting when a render first loads its fonts)
     status = cli(["read", *argv, "--game", "yushino", "--json"])
     return status, json.loads(capsys.readouterr().out)
 
@@ -167,6 +169,20 @@ def test_a_line_that_breaks_the_rules_is_a_finding(square_board, tmp_path, capsy
     status, doc = read_json(capsys, str(path))
     assert status == 0 and set(doc["cells"]) == set(faces)
     assert doc["findings"] == [f"{path}: G8-K8: 1 1 1 1 1 is not a Yushino sequence (§2)"]
+
+
+def test_a_line_read_backwards_is_a_sequence_when_the_game_says_so(square_board, tmp_path, capsys):
+    """8 3 5 reads right to left (5 + 3 = 8): a sequence with [Direction "either"], not forward."""
+    _, geometry = square_board
+    faces = {"G8": "8", "H8": "3", "I8": "5"}
+    frame = render_square_frame(geometry, faces, "held_out", np.random.default_rng(10))
+    path = tmp_path / "back.png"
+    cv2.imwrite(str(path), frame.image)
+    _, either = read_json(capsys, str(path), "--direction", "either")
+    assert {a: c["face"] for a, c in either["cells"].items()} == faces and either["findings"] == []
+    _, forward = read_json(capsys, str(path))
+    read = " ".join(forward["cells"][a]["face"] for a in faces)
+    assert forward["findings"] == [f"{path}: G8-I8: {read} is not a Yushino sequence (§2)"] or read == "8 3 1"
 
 
 def test_a_frame_without_the_board_is_reported(tmp_path, capsys):

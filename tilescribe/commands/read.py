@@ -18,9 +18,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     """Add ``read`` to the CLI."""
     p = subparsers.add_parser("read", help="read every tile on the board in one image")
     p.add_argument("image", help="camera image (JPEG/PNG) of the board")
-    p.add_argument("--board", required=True, help="board.json written by 'tilescribe board print'")
-    p.add_argument("--modulus", type=int_in(1, MAX_MODULUS), required=True,
-                   help=f"the modulus (faces >= it have no value; 1 to {MAX_MODULUS})")
+    p.add_argument("--board", help="board.json written by 'tilescribe board print' (needed without --game)")
+    p.add_argument("--modulus", type=int_in(1, MAX_MODULUS),
+                   help=f"the modulus (faces >= it have no value; 1 to {MAX_MODULUS}; needed without --game)")
+    p.add_argument("--game", help="a game without a board (superwild, holominoes): tiles on the bare table")
     p.add_argument("--calibration", help="calibration file from 'tilescribe calibrate' (optional)")
     p.add_argument("--tileset", help="tile-set profile mapping faces to values (e.g. rummikub)")
     p.add_argument("--json", action="store_true", help="print the reading as JSON")
@@ -63,6 +64,11 @@ def run(args: argparse.Namespace) -> int:
     from vision.capture.images import load_image
     from vision.errors import VisionError
 
+    if args.game is not None:
+        return read_table(args)
+    if args.board is None or args.modulus is None:
+        print("tilescribe read: --board and --modulus are needed (or --game)", file=sys.stderr)
+        return 2
     try:
         image = load_image(args.image)
         config = build_config(args.board, args.modulus, args.calibration, args.tileset)
@@ -82,3 +88,34 @@ def run(args: argparse.Namespace) -> int:
             print(finding)
         print(f"{len(reading.cells)} tiles, {reading.ms:.1f} ms")
     return 0 if reading.board_found else 1
+
+
+def read_table(args: argparse.Namespace) -> int:
+    """``read IMAGE --game superwild|holominoes``: games.md's "Reading a table" JSON; 0 when tiles
+    were placed, 1 for bad input or nothing to place (one line on standard error naming it)."""
+    from vision.capture.images import load_image
+    from vision.errors import VisionError
+    from vision.reader.model import TileReader
+    from vision.table.table_reading import TABLE_GAMES, read_table, table_game
+
+    try:
+        game = table_game(args.game)
+        if game is None:
+            raise ValueError(f"--game {args.game}: read from a bare table are {', '.join(TABLE_GAMES)}")
+        image = load_image(args.image)
+        reading = read_table(game, image, TileReader())
+    except (ValueError, VisionError) as exc:
+        print(f"tilescribe read: {args.image}: {exc}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps(reading.to_json()))
+    else:
+        for tile in reading.tiles:
+            print("  ".join(f"{k} {v}" for k, v in tile.items()))
+        print(f"{len(reading.tiles)} tiles, {reading.ms:.1f} ms")
+    for problem in reading.problems:
+        print(problem, file=sys.stderr)
+    if not reading.tiles:
+        print(f"tilescribe read: {args.image}: no {game} tile found", file=sys.stderr)
+        return 1
+    return 0

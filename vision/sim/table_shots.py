@@ -109,7 +109,9 @@ def _turn(offsets: np.ndarray, turn_deg: float) -> np.ndarray:
     return offsets @ np.array([[c, -s], [s, c]])
 
 
-def _scale(rng: np.random.Generator, span: np.ndarray, wanted: tuple[float, float], size: tuple[int, int]) -> float:
+def _scale(
+    rng: np.random.Generator, span: np.ndarray, wanted: tuple[float, float], size: tuple[int, int]
+) -> float:
     """A tile size (pixels) drawn from ``wanted`` and shrunk until the layout's ``span`` (its width
     and height in tile sizes, turned) fits LAYOUT_FILL of the photo."""
     drawn = float(rng.uniform(*wanted))
@@ -117,19 +119,23 @@ def _scale(rng: np.random.Generator, span: np.ndarray, wanted: tuple[float, floa
     return min(drawn, room)
 
 
-def _camera(canvas: np.ndarray, centres: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+def _camera(
+    canvas: np.ndarray, centres: np.ndarray, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray]:
     """The canvas seen by the camera: keystone, light, blur and noise; the centres moved with it."""
     h, w = canvas.shape[:2]
     corners = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
     moved = corners + (rng.uniform(-KEYSTONE, KEYSTONE, (4, 2)) * [w, h]).astype(np.float32)
     homography = cv2.getPerspectiveTransform(corners, moved)
-    image = cv2.warpPerspective(canvas, homography, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+    image = cv2.warpPerspective(canvas, homography, (w, h), flags=cv2.INTER_LINEAR,
+                                borderMode=cv2.BORDER_REFLECT)
     gain = random_lighting(rng).gain(0.0, (32, 24))
     image = np.clip(image * cv2.resize(gain, (w, h), interpolation=cv2.INTER_LINEAR), 0, 255).astype(np.uint8)
     sigma = float(rng.uniform(0.3, BLUR_SIGMA))
     image = cv2.GaussianBlur(image, (0, 0), sigma)
     image = NoiseBank((w, h), float(rng.uniform(1.0, NOISE_SIGMA)), rng, count=1).add(image, rng)
-    seen = cv2.perspectiveTransform(centres.reshape(-1, 1, 2).astype(np.float64), homography.astype(np.float64))
+    seen = cv2.perspectiveTransform(centres.reshape(-1, 1, 2).astype(np.float64),
+                                    homography.astype(np.float64))
     return image, seen.reshape(-1, 2)
 
 
@@ -183,7 +189,10 @@ def superwild_shot(
 
 
 def holominoes_shot(
-    placements: Iterable[Placement], split: Split, rng: np.random.Generator, size: tuple[int, int] = IMAGE_SIZE
+    placements: Iterable[Placement],
+    split: Split,
+    rng: np.random.Generator,
+    size: tuple[int, int] = IMAGE_SIZE,
 ) -> TableShot:
     """Draw a Holominoes table position.
 

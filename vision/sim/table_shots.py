@@ -65,7 +65,8 @@ class ShotTile:
     """One tile as drawn.
 
     Attributes:
-        tile: the tile in the game's notation ("R7", "W"; "132").
+        tile: the tile in the game's notation ("R7", "W"; "132"), a 6/9 as its 6 (``R6``) as a
+            reading names it (games.md "Reading a table").
         face: the reader's face (vision.reader.faces.FACES) of a Super Wild tile ("7", "6/9",
             "joker"); a Holominoes tile's digits on E, SW, NW as "352".
         colour: the reader's colour letter ("K", "B", "O", "R"; "-" for the Super Wild and Holominoes).
@@ -182,7 +183,7 @@ def superwild_shot(
         faces.append((tile, face, colour))
     image, seen = _camera(canvas, centres, rng)
     tiles = tuple(
-        ShotTile(format_superwild(t), face, colour, (float(c[0]), float(c[1])), 1.25 * s, (p.x, p.y))
+        ShotTile(format_superwild(Tile(t.colour, 6) if t.is_six_nine else t), face, colour, (float(c[0]), float(c[1])), 1.25 * s, (p.x, p.y))
         for (t, face, colour), c, p in zip(faces, seen, places, strict=True)
     )
     return TableShot(image, "superwild", split, tiles, turn)

@@ -183,8 +183,8 @@ def _split(contour: np.ndarray, count: int) -> list[Body]:
         part = points[labels.ravel() == k]
         part_mask = np.zeros((h, w), np.uint8)
         part_mask[part[:, 1].astype(int) - y, part[:, 0].astype(int) - x] = 1
-        outline, _ = cv2.findContours(part_mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-        largest = max(outline, key=cv2.contourArea).reshape(-1, 2).astype(np.float32) + [x, y]
+        found, _ = cv2.findContours(part_mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        largest = max(found, key=cv2.contourArea).reshape(-1, 2).astype(np.float32) + [x, y]
         out.append(Body(_mean(part), float(len(part)), part, largest.astype(np.float32)))
     return out
 

@@ -48,9 +48,9 @@ def bench_game(game: str, tables: int, seed: int, split: str, reader: TileReader
     rate = total.errors / max(total.tiles, 1)
     timed = [t for t in times if t == t]
     median = statistics.median(timed) if timed else float("nan")
-    print(f"{game:<11} tables {tables:>3}  tiles {total.tiles:>4}  missed {total.missed:>3}  extra {total.extra:>3}"
-          f"  wrong face {total.wrong_face:>3}  wrong place {total.wrong_place:>3}  per-tile error {rate:6.1%}"
-          f"  unread tables {unread}  median {median:.0f} ms")
+    print(f"{game:<11} tables {tables:>3}  tiles {total.tiles:>4}  missed {total.missed:>3}"
+          f"  extra {total.extra:>3}  wrong face {total.wrong_face:>3}  wrong place {total.wrong_place:>3}"
+          f"  per-tile error {rate:6.1%}  unread tables {unread}  median {median:.0f} ms")
 
 
 def main() -> None:

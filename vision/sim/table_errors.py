@@ -64,7 +64,8 @@ def table_errors(shot: TableShot, read: Sequence[Mapping[str, Any]]) -> TableErr
     if shot.game == "holominoes":
         truth = {t.place: f"{t.tile}/{t.first}" for t in shot.tiles}
         seen = {(int(t["q"]), int(t["r"])): f"{t['tile']}/{t['first']}" for t in read}
-        candidates = [_count(truth, shifted) for turned in _hex_turns(seen) for shifted in _shifts(truth, turned)]
+        candidates = [_count(truth, shifted) for turned in _hex_turns(seen)
+                      for shifted in _shifts(truth, turned)]
         return min(candidates, key=lambda e: e.errors) if candidates else _count(truth, {})
     raise ValueError(f"unknown table game {shot.game!r}")
 

@@ -183,7 +183,8 @@ def superwild_shot(
         faces.append((tile, face, colour))
     image, seen = _camera(canvas, centres, rng)
     tiles = tuple(
-        ShotTile(format_superwild(Tile(t.colour, 6) if t.is_six_nine else t), face, colour, (float(c[0]), float(c[1])), 1.25 * s, (p.x, p.y))
+        ShotTile(format_superwild(Tile(t.colour, 6) if t.is_six_nine else t), face, colour,
+                 (float(c[0]), float(c[1])), 1.25 * s, (p.x, p.y))
         for (t, face, colour), c, p in zip(faces, seen, places, strict=True)
     )
     return TableShot(image, "superwild", split, tiles, turn)

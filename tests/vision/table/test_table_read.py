@@ -60,7 +60,8 @@ def test_held_out_tables_read_through_the_cli(tmp_path: Path, game: str,
 
 
 def test_no_super_wild_is_said_and_exits_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    layout = {Pos(x, 0): Tile("R", 3 + x) for x in range(4)} | {Pos(0, 1): Tile("B", 3), Pos(0, 2): Tile("K", 3)}
+    layout = {Pos(x, 0): Tile("R", 3 + x) for x in range(4)}
+    layout |= {Pos(0, 1): Tile("B", 3), Pos(0, 2): Tile("K", 3)}
     shot = superwild_shot(layout, "train", np.random.default_rng(3))
     code, doc, err = _read(_write(tmp_path, shot, "nowild"), "superwild", capsys)
     assert code == 1 and not doc
@@ -109,13 +110,14 @@ def test_finder_refuses_what_is_no_photo() -> None:
 
 def test_errors_compare_layouts_as_tools_do() -> None:
     shot = random_shot("holominoes", 4, "train")
-    truth = [{"tile": t.tile, "q": t.place[0], "r": t.place[1], "first": t.first} for t in shot.tiles]
-    shifted = [dict(t, q=t["q"] + 2, r=t["r"] - 1) for t in truth]
-    assert table_errors(shot, shifted).errors == 0
-    moved = [*shifted[1:], dict(shifted[0], q=shifted[0]["q"] + 40)]
-    assert table_errors(shot, moved) == TableErrors(len(truth), 0, 0, 0, 1)
-    turned = [dict(t, first={"E": "SW", "SW": "NW", "NW": "E"}[t["first"]]) for t in truth[:1]] + truth[1:]
-    assert table_errors(shot, turned).wrong_face == 1
+    def laid(shift: int, moved: int = 0, first: dict[str, str] | None = None) -> list[dict[str, object]]:
+        return [{"tile": t.tile, "q": t.place[0] + shift + (moved if k == 0 else 0), "r": t.place[1] - shift,
+                 "first": (first or {}).get(t.first, t.first) if k == 0 else t.first}
+                for k, t in enumerate(shot.tiles)]
+
+    assert table_errors(shot, laid(2)).errors == 0
+    assert table_errors(shot, laid(2, moved=40)) == TableErrors(len(shot.tiles), 0, 0, 0, 1)
+    assert table_errors(shot, laid(0, first={"E": "SW", "SW": "NW", "NW": "E"})).wrong_face == 1
     sw = random_shot("superwild", 4, "train")
     quarter = [{"tile": t.tile, "x": -t.place[1], "y": t.place[0]} for t in sw.tiles]
     assert table_errors(sw, quarter).errors == 0

@@ -2,17 +2,14 @@
 corners read and the tiles placed on the axial grid (games.md "Reading a table", issue
 "Holominoes: hexagonal tiles with corner digits").
 
-1. Every tile's body on the bare table (vision.table.tile_bodies); its radius from its area
-   (a regular hexagon's area is 3 sqrt(3) / 2 r^2; RIM_SCALE for the rim and bites it lacks).
-2. The layout's turn: tiles meet edge to edge, so every hexagon's edges run the same three ways;
-   the mean direction of every body's outline, taken modulo 60 degrees (weighted by length), is
-   the direction of one corner of every tile.
-3. Each tile's six corners are read with the learned reader (vision.reader.model): a crop centred
+1. The tiles, their radius and the layout's turn, found as one hexagonal lattice
+   (vision.table.hex_layout: tiles meet edge to edge, so every corner points one of six ways).
+2. Each tile's six corners are read with the learned reader (vision.reader.model): a crop centred
    where a corner's digit is printed (DIGIT_AT of the radius towards it, vision.reader.crop's
    Holominoes crop: size = the radius), the faces limited to the set's digits. The numbered
    corners alternate with the bites, which read "none": of the two alternate triples the one
    less likely "none" holds the digits, each the likeliest digit at its corner.
-4. vision.table.holominoes_grid places them on the grid in the transcript's frame.
+3. vision.table.holominoes_grid places them on the grid in the transcript's frame.
 """
 
 from __future__ import annotations
@@ -25,23 +22,14 @@ import numpy as np
 from vision.reader.crop import tile_crops
 from vision.reader.faces import FACES, NOT_A_FACE
 from vision.reader.model import TileReader
+from vision.table.hex_layout import find_hexes
 from vision.table.holominoes_grid import HolominoesGrid, SeenCorner, SeenHex, holominoes_grid
-from vision.table.lattice import angle_mean
-from vision.table.tile_bodies import Body, find_bodies
 
 #: The set's largest number (games.md: `[Digits "6"]`, the seed's default).
 DEFAULT_DIGITS = 6
-#: A regular hexagon's area over its radius squared.
-HEX_AREA = 3 * math.sqrt(3) / 2
-#: A tile's radius over the radius of a regular hexagon of its body's area (the body stops inside
-#: the rim and lacks the bites): the median ratio on rendered TRAIN-style tables
-#: (vision.sim.table_shots).
-RIM_SCALE = 1.11
 #: A corner's digit is printed this share of the radius from the tile's centre towards the corner
 #: (the Holominoes tiles the reader was trained on, vision.sim.game_tiles HOLOMINO_DIGIT_AT).
 DIGIT_AT = 0.58
-#: Outline directions are measured between contour points this many points apart.
-OUTLINE_STEP = 4
 _NONE = FACES.index(NOT_A_FACE)
 
 
@@ -58,20 +46,6 @@ class HolominoesReading:
     grid: HolominoesGrid
     seen: tuple[SeenHex, ...]
     turn: float
-
-
-def layout_turn(bodies: list[Body]) -> float:
-    """The direction of one corner of every hexagon (radians, atan2 on the photo, modulo 60
-    degrees, in (-pi/6, pi/6]) from the bodies' outlines; 0 for no body."""
-    angles, weights = [], []
-    for body in bodies:
-        c = body.contour.astype(np.float64)
-        step = np.roll(c, -OUTLINE_STEP, axis=0) - c
-        angles.append(np.arctan2(step[:, 1], step[:, 0]))
-        weights.append(np.hypot(step[:, 0], step[:, 1]))
-    if not angles:
-        return 0.0
-    return angle_mean(np.concatenate(angles), np.concatenate(weights), 6)
 
 
 def read_holominoes(image: np.ndarray, reader: TileReader, digits: int = DEFAULT_DIGITS) -> HolominoesReading:
@@ -91,21 +65,20 @@ def read_holominoes(image: np.ndarray, reader: TileReader, digits: int = DEFAULT
     """
     if not 3 <= digits <= 9:
         raise ValueError(f"a Holominoes set has digits 3..9, got {digits}")
-    bodies = find_bodies(image)
-    turn = layout_turn(bodies)
-    if not bodies:
+    layout = find_hexes(image)
+    turn, centres = layout.turn, layout.centres
+    if not len(centres):
         return HolominoesReading(holominoes_grid([]), (), turn)
-    radii = np.array([RIM_SCALE * math.sqrt(b.area / HEX_AREA) for b in bodies])
-    centres = np.array([b.centre for b in bodies], np.float64)
+    radii = np.full(len(centres), layout.radius)
     ways = turn + np.arange(6) * math.pi / 3
     unit = np.column_stack([np.cos(ways), np.sin(ways)])  # [6, 2]
     at = centres[:, None, :] + DIGIT_AT * radii[:, None, None] * unit[None]  # [n, 6, 2]
     crops = tile_crops(image, at.reshape(-1, 2), np.repeat(radii, 6))
     allowed = tuple(str(d) for d in range(1, digits + 1))
     faces, _ = reader.probabilities(crops, allowed)
-    faces = faces.reshape(len(bodies), 6, -1)
+    faces = faces.reshape(len(centres), 6, -1)
     seen = []
-    for k, body in enumerate(bodies):
+    for k, centre in enumerate(centres.tolist()):
         none = np.clip(faces[k, :, _NONE], 1e-6, 1 - 1e-6)
         score = [float(np.sum(np.log1p(-none[p::2])) + np.sum(np.log(none[1 - p::2]))) for p in (0, 1)]
         numbered = range(int(np.argmax(score)), 6, 2)
@@ -116,5 +89,5 @@ def read_holominoes(image: np.ndarray, reader: TileReader, digits: int = DEFAULT
             best = int(np.argmax(digit_p))
             corners.append(SeenCorner((float(at[k, j, 0]), float(at[k, j, 1])), FACES[best]))
             sure.append(float(faces[k, j, best]))
-        seen.append(SeenHex(body.centre, float(radii[k]), tuple(corners), min(1.0, min(sure))))
+        seen.append(SeenHex((centre[0], centre[1]), float(radii[k]), tuple(corners), min(1.0, min(sure))))
     return HolominoesReading(holominoes_grid(seen), tuple(seen), turn)

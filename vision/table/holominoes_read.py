@@ -8,12 +8,17 @@ corners read and the tiles placed on the axial grid (games.md "Reading a table",
    where a corner's digit is printed (DIGIT_AT of the radius towards it, vision.reader.crop's
    Holominoes crop: size = the radius), the faces limited to the set's digits. The numbered
    corners alternate with the bites, which read "none": of the two alternate triples the one
-   less likely "none" holds the digits, each the likeliest digit at its corner.
+   less likely "none" over all the tiles holds the digits (tiles meet edge to edge, so every
+   tile's numbered corners point the same three ways). Tiles laid legally carry one number at a
+   corner they share, so a corner's reading is the sum of the log-probabilities of every tile's
+   digit at that point (``SAME_POINT``); each tile takes the three different digits likeliest
+   at its corners.
 3. vision.table.holominoes_grid places them on the grid in the transcript's frame.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 
@@ -30,6 +35,8 @@ DEFAULT_DIGITS = 6
 #: A corner's digit is printed this share of the radius from the tile's centre towards the corner
 #: (the Holominoes tiles the reader was trained on, vision.sim.game_tiles HOLOMINO_DIGIT_AT).
 DIGIT_AT = 0.58
+#: Two tiles' numbered corners less than this share of the radius apart are one point.
+SAME_POINT = 0.35
 _NONE = FACES.index(NOT_A_FACE)
 
 
@@ -77,17 +84,30 @@ def read_holominoes(image: np.ndarray, reader: TileReader, digits: int = DEFAULT
     allowed = tuple(str(d) for d in range(1, digits + 1))
     faces, _ = reader.probabilities(crops, allowed)
     faces = faces.reshape(len(centres), 6, -1)
+    none = np.clip(faces[:, :, _NONE], 1e-6, 1 - 1e-6)
+    score = [float(np.sum(np.log1p(-none[:, p::2])) + np.sum(np.log(none[:, 1 - p::2]))) for p in (0, 1)]
+    numbered = list(range(int(np.argmax(score)), 6, 2))  # one way for every tile: they meet edge to edge
+    columns = [FACES.index(d) for d in allowed]
+    digit_p = faces[:, numbered][:, :, columns]  # [n, 3, digits]
+    digit_p = np.log(np.clip(digit_p / digit_p.sum(axis=2, keepdims=True), 1e-6, 1.0))
+    vertices = centres[:, None, :] + radii[:, None, None] * unit[None, numbered]  # [n, 3, 2]
+    fused = _fused(digit_p, vertices, layout.radius)
+    triples = np.array(list(itertools.permutations(range(digits), 3)))  # three different digits
+    choice = triples[fused[:, np.arange(3)[None, :], triples].sum(axis=2).argmax(axis=1)]  # [n, 3]
     seen = []
-    for k, centre in enumerate(centres.tolist()):
-        none = np.clip(faces[k, :, _NONE], 1e-6, 1 - 1e-6)
-        score = [float(np.sum(np.log1p(-none[p::2])) + np.sum(np.log(none[1 - p::2]))) for p in (0, 1)]
-        numbered = range(int(np.argmax(score)), 6, 2)
-        corners, sure = [], []
-        for j in numbered:
-            digit_p = faces[k, j].copy()
-            digit_p[_NONE] = 0.0
-            best = int(np.argmax(digit_p))
-            corners.append(SeenCorner((float(at[k, j, 0]), float(at[k, j, 1])), FACES[best]))
-            sure.append(float(faces[k, j, best]))
-        seen.append(SeenHex((centre[0], centre[1]), float(radii[k]), tuple(corners), min(1.0, min(sure))))
+    for k, (centre, best) in enumerate(zip(centres.tolist(), choice.tolist(), strict=True)):
+        corners = tuple(SeenCorner((float(at[k, j, 0]), float(at[k, j, 1])), allowed[d])
+                        for j, d in zip(numbered, best, strict=True))
+        sure = min(float(faces[k, j, columns[d]]) for j, d in zip(numbered, best, strict=True))
+        seen.append(SeenHex((centre[0], centre[1]), float(radii[k]), corners, min(1.0, sure)))
     return HolominoesReading(holominoes_grid(seen), tuple(seen), turn)
+
+
+def _fused(log_p: np.ndarray, vertices: np.ndarray, radius: float) -> np.ndarray:
+    """Each numbered corner's digit log-probabilities (float [n, 3, digits]) summed over every tile
+    whose numbered corner lies at the same point (within SAME_POINT of the radius): tiles laid
+    legally carry one number at a shared corner (games.md "Holominoes")."""
+    points = vertices.reshape(-1, 2)
+    flat = log_p.reshape(len(points), -1)
+    near = np.linalg.norm(points[:, None] - points[None], axis=2) < SAME_POINT * radius
+    return (near.astype(np.float64) @ flat).reshape(log_p.shape)

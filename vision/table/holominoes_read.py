@@ -29,6 +29,7 @@ from vision.reader.faces import FACES, NOT_A_FACE
 from vision.reader.model import TileReader
 from vision.table.hex_layout import find_hexes
 from vision.table.holominoes_grid import HolominoesGrid, SeenCorner, SeenHex, holominoes_grid
+from vision.table.quarter_turns import turned_probabilities
 
 #: The set's largest number (games.md: `[Digits "6"]`, the seed's default).
 DEFAULT_DIGITS = 6
@@ -82,7 +83,7 @@ def read_holominoes(image: np.ndarray, reader: TileReader, digits: int = DEFAULT
     at = centres[:, None, :] + DIGIT_AT * radii[:, None, None] * unit[None]  # [n, 6, 2]
     crops = tile_crops(image, at.reshape(-1, 2), np.repeat(radii, 6))
     allowed = tuple(str(d) for d in range(1, digits + 1))
-    faces, _ = reader.probabilities(crops, allowed)
+    faces, _ = turned_probabilities(reader, crops, allowed)
     faces = faces.reshape(len(centres), 6, -1)
     none = np.clip(faces[:, :, _NONE], 1e-6, 1 - 1e-6)
     score = [float(np.sum(np.log1p(-none[:, p::2])) + np.sum(np.log(none[:, 1 - p::2]))) for p in (0, 1)]

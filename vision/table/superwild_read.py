@@ -23,6 +23,7 @@ import numpy as np
 from vision.reader.crop import tile_crops
 from vision.reader.faces import COLOURS, FACES, JOKER_FACE, NO_COLOUR, NOT_A_FACE, SIX_NINE_FACE
 from vision.reader.model import TileReader
+from vision.table.quarter_turns import turned_probabilities
 from vision.table.superwild_grid import SeenTile, SuperWildGrid, superwild_grid
 from vision.table.tile_bodies import Body, find_bodies
 
@@ -105,7 +106,7 @@ def _seen(
         return [], []
     centres = np.array([b.centre for b in bodies], np.float64)
     crops = tile_crops(image, centres, np.array([d for d, _, _ in axes]))
-    faces, colours = reader.probabilities(crops, SUPERWILD_FACES)
+    faces, colours = turned_probabilities(reader, crops, SUPERWILD_FACES)
     number_colours = [COLOURS.index(c) for c in COLOURS if c != NO_COLOUR]
     seen, dropped = [], []
     for body, (diagonal, angle, has_up), face_p, colour_p in zip(bodies, axes, faces, colours, strict=True):

@@ -110,14 +110,26 @@ def _turn(offsets: np.ndarray, turn_deg: float) -> np.ndarray:
     return offsets @ np.array([[c, -s], [s, c]])
 
 
-def _scale(
-    rng: np.random.Generator, span: np.ndarray, wanted: tuple[float, float], size: tuple[int, int]
-) -> float:
-    """A tile size (pixels) drawn from ``wanted`` and shrunk until the layout's ``span`` (its width
-    and height in tile sizes, turned) fits LAYOUT_FILL of the photo."""
-    drawn = float(rng.uniform(*wanted))
-    room = LAYOUT_FILL * min(size) / max(float(span.max()), 1.0)
-    return min(drawn, room)
+def _lay_out(
+    grid: np.ndarray,
+    margin: float,
+    wanted: tuple[float, float],
+    size: tuple[int, int],
+    rng: np.random.Generator,
+) -> tuple[float, np.ndarray, np.ndarray, float]:
+    """The layout (centres in tile units, float [n, 2]) turned by a random angle about its middle,
+    where that middle lies on the photo, and the tile unit in pixels: drawn from ``wanted`` and
+    shrunk until the turned layout (plus ``margin`` tile units) fits LAYOUT_FILL of the photo.
+
+    Returns:
+        (turn in degrees, turned centres in tile units, the middle (x, y) in pixels, unit pixels).
+    """
+    turn = float(rng.uniform(0, 360))
+    turned = _turn(grid - (grid.min(axis=0) + grid.max(axis=0)) / 2, turn)
+    span = turned.max(axis=0) - turned.min(axis=0) + margin
+    unit = min(float(rng.uniform(*wanted)), LAYOUT_FILL * min(size) / max(float(span.max()), 1.0))
+    middle = np.array(size, np.float64) / 2 + rng.uniform(-0.03, 0.03, 2) * min(size)
+    return turn, turned, middle, unit
 
 
 def _camera(
@@ -163,14 +175,9 @@ def superwild_shot(
     style = sample_game_style(rng, split, "superwild")
     gap = 1 + float(rng.uniform(0.0, SUPERWILD_GAP))
     grid = np.array([[p.x * 0.75 * gap, p.y * gap] for p in places], np.float64)  # in tile heights
-    grid -= (grid.min(axis=0) + grid.max(axis=0)) / 2
-    turn = float(rng.uniform(0, 360))
-    turned = _turn(grid, turn)
-    span = turned.max(axis=0) - turned.min(axis=0) + 1.25
-    height = _scale(rng, span, SUPERWILD_HEIGHT_PX, size)
+    turn, turned, middle, height = _lay_out(grid, 1.25, SUPERWILD_HEIGHT_PX, size, rng)
     s = max(16, round(height))
     canvas = table_top(size, rng)
-    middle = np.array(size, np.float64) / 2 + rng.uniform(-0.03, 0.03, 2) * min(size)
     centres = middle + turned * s + rng.uniform(-PUSH, PUSH, (len(places), 2)) * s
     faces = []
     for place, at in zip(places, centres, strict=True):
@@ -216,15 +223,10 @@ def holominoes_shot(
     style = sample_game_style(rng, split, "holominoes")
     gap = 1 + float(rng.uniform(0.0, HOLOMINO_GAP))
     grid = np.array([centre_xy(p.cell.key) for p in laid], np.float64) * gap  # in tile radii
-    grid -= (grid.min(axis=0) + grid.max(axis=0)) / 2
-    turn = float(rng.uniform(0, 360))
-    turned = _turn(grid, turn)
-    span = turned.max(axis=0) - turned.min(axis=0) + 2.0
-    radius = _scale(rng, span, HOLOMINO_RADIUS_PX, size)
+    turn, turned, middle, radius = _lay_out(grid, 2.0, HOLOMINO_RADIUS_PX, size, rng)
     s = max(16, round(2 * radius) + 2)
     r = s / 2 - 1  # render_holomino's radius on an s-pixel canvas
     canvas = table_top(size, rng)
-    middle = np.array(size, np.float64) / 2 + rng.uniform(-0.03, 0.03, 2) * min(size)
     centres = middle + turned * r + rng.uniform(-PUSH, PUSH, (len(laid), 2)) * r
     for p, at in zip(laid, centres, strict=True):
         drawn = render_holomino(p.tile.oriented(p.first), style, s, rng)

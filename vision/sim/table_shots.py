@@ -29,12 +29,13 @@ from engine.holominoes.tiles import Placement, format_tile
 from engine.superwild.randomgame import random_round
 from engine.superwild.tiles import Pos, Tile
 from engine.superwild.tiles import format_tile as format_superwild
-from vision.reader.faces import JOKER_FACE, NO_COLOUR, SIX_NINE_FACE
+from vision.reader.faces import COLOUR_NAMES, JOKER_FACE, NO_COLOUR, SIX_NINE_FACE
 from vision.sim.camera import NoiseBank, random_lighting
 from vision.sim.game_tiles import render_holomino, render_superwild, sample_game_style
 from vision.sim.options import Split
 from vision.sim.scene import table_top
 from vision.sim.tile_scenes import _place
+from vision.sim.tiles import TileStyle, render_tile
 
 #: The photo's size (width, height), pixels: a 1024 x 768 frame of a table camera.
 IMAGE_SIZE: tuple[int, int] = (1024, 768)
@@ -153,15 +154,22 @@ def _camera(
 
 
 def superwild_shot(
-    layout: Mapping[Pos, Tile], split: Split, rng: np.random.Generator, size: tuple[int, int] = IMAGE_SIZE
+    layout: Mapping[Pos, Tile],
+    split: Split,
+    rng: np.random.Generator,
+    size: tuple[int, int] = IMAGE_SIZE,
+    photos: bool = False,
 ) -> TableShot:
     """Draw a Super Wild table position.
 
     Args:
         layout: position -> tile (engine.superwild), the Super Wild among them.
-        split: the font split of the tiles' style ("train" or "held_out").
+        split: the font split of the tiles' style ("train" or "held_out"), or of the real crops.
         rng: every random choice (style, turn, scale, pushes, light, noise).
         size: the photo's (width, height), pixels.
+        photos: draw every tile from a real Rummikub crop of ``split`` (vision.sim.tiles' "photo"
+            tiles: the held-out crops come from the labelled photos' valid/): a number in its
+            colour, a 6/9 as that colour's 6, the Super Wild as the joker.
 
     Returns:
         the photo and the truth of every tile.
@@ -185,7 +193,10 @@ def superwild_shot(
         face = JOKER_FACE if tile.is_wild else SIX_NINE_FACE if tile.is_six_nine else str(tile.number)
         colour = NO_COLOUR if tile.is_wild else tile.colour
         upside = 180.0 if face == SIX_NINE_FACE and rng.random() < 0.5 else 0.0  # a 6/9 lies either way
-        sprite = render_superwild(face, colour, style, s, rng)
+        if photos:
+            sprite = _real_tile(face, colour, split, s, rng)
+        else:
+            sprite = render_superwild(face, colour, style, s, rng)
         _place(canvas, sprite, (s / 2, s / 2), at, turn + upside + float(rng.uniform(-PUSH_DEG, PUSH_DEG)))
         faces.append((tile, face, colour))
     image, seen = _camera(canvas, centres, rng)
@@ -240,9 +251,20 @@ def holominoes_shot(
     return TableShot(image, "holominoes", split, tiles, turn)
 
 
-def random_shot(game: str, seed: int, split: Split, size: tuple[int, int] = IMAGE_SIZE) -> TableShot:
+def _real_tile(face: str, colour: str, split: Split, s: int, rng: np.random.Generator) -> np.ndarray:
+    """A Super Wild tile drawn from a real Rummikub crop (BGRA uint8, s x s x 4)."""
+    shown = "6" if face == SIX_NINE_FACE else face
+    name = COLOUR_NAMES.get(colour, "black")  # the joker's crop is one, whatever the colour
+    style = TileStyle(f"photo-{name}-{split}", "photo", split, None, photo_colour=name)
+    return render_tile(shown, style, s, rng)
+
+
+def random_shot(
+    game: str, seed: int, split: Split, size: tuple[int, int] = IMAGE_SIZE, photos: bool = False
+) -> TableShot:
     """A seeded table of a seeded random game: the table after some turns of a random round
-    (engine.superwild.randomgame) or game (engine.holominoes.randomgame), drawn by the same seed.
+    (engine.superwild.randomgame) or game (engine.holominoes.randomgame), drawn by the same seed;
+    ``photos``: Super Wild tiles from real crops (:func:`superwild_shot`).
 
     Raises:
         ValueError: an unknown game.
@@ -250,7 +272,7 @@ def random_shot(game: str, seed: int, split: Split, size: tuple[int, int] = IMAG
     rng = np.random.default_rng(seed)
     if game == "superwild":
         _, _, played = random_round(seed, players=2, turns=int(rng.integers(4, 30)))
-        return superwild_shot(played.table.tiles, split, rng, size)
+        return superwild_shot(played.table.tiles, split, rng, size, photos)
     if game == "holominoes":
         position, _ = random_game(seed, players=2, turns=int(rng.integers(3, 25)))
         return holominoes_shot(position.position.placements, split, rng, size)

@@ -8,7 +8,8 @@
    part) that end is its top (``UP_SHIFT``), otherwise which end is up stays open.
 3. The learned reader (vision.reader.model) reads face and colour from each tile's crop at its
    four quarter turns (vision.table.quarter_turns), the faces limited to the Super Wild set's
-   ("1".."13" less 6 and 9, "6/9", "joker" for the Super Wild); a number tile takes the likeliest
+   ("1".."13" less 6 and 9, "6/9", "joker" for the Super Wild; a tile read as a 6 or a 9, printed
+   the way other sets print them, is the 6/9 tile); a number tile takes the likeliest
    of the four colours. A body read as "none" is no tile. Where no tile reads as the Super Wild,
    the likeliest one is taken for it (``WILD_FLOOR``).
 4. vision.table.superwild_grid places them on the grid, the Super Wild at 0,0.
@@ -114,7 +115,11 @@ def _seen(
         return [], []
     centres = np.array([b.centre for b in bodies], np.float64)
     crops = tile_crops(image, centres, np.array([d for d, _, _ in axes]))
-    faces, colours = turned_probabilities(reader, crops, SUPERWILD_FACES)
+    faces, colours = turned_probabilities(reader, crops, (*SUPERWILD_FACES, "6", "9"))
+    six_nine = FACES.index(SIX_NINE_FACE)
+    for printed in ("6", "9"):  # a Super Wild tile read as a 6 or a 9 is the 6/9 tile
+        faces[:, six_nine] += faces[:, FACES.index(printed)]
+        faces[:, FACES.index(printed)] = 0.0
     chosen = faces.argmax(axis=1)
     joker = FACES.index(JOKER_FACE)
     likeliest = int(np.argmax(faces[:, joker]))

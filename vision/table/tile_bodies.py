@@ -8,10 +8,12 @@ side by side or edge to edge stay apart. Stages (one function each):
    photo's border (TABLE_RING), where the layout does not reach.
 2. ``body_model``: the body colour from the smooth pixels far from the table (TABLE_SIGMAS), the
    cluster around their median (BODY_NEAR).
-3. ``find_bodies``: the body mask (within BODY_SIGMAS of the body colour, far from the table),
-   opened, cut into connected regions; each region filled (the print inside it) and counted in
-   tiles by its area over the median region's (tiles still touching make one region twice as
-   large, split by k-means on its pixels; a speck of less than half a tile is dropped).
+3. ``find_bodies``: the body mask (within BODY_SIGMAS of the body colour, far from the table)
+   with the print beside it (not the body's rim in shade nor a shadow on the table: a Super
+   Wild's ring would cut its body in pieces), cut into connected regions; each region filled
+   and counted in tiles by its area over the median region's (tiles still touching make one
+   region twice as large, split by k-means on its pixels); pieces of less than half a tile are
+   joined with the pieces near them where together they make one tile, or dropped.
 
 Constants were chosen on rendered TRAIN-style tables (vision.sim.table_shots, split "train").
 """
@@ -39,6 +41,16 @@ SMOOTH_GRADIENT = 20.0
 BODY_NEAR = 20.0
 #: A pixel within this Mahalanobis distance of the body colour is body.
 BODY_SIGMAS = 3.5
+#: Rim and shade: within RIM_CHROMA (OpenCV 8-bit a, b) of the body's chroma and at least
+#: RIM_LIGHT of its lightness, or within RIM_CHROMA of the table's chroma (a shadow); print (a
+#: ring, a digit) is coloured or darker. Print within NEAR_BODY_PX of body is part of the tile.
+#: Chosen on TRAIN-style tables (bench/bench_table.py --split train --seed 0 --tables 60
+#: --game superwild --photos: per-tile error rendered / real crops): (NEAR_BODY_PX, RIM_CHROMA)
+#: (1, 10) 8.5 / 6.8%, (2, 10) 9.2 / 17.3%, (2, 20) 4.9 / 5.6%, (2, 30) 9.0 / 5.4%, (3, 20)
+#: 5.1 / 4.7%; without print 10.1 / 5.4% (the Super Wild's ring cuts its body in pieces).
+RIM_CHROMA = 20.0
+RIM_LIGHT = 0.6
+NEAR_BODY_PX = 3
 #: Regions smaller than this many pixels are specks, not counted when measuring a tile's area.
 MIN_REGION_PX = 60
 #: A region of less than this share of the median tile's area is no tile.
@@ -125,9 +137,11 @@ def find_bodies(image: np.ndarray) -> list[Body]:
         raise TableFindError(f"expected a BGR uint8 H x W x 3 photo of at least 64 px, "
                              f"got {image.dtype} {image.shape}")
     lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab).astype(np.float32)
-    not_table = table_model(lab).distance(lab) > TABLE_SIGMAS
-    body = (body_model(lab, not_table).distance(lab) < BODY_SIGMAS) & not_table
-    mask = body.astype(np.uint8)
+    table = table_model(lab)
+    not_table = table.distance(lab) > TABLE_SIGMAS
+    colour = body_model(lab, not_table)
+    body = (colour.distance(lab) < BODY_SIGMAS) & not_table
+    mask = (body | (_print(lab, colour, table, not_table & ~body) & _near(body))).astype(np.uint8)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     regions = [c for c in contours if cv2.contourArea(c) >= MIN_REGION_PX]
     if not regions:
@@ -143,6 +157,25 @@ def find_bodies(image: np.ndarray) -> list[Body]:
         else:
             bodies.extend(_split(contour, count))
     return bodies + _joined(pieces, unit)
+
+
+def _print(lab: np.ndarray, colour: ColourModel, table: ColourModel, other: np.ndarray) -> np.ndarray:
+    """Which of the ``other`` pixels (bool H x W: neither table nor body) are print, not the rim
+    and shade that part one tile from the next: the rim is the body's colour in shade (its
+    chroma within RIM_CHROMA of the body's, its lightness at least RIM_LIGHT of the body's), a
+    shadow the table's chroma."""
+    rim = (_chroma_apart(lab, colour) < RIM_CHROMA) & (lab[..., 0] > RIM_LIGHT * colour.mean[0])
+    return other & ~rim & (_chroma_apart(lab, table) >= RIM_CHROMA)
+
+
+def _chroma_apart(lab: np.ndarray, colour: ColourModel) -> np.ndarray:
+    return np.hypot(lab[..., 1] - colour.mean[1], lab[..., 2] - colour.mean[2])
+
+
+def _near(body: np.ndarray) -> np.ndarray:
+    """Pixels within NEAR_BODY_PX of body pixels (bool H x W)."""
+    side = 2 * NEAR_BODY_PX + 1
+    return cv2.dilate(body.astype(np.uint8), np.ones((side, side), np.uint8)) > 0
 
 
 def _joined(pieces: list[np.ndarray], unit: float) -> list[Body]:

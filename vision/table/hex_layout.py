@@ -15,8 +15,13 @@ Tiles that meet edge to edge are cells of one hexagonal lattice, so the layout i
 4. The lattice's phase: of PHASES x PHASES shifts within one cell, the one whose hexagons are
    most nearly all in or all out of the mask (a hexagon's coverage is the mask filtered by a
    hexagon); every cell covered at least COVERED is a tile.
+5. ``_refined``: each tile's centre moved to where its print best matches the mean print of all
+   the tiles (the camera's perspective and the gaps between tiles stretch the layout away from
+   one lattice), then all by the offset of the mean print's centre of 3-fold symmetry
+   (REFINE_ROUNDS times).
 
-Constants were chosen on rendered TRAIN-style tables (vision.sim.table_shots, split "train").
+Entry: :func:`find_hexes`. Constants were chosen on rendered TRAIN-style tables
+(vision.sim.table_shots, split "train").
 """
 
 from __future__ import annotations

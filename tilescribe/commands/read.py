@@ -105,7 +105,8 @@ def read_table(args: argparse.Namespace) -> int:
         image = load_image(args.image)
         reading = read_table(game, image, TileReader())
     except (ValueError, VisionError) as exc:
-        print(f"tilescribe read: {args.image}: {exc}", file=sys.stderr)
+        where = "" if args.image in str(exc) else f"{args.image}: "  # the image's errors name it
+        print(f"tilescribe read: {where}{exc}", file=sys.stderr)
         return 1
     if args.json:
         print(json.dumps(reading.to_json()))

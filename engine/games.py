@@ -27,6 +27,8 @@ GAME_MODULES: dict[str, str] = {
     "Super Wild": "engine.superwild",
     "Holominoes": "engine.holominoes",
 }
+#: The games played without a board, their tiles lying on the bare table (games.md).
+TABLE_GAMES: tuple[str, ...] = ("Super Wild", "Holominoes")
 
 #: Tokens a hint or a turn may use: the longest rack a caller may name.
 MAX_RACK = 64

@@ -2,7 +2,8 @@
 
 ``--game yushino`` reads Yushino's printed square board instead (``--board`` optional: the default
 sheet of ``tilescribe board print --game yushino``); the JSON is MODLINSEQ's, squares as addresses
-("H8") and a blank as face "#" with value null.
+("H8") and a blank as face "#" with value null. ``--game superwild|holominoes`` reads the tiles
+lying on the bare table (games.md, "Reading a table").
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import json
 import sys
 from typing import TYPE_CHECKING
 
+from engine.games import TABLE_GAMES
 from engine.limits import MAX_MODULUS
 from tilescribe.commands.board import BOARD_GAMES, game_among
 from tilescribe.options import int_in
@@ -22,10 +24,11 @@ if TYPE_CHECKING:
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add ``read`` to the CLI."""
-    p = subparsers.add_parser("read", help="read every tile on the board in one image")
-    p.add_argument("image", help="camera image (JPEG/PNG) of the board")
-    p.add_argument("--game", type=game_among(BOARD_GAMES, "board to read"), default="MODLINSEQ",
-                   help="the game on the board: MODLINSEQ (default) or Yushino")
+    p = subparsers.add_parser("read", help="read every tile on the board (or the table) in one image")
+    p.add_argument("image", help="camera image (JPEG/PNG) of the board or the table")
+    p.add_argument("--game", type=game_among(BOARD_GAMES + TABLE_GAMES, "reading"), default="MODLINSEQ",
+                   help="the game: MODLINSEQ (default) or Yushino on their boards, Super Wild or "
+                        "Holominoes on the bare table")
     p.add_argument("--board", help="board.json written by 'tilescribe board print' (needed for MODLINSEQ; "
                                    "Yushino: the default square board when left out)")
     p.add_argument("--modulus", type=int_in(1, MAX_MODULUS),
@@ -71,6 +74,8 @@ def run(args: argparse.Namespace) -> int:
     the calibration or the tile set, named in one line on standard error)."""
     if args.game == "Yushino":
         return read_yushino(args)
+    if args.game in TABLE_GAMES:
+        return read_table_game(args)
     from vision.board.board_reader import BoardReader
     from vision.capture.images import load_image
     from vision.errors import VisionError
@@ -141,3 +146,42 @@ def read_yushino(args: argparse.Namespace) -> int:
         print(f"tilescribe read: {exc}", file=sys.stderr)
         return 2
     return print_reading(reading, args.json, "blank")
+
+
+def read_table_game(args: argparse.Namespace) -> int:
+    """``read IMAGE --game superwild|holominoes``: games.md's "Reading a table" JSON; 0 when tiles
+    were placed, 1 when none was (or no Super Wild was seen), 2 for bad input (one line on standard
+    error naming it)."""
+    from vision.capture.images import load_image
+    from vision.errors import VisionError
+    from vision.reader.model import TileReader
+    from vision.table.superwild_grid import GridError
+    from vision.table.table_reading import read_table
+
+    game = args.game
+    options = (("--board", args.board), ("--modulus", args.modulus), ("--direction", args.direction),
+               ("--calibration", args.calibration), ("--tileset", args.tileset))
+    unused = [o for o, v in options if v is not None]
+    try:
+        if unused:
+            raise ValueError(f"{', '.join(unused)}: not for {game} (read from the bare table)")
+        image = load_image(args.image)
+        reading = read_table(game, image, TileReader())
+    except GridError as exc:  # nothing to count the grid from: a reading, not bad input
+        print(f"tilescribe read: {args.image}: {exc}", file=sys.stderr)
+        return 1
+    except (ValueError, VisionError) as exc:
+        print(f"tilescribe read: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(reading.to_json()))
+    else:
+        for tile in reading.tiles:
+            print("  ".join(f"{k} {v}" for k, v in tile.items()))
+        print(f"{len(reading.tiles)} tiles, {reading.ms:.1f} ms")
+    for problem in reading.problems:
+        print(problem, file=sys.stderr)
+    if not reading.tiles:
+        print(f"tilescribe read: {args.image}: no {game} tile found", file=sys.stderr)
+        return 1
+    return 0

@@ -1,0 +1,250 @@
+"""Hexagonal tiles laid edge to edge on a bare table, found as a lattice: every tile's centre and
+the tiles' radius, whatever their colour (a dark set whose rims hardly part one tile from the next
+included).
+
+Tiles that meet edge to edge are cells of one hexagonal lattice, so the layout is found whole:
+
+1. ``layout_mask``: the pixels that are not table (vision.table.tile_bodies' table colour model).
+2. The lattice's turn: the mask's outline runs along the hexagons' edges, which all point the
+   same three ways; their mean direction modulo 60 degrees (weighted by length) is one corner's.
+3. The lattice's step: every tile carries the same print (digits at the same corners, rims,
+   bites), so the print's autocorrelation peaks at the step from one tile to the next, along the
+   three directions between neighbours (30 degrees off the corners'). No straight run of the
+   mask's outline is longer than a hexagon's side (its radius), so the step is the highest peak
+   at sqrt(3) times that run or further (nearer peaks are two digits of one tile; STEP_RANGE).
+4. The lattice's phase: of PHASES x PHASES shifts within one cell, the one whose hexagons are
+   most nearly all in or all out of the mask (a hexagon's coverage is the mask filtered by a
+   hexagon); every cell covered at least COVERED is a tile.
+5. ``_refined``: each tile's centre moved to where its print best matches the mean print of all
+   the tiles (the camera's perspective and the gaps between tiles stretch the layout away from
+   one lattice), then all by the offset of the mean print's centre of 3-fold symmetry
+   (REFINE_ROUNDS times).
+
+Entry: :func:`find_hexes`. Constants were chosen on rendered TRAIN-style tables
+(vision.sim.table_shots, split "train").
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.table.lattice import angle_mean
+from vision.table.tile_bodies import TABLE_SIGMAS, TableFindError, table_model
+
+#: The photo is searched at this long side (pixels): the lattice needs no finer detail.
+WORK_PX = 640
+#: Tile radii searched, as shares of the working photo's short side (a far camera's tile to a
+#: close phone's).
+STEP_RANGE: tuple[float, float] = (0.02, 0.2)
+#: Print is what differs from the median of the lightness over this many working pixels.
+PRINT_PX = 7
+#: The mask is eroded by this many working pixels before the print is taken (the layout's outer
+#: edge against the table is no print).
+EDGE_PX = 2
+#: Outline directions are measured between contour points this many points apart.
+OUTLINE_STEP = 4
+#: Regions of the mask smaller than this many working pixels are specks.
+MIN_REGION_PX = 30
+#: The outline's polygon keeps within this many working pixels of it (blur and noise).
+SIDE_EPSILON = 1.0
+#: The outline's long straight runs are this quantile of its polygon's sides.
+SIDE_SHARE = 0.9
+#: Each tile's centre is refined this many times, within this share of the radius of the lattice's.
+REFINE_ROUNDS = 2
+REFINE_REACH = 0.3
+#: Phase candidates per lattice axis.
+PHASES = 12
+#: A cell whose hexagon is covered by the mask at least this much is a tile (a tile's bites and
+#: the gaps at its rim leave about 0.9 covered).
+COVERED = 0.6
+
+
+@dataclass(frozen=True, slots=True)
+class HexLayout:
+    """Hexagonal tiles found on a photo (photo pixels, x right, y down).
+
+    Attributes:
+        centres: float64 [n, 2] (x, y) of each tile's centre.
+        radius: the tiles' radius (centre to corner), pixels.
+        turn: direction of one corner of every tile, radians (atan2 on the photo) in (-pi/6, pi/6].
+    """
+
+    centres: np.ndarray
+    radius: float
+    turn: float
+
+
+def layout_mask(lab: np.ndarray) -> np.ndarray:
+    """The pixels (uint8 0/1, H x W) of ``lab`` (float32 H x W x 3 OpenCV Lab) that are not table,
+    specks removed."""
+    mask = (table_model(lab).distance(lab) > TABLE_SIGMAS).astype(np.uint8)
+    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+
+
+def outline_turn(mask: np.ndarray) -> float | None:
+    """The mean direction of the mask's outline modulo 60 degrees (radians), None for no outline."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    angles, weights = [], []
+    for contour in contours:
+        if cv2.contourArea(contour) < MIN_REGION_PX:
+            continue
+        c = contour.reshape(-1, 2).astype(np.float64)
+        step = np.roll(c, -OUTLINE_STEP, axis=0) - c
+        angles.append(np.arctan2(step[:, 1], step[:, 0]))
+        weights.append(np.hypot(step[:, 0], step[:, 1]))
+    if not angles:
+        return None
+    return angle_mean(np.concatenate(angles), np.concatenate(weights), 6)
+
+
+def print_signal(lab: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """The tiles' print (float32 H x W): how far the lightness of ``lab`` (float32 OpenCV Lab)
+    differs from its median over PRINT_PX pixels, less its mean, inside the mask eroded by
+    EDGE_PX; 0 elsewhere."""
+    light = lab[..., 0]
+    detail = np.abs(light - cv2.medianBlur(np.clip(light, 0, 255).astype(np.uint8), PRINT_PX))
+    inner = cv2.erode(mask, np.ones((2 * EDGE_PX + 1, 2 * EDGE_PX + 1), np.uint8)) > 0
+    centred = detail - float(detail[inner].mean()) if inner.any() else detail
+    return np.where(inner, centred, 0.0).astype(np.float32)
+
+
+def lattice_step(signal: np.ndarray, turn: float, least: float) -> float:
+    """The distance between neighbouring tiles' centres (working pixels): the highest peak of the
+    print's autocorrelation (``signal``: :func:`print_signal`) along the three neighbour
+    directions, for tiles of radius at least ``least`` (working pixels; nearer peaks are the
+    distances between the digits of one tile)."""
+    h, w = signal.shape
+    spectrum = np.fft.rfft2(signal.astype(np.float32), s=(2 * h, 2 * w))
+    auto = np.fft.fftshift(np.fft.irfft2(spectrum * np.conj(spectrum))).astype(np.float32)
+    short = min(h, w)
+    low = max(STEP_RANGE[0] * short, least) * math.sqrt(3)
+    steps = np.arange(low, max(STEP_RANGE[1] * short * math.sqrt(3), low + 2), 0.5)
+    ways = turn + np.radians(30 + 60 * np.arange(6))
+    xs = (w + np.outer(np.cos(ways), steps)).astype(np.float32)
+    ys = (h + np.outer(np.sin(ways), steps)).astype(np.float32)
+    p = cv2.remap(auto, xs, ys, cv2.INTER_LINEAR).mean(axis=0)
+    peaks = [k for k in range(1, len(p) - 1) if p[k] > p[k - 1] and p[k] >= p[k + 1]]
+    return float(steps[max(peaks, key=lambda k: p[k]) if peaks else int(np.argmax(p))])
+
+
+def longest_side(mask: np.ndarray) -> float:
+    """The mask outline's long straight runs (working pixels): the SIDE_SHARE quantile of the
+    lengths of its polygon's sides (cv2.approxPolyDP within SIDE_EPSILON). No straight run of a
+    layout of hexagons is longer than one hexagon's side (its radius)."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    lengths = []
+    for contour in contours:
+        if cv2.contourArea(contour) >= MIN_REGION_PX:
+            poly = cv2.approxPolyDP(contour, SIDE_EPSILON, True).reshape(-1, 2).astype(np.float64)
+            lengths.extend(np.hypot(*(np.roll(poly, -1, axis=0) - poly).T).tolist())
+    return float(np.quantile(lengths, SIDE_SHARE)) if lengths else 0.0
+
+
+def _hexagon_kernel(radius: float, turn: float) -> np.ndarray:
+    side = 2 * math.ceil(radius) + 1
+    ways = turn + np.radians(60 * np.arange(6))
+    corners = side // 2 + radius * np.column_stack([np.cos(ways), np.sin(ways)])
+    kernel = np.zeros((side, side), np.float32)
+    cv2.fillPoly(kernel, [np.round(corners * 16).astype(np.int32)], 1.0, cv2.LINE_AA, shift=4)
+    return kernel / kernel.sum()
+
+
+def find_hexes(image: np.ndarray) -> HexLayout:
+    """Find the hexagonal tiles of a layout lying on a bare table.
+
+    Args:
+        image: BGR uint8, H x W x 3 (at least 64 px each way), the table filling the photo's border.
+
+    Returns:
+        every tile's centre, their radius and turn (no centres when nothing lies on the table).
+
+    Raises:
+        TableFindError: not a BGR uint8 photo of at least 64 x 64 px.
+    """
+    if image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8 or min(image.shape[:2]) < 64:
+        raise TableFindError(f"expected a BGR uint8 H x W x 3 photo of at least 64 px, "
+                             f"got {image.dtype} {image.shape}")
+    scale = min(1.0, WORK_PX / max(image.shape[:2]))
+    small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else image
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2Lab).astype(np.float32)
+    mask = layout_mask(lab)
+    turn = outline_turn(mask)
+    if turn is None:
+        return HexLayout(np.zeros((0, 2)), 1.0, 0.0)
+    signal = print_signal(lab, mask)
+    step = lattice_step(signal, turn, longest_side(mask))
+    radius = step / math.sqrt(3)
+    centres = _phase(mask, step, turn)
+    for _ in range(REFINE_ROUNDS):
+        centres = _refined(signal, centres, radius)
+    return HexLayout(centres / scale, radius / scale, turn)
+
+
+def _phase(mask: np.ndarray, step: float, turn: float) -> np.ndarray:
+    """The lattice of this step and turn shifted to fit the mask best (its hexagons most nearly all
+    in or all out of it): the centres (working pixels, float64 [n, 2]) of the cells covered."""
+    radius = step / math.sqrt(3)
+    coverage = cv2.filter2D(mask.astype(np.float32), -1, _hexagon_kernel(radius, turn),
+                            borderType=cv2.BORDER_CONSTANT)
+    ways = turn + np.radians([30.0, 90.0])
+    basis = step * np.column_stack([np.cos(ways), np.sin(ways)])  # rows: the two lattice steps
+    h, w = mask.shape
+    span = int(math.ceil(math.hypot(h, w) / step)) + 1
+    i, j = np.meshgrid(np.arange(-span, span + 1), np.arange(-span, span + 1))
+    cells = np.column_stack([i.ravel(), j.ravel()]).astype(np.float64) @ basis + [w / 2, h / 2]
+    best, best_mixed = cells[:0], math.inf
+    for a in np.arange(PHASES) / PHASES:
+        for b in np.arange(PHASES) / PHASES:
+            points = cells + a * basis[0] + b * basis[1]
+            inside = (points[:, 0] >= 0) & (points[:, 0] < w) & (points[:, 1] >= 0) & (points[:, 1] < h)
+            points = points[inside]
+            cover = coverage[points[:, 1].astype(int), points[:, 0].astype(int)]
+            mixed = float(np.sum(cover * (1 - cover)))  # 0 when every hexagon is all in or all out
+            if mixed < best_mixed:
+                best_mixed, best = mixed, points[cover >= COVERED]
+    return best
+
+
+def _refined(signal: np.ndarray, centres: np.ndarray, radius: float) -> np.ndarray:
+    """Each centre moved to where its tile's print best matches the mean print of all the tiles
+    (within REFINE_REACH of the radius; the lattice's cells drift from the tiles where the camera's
+    perspective or the gaps between tiles stretch the layout), then all by the offset of the mean
+    print's centre of symmetry (a tile's print, digits at three corners 120 degrees apart, its
+    bites between them, is the same turned by 120 degrees about the tile's centre)."""
+    half = int(math.ceil(radius))
+    reach = max(1, int(math.ceil(REFINE_REACH * radius)))
+    padded = cv2.copyMakeBorder(signal, half + reach, half + reach, half + reach, half + reach,
+                                cv2.BORDER_CONSTANT, value=0)
+    at = np.round(centres).astype(int) + half + reach
+    patches = [padded[y - half: y + half + 1, x - half: x + half + 1] for x, y in at]
+    if len(patches) < 2:
+        return centres
+    template = np.mean(patches, axis=0).astype(np.float32)
+    middle = _symmetry_centre(template, reach) - half
+    out = centres.copy()
+    for k, (x, y) in enumerate(at):
+        window = padded[y - half - reach: y + half + reach + 1, x - half - reach: x + half + reach + 1]
+        match = cv2.matchTemplate(window, template, cv2.TM_CCORR_NORMED)
+        _, _, _, (dx, dy) = cv2.minMaxLoc(match)
+        out[k] = np.round(centres[k]) + [dx - reach, dy - reach]
+    return out + middle
+
+
+def _symmetry_centre(template: np.ndarray, reach: int) -> np.ndarray:
+    """The point (x, y) within ``reach`` pixels of the template's middle about which turning it by
+    120 degrees changes it least (highest correlation)."""
+    side = template.shape[0]
+    mid = side // 2
+    best, best_score = np.array([mid, mid], np.float64), -math.inf
+    for dy in range(-reach, reach + 1):
+        for dx in range(-reach, reach + 1):
+            c = (float(mid + dx), float(mid + dy))
+            turned = cv2.warpAffine(template, cv2.getRotationMatrix2D(c, 120.0, 1.0), (side, side))
+            score = float(np.sum(turned * template))
+            if score > best_score:
+                best_score, best = score, np.array(c)
+    return best

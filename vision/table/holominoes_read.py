@@ -1,0 +1,143 @@
+"""Reading a Holominoes table from one photo: the hexagonal tiles found, their three numbered
+corners read and the tiles placed on the axial grid (games.md "Reading a table", issue
+"Holominoes: hexagonal tiles with corner digits").
+
+1. The tiles, their radius and the layout's turn, found as one hexagonal lattice
+   (vision.table.hex_layout: tiles meet edge to edge, so every corner points one of six ways).
+2. Each tile's six corners are read with the learned reader (vision.reader.model): a crop centred
+   where a corner's digit is printed (DIGIT_AT of the radius towards it, vision.reader.crop's
+   Holominoes crop: size = the radius), the faces limited to the set's digits. The numbered
+   corners alternate with the bites, which read "none": of the two alternate triples the one
+   less likely "none" over all the tiles holds the digits (tiles meet edge to edge, so every
+   tile's numbered corners point the same three ways). Tiles laid legally carry one number at a
+   corner they share, so a corner's reading is the sum of the log-probabilities of every tile's
+   digit at that point (``SAME_POINT``); each tile takes the three different digits likeliest
+   at its corners.
+   A cell next to the tiles found that the finder left out (its body taken for table) is read
+   too, and kept when its corners read as a tile's (``NEIGHBOUR_SURE``).
+3. vision.table.holominoes_grid places them on the grid in the transcript's frame.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from vision.reader.crop import tile_crops
+from vision.reader.faces import FACES, NOT_A_FACE
+from vision.reader.model import TileReader
+from vision.table.hex_layout import find_hexes
+from vision.table.holominoes_grid import HolominoesGrid, SeenCorner, SeenHex, holominoes_grid
+from vision.table.quarter_turns import turned_probabilities
+
+#: The set's largest number (games.md: `[Digits "6"]`, the seed's default).
+DEFAULT_DIGITS = 6
+#: A corner's digit is printed this share of the radius from the tile's centre towards the corner
+#: (the Holominoes tiles the reader was trained on, vision.sim.game_tiles HOLOMINO_DIGIT_AT).
+DIGIT_AT = 0.58
+#: A cell next to the tiles that the finder left out is a tile when each of its numbered corners
+#: reads a digit, and each of its bitten ones "none", at least this surely (a tile whose body
+#: the finder took for table). On TRAIN-style tables (bench/bench_table.py --split train --seed 0
+#: --tables 60 --game holominoes) 0.3 and 0.5 alike: per-tile error 8.6% (9.6% without).
+NEIGHBOUR_SURE = 0.5
+#: Two tiles' numbered corners less than this share of the radius apart are one point.
+SAME_POINT = 0.35
+_NONE = FACES.index(NOT_A_FACE)
+
+
+@dataclass(frozen=True, slots=True)
+class HolominoesReading:
+    """What one photo of a Holominoes table shows.
+
+    Attributes:
+        grid: the tiles on the grid in the transcript's frame, and the seen tiles left out with why.
+        seen: every tile found with its numbered corners read, photo pixels.
+        turn: the direction of one corner of every tile on the photo, radians in (-pi/6, pi/6].
+    """
+
+    grid: HolominoesGrid
+    seen: tuple[SeenHex, ...]
+    turn: float
+
+
+def read_holominoes(image: np.ndarray, reader: TileReader, digits: int = DEFAULT_DIGITS) -> HolominoesReading:
+    """Find, read and place every tile of a Holominoes table.
+
+    Args:
+        image: the photo, BGR uint8 H x W x 3, the table seen from above at any turn.
+        reader: the learned tile reader.
+        digits: the set's largest number (3..9).
+
+    Returns:
+        the reading (tiles on the grid, the seen tiles, the layout's turn).
+
+    Raises:
+        TableFindError: a photo the finder cannot search.
+        ValueError: ``digits`` out of 3..9.
+    """
+    if not 3 <= digits <= 9:
+        raise ValueError(f"a Holominoes set has digits 3..9, got {digits}")
+    layout = find_hexes(image)
+    turn, centres = layout.turn, layout.centres
+    if not len(centres):
+        return HolominoesReading(holominoes_grid([]), (), turn)
+    found = len(centres)
+    centres = np.vstack([centres, _neighbours(centres, layout.radius, turn, image.shape)])
+    radii = np.full(len(centres), layout.radius)
+    ways = turn + np.arange(6) * math.pi / 3
+    unit = np.column_stack([np.cos(ways), np.sin(ways)])  # [6, 2]
+    at = centres[:, None, :] + DIGIT_AT * radii[:, None, None] * unit[None]  # [n, 6, 2]
+    crops = tile_crops(image, at.reshape(-1, 2), np.repeat(radii, 6))
+    allowed = tuple(str(d) for d in range(1, digits + 1))
+    faces, _ = turned_probabilities(reader, crops, allowed)
+    faces = faces.reshape(len(centres), 6, -1)
+    none = np.clip(faces[:, :, _NONE], 1e-6, 1 - 1e-6)
+    score = [float(np.sum(np.log1p(-none[:found, p::2])) + np.sum(np.log(none[:found, 1 - p::2])))
+             for p in (0, 1)]
+    numbered = list(range(int(np.argmax(score)), 6, 2))  # one way for every tile: they meet edge to edge
+    bitten = [j for j in range(6) if j not in numbered]
+    keep = np.arange(len(centres)) < found
+    digits_read = (1 - none[:, numbered]).min(axis=1) >= NEIGHBOUR_SURE
+    keep |= digits_read & (none[:, bitten].min(axis=1) >= NEIGHBOUR_SURE)
+    centres, radii, at, faces = centres[keep], radii[keep], at[keep], faces[keep]
+    columns = [FACES.index(d) for d in allowed]
+    digit_p = faces[:, numbered][:, :, columns]  # [n, 3, digits]
+    digit_p = np.log(np.clip(digit_p / digit_p.sum(axis=2, keepdims=True), 1e-6, 1.0))
+    vertices = centres[:, None, :] + radii[:, None, None] * unit[None, numbered]  # [n, 3, 2]
+    fused = _fused(digit_p, vertices, layout.radius)
+    triples = np.array(list(itertools.permutations(range(digits), 3)))  # three different digits
+    choice = triples[fused[:, np.arange(3)[None, :], triples].sum(axis=2).argmax(axis=1)]  # [n, 3]
+    seen = []
+    for k, (centre, best) in enumerate(zip(centres.tolist(), choice.tolist(), strict=True)):
+        corners = tuple(SeenCorner((float(at[k, j, 0]), float(at[k, j, 1])), allowed[d])
+                        for j, d in zip(numbered, best, strict=True))
+        sure = min(float(faces[k, j, columns[d]]) for j, d in zip(numbered, best, strict=True))
+        seen.append(SeenHex((centre[0], centre[1]), float(radii[k]), corners, min(1.0, sure)))
+    return HolominoesReading(holominoes_grid(seen), tuple(seen), turn)
+
+
+def _neighbours(centres: np.ndarray, radius: float, turn: float, shape: tuple[int, ...]) -> np.ndarray:
+    """The empty cells next to the tiles found (float [m, 2], photo pixels), inside the photo."""
+    step = math.sqrt(3) * radius
+    ways = turn + np.radians(30 + 60 * np.arange(6))
+    around = (centres[:, None, :] + step * np.column_stack([np.cos(ways), np.sin(ways)])[None]).reshape(-1, 2)
+    cells: list[np.ndarray] = []
+    for cell in around:
+        inside = radius <= cell[0] <= shape[1] - radius and radius <= cell[1] <= shape[0] - radius
+        taken = [*centres, *cells]
+        if inside and min(float(np.hypot(*(cell - c))) for c in taken) > step / 2:
+            cells.append(cell)
+    return np.array(cells).reshape(-1, 2)
+
+
+def _fused(log_p: np.ndarray, vertices: np.ndarray, radius: float) -> np.ndarray:
+    """Each numbered corner's digit log-probabilities (float [n, 3, digits]) summed over every tile
+    whose numbered corner lies at the same point (within SAME_POINT of the radius): tiles laid
+    legally carry one number at a shared corner (games.md "Holominoes")."""
+    points = vertices.reshape(-1, 2)
+    flat = log_p.reshape(len(points), -1)
+    near = np.linalg.norm(points[:, None] - points[None], axis=2) < SAME_POINT * radius
+    return (near.astype(np.float64) @ flat).reshape(log_p.shape)

@@ -1,0 +1,166 @@
+"""Reading a Super Wild table from one photo: the tiles found, read and placed on the grid
+(games.md "Reading a table", issue "Super Wild: the open table").
+
+1. Every tile's body on the bare table (vision.table.tile_bodies).
+2. Each body's long axis and extent (the principal axes of its pixels) give its centre, its
+   diagonal (the crop's size, vision.reader.crop) and the axis its number reads along; where its
+   print lies off its middle along that axis (a Rummikub-like tile prints its number in its upper
+   part) that end is its top (``UP_SHIFT``), otherwise which end is up stays open.
+3. The learned reader (vision.reader.model) reads face and colour from each tile's crop at its
+   four quarter turns (vision.table.quarter_turns), the faces limited to the Super Wild set's
+   ("1".."13" less 6 and 9, "6/9", "joker" for the Super Wild; a tile read as a 6 or a 9, printed
+   the way other sets print them, is the 6/9 tile); a number tile takes the likeliest number
+   and colour of the four together. A body read as "none" is no tile. Where no tile reads as the Super Wild,
+   the likeliest one is taken for it (``WILD_FLOOR``). The set has each number tile once (a
+   colour's 6/9 twice): the tiles are named likeliest first, a tile whose likeliest name is
+   taken getting its likeliest free one (on TRAIN-style tables, bench/bench_table.py --split
+   train --seed 0 --tables 60 --photos: per-tile error 5.1 -> 4.3%, real crops 4.7 -> 4.6%).
+4. vision.table.superwild_grid places them on the grid, the Super Wild at 0,0.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.reader.crop import tile_crops
+from vision.reader.faces import COLOURS, FACES, JOKER_FACE, NO_COLOUR, NOT_A_FACE, SIX_NINE_FACE
+from vision.reader.model import TileReader
+from vision.table.quarter_turns import turned_probabilities
+from vision.table.superwild_grid import SeenTile, SuperWildGrid, superwild_grid
+from vision.table.tile_bodies import Body, find_bodies
+
+#: The faces of the Super Wild set (games.md "Super Wild": the 6 and the 9 are one tile, "6/9").
+SUPERWILD_FACES: tuple[str, ...] = (
+    *(str(v) for v in range(1, 14) if v not in (6, 9)), SIX_NINE_FACE, JOKER_FACE,
+)
+#: A tile's true diagonal over the diagonal of its body as found (the body stops inside the tile's
+#: darker rim): the median ratio on rendered TRAIN-style tables (vision.sim.table_shots).
+RIM_SCALE = 1.05
+#: The print lies off the body's middle by more than this share of its length: that end is its top.
+UP_SHIFT = 0.04
+#: Where no tile is read as the Super Wild, the tile likeliest to be it is taken for it when it is
+#: at least this likely (the table has one; the grid is counted from it). On TRAIN-style tables
+#: (bench/bench_table.py --split train --seed 30 --tables 60) 0 / 0.01 / 0.1 / never left 0 / 2 / 3
+#: / 3 tables unread (per-tile error 7.8 / 8.0 / 8.1 / 8.1%); 0 would take some tile for the Super
+#: Wild on any table, so a photo with none could not be told (games.md: say so).
+WILD_FLOOR = 0.01
+#: A print pixel is this far (OpenCV 8-bit Lab distance) from the median colour of its body.
+INK_DISTANCE = 30.0
+
+
+@dataclass(frozen=True, slots=True)
+class SuperWildReading:
+    """What one photo of a Super Wild table shows.
+
+    Attributes:
+        grid: the tiles on the grid, and the seen tiles left out with why.
+        seen: every tile found and read, photo pixels.
+        dropped: bodies read as no tile face, as "tile at (x, y) px" sentences.
+    """
+
+    grid: SuperWildGrid
+    seen: tuple[SeenTile, ...]
+    dropped: tuple[str, ...]
+
+
+def body_axes(image: np.ndarray, body: Body) -> tuple[float, float, bool]:
+    """A body's diagonal (pixels, RIM_SCALE applied), the direction from its top to its bottom
+    (radians, atan2(dy, dx) on the photo) and whether that top is known (its print off its middle).
+
+    Args:
+        image: the photo, BGR uint8 H x W x 3.
+        body: one body found on it.
+    """
+    points = body.points.astype(np.float64)
+    centred = points - points.mean(axis=0)
+    _, vectors = np.linalg.eigh(np.cov(centred.T))
+    long_axis, short_axis = vectors[:, 1], vectors[:, 0]
+    along, across = centred @ long_axis, centred @ short_axis
+    length, width = float(np.ptp(along)), float(np.ptp(across))
+    diagonal = RIM_SCALE * float(np.hypot(length, width))
+    xs, ys = body.points[:, 0].astype(int), body.points[:, 1].astype(int)
+    lab = cv2.cvtColor(image[ys, xs][None], cv2.COLOR_BGR2Lab)[0].astype(np.float32)
+    ink = np.linalg.norm(lab - np.median(lab, axis=0), axis=1) > INK_DISTANCE
+    shift = float(along[ink].mean()) / max(length, 1.0) if ink.any() else 0.0
+    down = -long_axis if shift > 0 else long_axis  # from the print (the top) to the foot
+    return diagonal, float(np.arctan2(down[1], down[0])), abs(shift) > UP_SHIFT
+
+
+def read_superwild(image: np.ndarray, reader: TileReader) -> SuperWildReading:
+    """Find, read and place every tile of a Super Wild table.
+
+    Args:
+        image: the photo, BGR uint8 H x W x 3, the table seen from above at any turn.
+        reader: the learned tile reader.
+
+    Returns:
+        the reading (tiles on the grid, the seen tiles, the bodies that were no tile).
+
+    Raises:
+        TableFindError: a photo the finder cannot search.
+        GridError: no Super Wild among the tiles read (the grid is counted from it).
+    """
+    bodies = find_bodies(image)
+    axes = [body_axes(image, b) for b in bodies]
+    seen, dropped = _seen(image, bodies, axes, reader)
+    return SuperWildReading(superwild_grid(seen), tuple(seen), tuple(dropped))
+
+
+def _seen(
+    image: np.ndarray, bodies: Sequence[Body], axes: Sequence[tuple[float, float, bool]], reader: TileReader
+) -> tuple[list[SeenTile], list[str]]:
+    """The bodies read as Super Wild tiles, and those read as no face."""
+    if not bodies:
+        return [], []
+    centres = np.array([b.centre for b in bodies], np.float64)
+    crops = tile_crops(image, centres, np.array([d for d, _, _ in axes]))
+    faces, colours = turned_probabilities(reader, crops, (*SUPERWILD_FACES, "6", "9"))
+    six_nine = FACES.index(SIX_NINE_FACE)
+    for printed in ("6", "9"):  # a Super Wild tile read as a 6 or a 9 is the 6/9 tile
+        faces[:, six_nine] += faces[:, FACES.index(printed)]
+        faces[:, FACES.index(printed)] = 0.0
+    chosen = faces.argmax(axis=1)
+    joker = FACES.index(JOKER_FACE)
+    likeliest = int(np.argmax(faces[:, joker]))
+    if not (chosen == joker).any() and faces[likeliest, joker] >= WILD_FLOOR:
+        chosen[likeliest] = joker  # every Super Wild table has its Super Wild
+    named = _each_tile_once(faces, colours, chosen)
+    seen, dropped = [], []
+    for body, (diagonal, angle, has_up), pick in zip(bodies, axes, named, strict=True):
+        if pick is None:
+            dropped.append(f"tile at ({body.centre[0]:.0f}, {body.centre[1]:.0f}) px")
+            continue
+        face, colour, confidence = pick
+        seen.append(SeenTile(body.centre, diagonal, angle, face, colour, min(confidence, 1.0),
+                             has_up and face != SIX_NINE_FACE))
+    return seen, dropped
+
+
+def _each_tile_once(
+    faces: np.ndarray, colours: np.ndarray, chosen: np.ndarray
+) -> list[tuple[str, str, float] | None]:
+    """Each body's (face, colour, confidence), None for no tile: the face ``chosen`` for the Super
+    Wild and "none"; the number tiles named likeliest first, each (face, colour) taken at most as
+    often as the set has it (once; a colour's 6/9 twice), a body whose likeliest is taken getting
+    its likeliest free one (games.md "Super Wild": 52 number tiles)."""
+    joker, six_nine = FACES.index(JOKER_FACE), FACES.index(SIX_NINE_FACE)
+    number_colours = [COLOURS.index(c) for c in COLOURS if c != NO_COLOUR]
+    numbers = [FACES.index(f) for f in SUPERWILD_FACES if f != JOKER_FACE]
+    out: list[tuple[str, str, float] | None] = [None] * len(faces)
+    options = []
+    for i, pick in enumerate(chosen.tolist()):
+        if pick == joker:
+            out[i] = (JOKER_FACE, NO_COLOUR, float(faces[i, joker]))
+        elif FACES[pick] != NOT_A_FACE:
+            options += [(float(faces[i, f] * colours[i, c]), i, f, c)
+                        for f in numbers for c in number_colours]
+    left = {(f, c): 2 if f == six_nine else 1 for f in numbers for c in number_colours}
+    for p, i, f, c in sorted(options, reverse=True):
+        if out[i] is None and left[(f, c)] > 0:
+            left[(f, c)] -= 1
+            out[i] = (FACES[f], COLOURS[c], p)
+    return out

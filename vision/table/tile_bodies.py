@@ -1,0 +1,227 @@
+"""Tiles lying on a bare table, found by their bodies' colour: where each tile lies on the photo.
+
+A set's tiles share one body colour (ivory, white, cream...), plain and smooth, unlike the table
+around them, and each tile's body is ringed by its darker rim and contact shadow, so tiles lying
+side by side or edge to edge stay apart. Stages (one function each):
+
+1. ``table_model``: the table's colour (a Gaussian over OpenCV 8-bit Lab) from a ring along the
+   photo's border (TABLE_RING), where the layout does not reach.
+2. ``body_model``: the body colour from the smooth pixels far from the table (TABLE_SIGMAS), the
+   cluster around their median (BODY_NEAR).
+3. ``find_bodies``: the body mask (within BODY_SIGMAS of the body colour, far from the table)
+   with the print beside it (not the body's rim in shade nor a shadow on the table: a Super
+   Wild's ring would cut its body in pieces), cut into connected regions; each region filled
+   and counted in tiles by its area over the median region's (tiles still touching make one
+   region twice as large, split by k-means on its pixels); pieces of less than half a tile are
+   joined with the pieces near them where together they make one tile, or dropped.
+
+Constants were chosen on rendered TRAIN-style tables (vision.sim.table_shots, split "train").
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.errors import VisionError
+
+#: Width of the border ring the table is learned from, as a share of the photo's short side.
+TABLE_RING = 0.05
+#: A pixel further than this (Mahalanobis distance) from the table's colour is not table.
+TABLE_SIGMAS = 4.0
+#: Added to a colour model's covariance (Lab units squared): a floor on its spread (noise).
+COLOUR_FLOOR = 4.0
+#: A pixel is smooth when its lightness gradient (Sobel, 8-bit L units) is below this.
+SMOOTH_GRADIENT = 20.0
+#: The body colour is learned from the smooth non-table pixels within this Lab distance of their
+#: median (the body, not the print or the rims).
+BODY_NEAR = 20.0
+#: A pixel within this Mahalanobis distance of the body colour is body.
+BODY_SIGMAS = 3.5
+#: Rim and shade: within RIM_CHROMA (OpenCV 8-bit a, b) of the body's chroma and at least
+#: RIM_LIGHT of its lightness, or within RIM_CHROMA of the table's chroma (a shadow); print (a
+#: ring, a digit) is coloured or darker. Print within NEAR_BODY_PX of body is part of the tile.
+#: Chosen on TRAIN-style tables (bench/bench_table.py --split train --seed 0 --tables 60
+#: --game superwild --photos: per-tile error rendered / real crops): (NEAR_BODY_PX, RIM_CHROMA)
+#: (1, 10) 8.5 / 6.8%, (2, 10) 9.2 / 17.3%, (2, 20) 4.9 / 5.6%, (2, 30) 9.0 / 5.4%, (3, 20)
+#: 5.1 / 4.7%; without print 10.1 / 5.4% (the Super Wild's ring cuts its body in pieces).
+RIM_CHROMA = 20.0
+RIM_LIGHT = 0.6
+NEAR_BODY_PX = 3
+#: Regions smaller than this many pixels are specks, not counted when measuring a tile's area.
+MIN_REGION_PX = 60
+#: A region of less than this share of the median tile's area is no tile.
+MIN_TILE_SHARE = 0.5
+
+
+class TableFindError(VisionError):
+    """A photo the table finder cannot search (not BGR uint8, too small, or no tile colour apart
+    from the table); the message says which."""
+
+
+@dataclass(frozen=True, slots=True)
+class Body:
+    """One tile's body as found (photo pixels, x right, y down).
+
+    Attributes:
+        centre: (x, y) of the body's centroid.
+        area: its area with the print inside it, pixels.
+        points: float32 [n, 2] (x, y) of its pixels (filled).
+        contour: float32 [m, 2] its outline, in order.
+    """
+
+    centre: tuple[float, float]
+    area: float
+    points: np.ndarray
+    contour: np.ndarray
+
+
+@dataclass(frozen=True, slots=True)
+class ColourModel:
+    """A Gaussian colour model over OpenCV 8-bit Lab: mean float [3], inverse covariance [3, 3]."""
+
+    mean: np.ndarray
+    inverse: np.ndarray
+
+    def distance(self, lab: np.ndarray) -> np.ndarray:
+        """Mahalanobis distance of every pixel (float32 H x W x 3 Lab) to the model (H x W)."""
+        d = lab - self.mean.astype(np.float32)
+        return np.sqrt(np.einsum("hwi,ij,hwj->hw", d, self.inverse.astype(np.float32), d))
+
+
+def _model(pixels: np.ndarray) -> ColourModel:
+    cov = np.cov(pixels.T.astype(np.float64)) + COLOUR_FLOOR * np.eye(3)
+    return ColourModel(pixels.mean(axis=0).astype(np.float64), np.linalg.inv(cov))
+
+
+def table_model(lab: np.ndarray) -> ColourModel:
+    """The table's colour from the photo's border ring (TABLE_RING) of ``lab`` (float32 H x W x 3)."""
+    h, w = lab.shape[:2]
+    b = max(2, round(TABLE_RING * min(h, w)))
+    ring = np.ones((h, w), bool)
+    ring[b:-b, b:-b] = False
+    return _model(lab[ring])
+
+
+def body_model(lab: np.ndarray, not_table: np.ndarray) -> ColourModel:
+    """The tiles' body colour from the smooth pixels of ``not_table`` (bool H x W).
+
+    Raises:
+        TableFindError: too few smooth pixels apart from the table.
+    """
+    light = lab[..., 0]
+    gradient = np.hypot(cv2.Sobel(light, cv2.CV_32F, 1, 0), cv2.Sobel(light, cv2.CV_32F, 0, 1))
+    pixels = lab[not_table & (gradient < SMOOTH_GRADIENT)]
+    if len(pixels) < MIN_REGION_PX:
+        raise TableFindError("nothing on the table stands apart from its colour")
+    near = pixels[np.linalg.norm(pixels - np.median(pixels, axis=0), axis=1) < BODY_NEAR]
+    return _model(near if len(near) >= MIN_REGION_PX else pixels)
+
+
+def find_bodies(image: np.ndarray) -> list[Body]:
+    """Find every tile's body on a photo of tiles lying on a bare table.
+
+    Args:
+        image: BGR uint8, H x W x 3 (at least 64 px each way), the table filling the photo's border.
+
+    Returns:
+        one body per tile found, largest regions first.
+
+    Raises:
+        TableFindError: not a BGR uint8 photo of at least 64 x 64 px, or nothing apart from the table.
+    """
+    if image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8 or min(image.shape[:2]) < 64:
+        raise TableFindError(f"expected a BGR uint8 H x W x 3 photo of at least 64 px, "
+                             f"got {image.dtype} {image.shape}")
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab).astype(np.float32)
+    table = table_model(lab)
+    not_table = table.distance(lab) > TABLE_SIGMAS
+    colour = body_model(lab, not_table)
+    body = (colour.distance(lab) < BODY_SIGMAS) & not_table
+    mask = (body | (_print(lab, colour, table, not_table & ~body) & _near(body))).astype(np.uint8)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    regions = [c for c in contours if cv2.contourArea(c) >= MIN_REGION_PX]
+    if not regions:
+        return []
+    areas = np.array([cv2.contourArea(c) for c in regions])
+    unit = float(np.median(areas))
+    bodies: list[Body] = []
+    pieces = []
+    for contour, area in sorted(zip(regions, areas, strict=True), key=lambda ca: -ca[1]):
+        count = math.floor(area / unit + 1 - MIN_TILE_SHARE)  # whole tiles, a half counted up
+        if count < 1:
+            pieces.append(contour)
+        else:
+            bodies.extend(_split(contour, count))
+    return bodies + _joined(pieces, unit)
+
+
+def _print(lab: np.ndarray, colour: ColourModel, table: ColourModel, other: np.ndarray) -> np.ndarray:
+    """Which of the ``other`` pixels (bool H x W: neither table nor body) are print, not the rim
+    and shade that part one tile from the next: the rim is the body's colour in shade (its
+    chroma within RIM_CHROMA of the body's, its lightness at least RIM_LIGHT of the body's), a
+    shadow the table's chroma."""
+    rim = (_chroma_apart(lab, colour) < RIM_CHROMA) & (lab[..., 0] > RIM_LIGHT * colour.mean[0])
+    return other & ~rim & (_chroma_apart(lab, table) >= RIM_CHROMA)
+
+
+def _chroma_apart(lab: np.ndarray, colour: ColourModel) -> np.ndarray:
+    return np.hypot(lab[..., 1] - colour.mean[1], lab[..., 2] - colour.mean[2])
+
+
+def _near(body: np.ndarray) -> np.ndarray:
+    """Pixels within NEAR_BODY_PX of body pixels (bool H x W)."""
+    side = 2 * NEAR_BODY_PX + 1
+    return cv2.dilate(body.astype(np.uint8), np.ones((side, side), np.uint8)) > 0
+
+
+def _joined(pieces: list[np.ndarray], unit: float) -> list[Body]:
+    """Pieces of less than a tile (a body cut by a ring of print reaching its rim: the Super
+    Wild's) joined with the pieces near them (within a tile's side, ``sqrt(unit)``) into one tile
+    where their hull is a tile's area (within MIN_TILE_SHARE of ``unit`` either way)."""
+    if not pieces:
+        return []
+    centres = np.array([c.reshape(-1, 2).mean(axis=0) for c in pieces])
+    near = np.linalg.norm(centres[:, None] - centres[None], axis=2) < math.sqrt(unit)
+    group = list(range(len(pieces)))
+    for i, j in zip(*np.nonzero(near), strict=True):
+        gi, gj = group[i], group[j]
+        group = [gi if g == gj else g for g in group]
+    out = []
+    for g in sorted(set(group)):
+        hull = cv2.convexHull(np.vstack([pieces[i] for i in range(len(pieces)) if group[i] == g]))
+        if abs(cv2.contourArea(hull) / unit - 1) <= MIN_TILE_SHARE:
+            out.extend(_split(hull, 1))
+    return out
+
+
+def _split(contour: np.ndarray, count: int) -> list[Body]:
+    """A filled region as ``count`` tiles: itself, or its k-means clusters of pixels."""
+    x, y, w, h = cv2.boundingRect(contour)
+    filled = np.zeros((h, w), np.uint8)
+    cv2.drawContours(filled, [contour - [x, y]], -1, 1, -1)
+    ys, xs = np.nonzero(filled)
+    points = np.column_stack([xs + x, ys + y]).astype(np.float32)
+    if count == 1:
+        outline = contour.reshape(-1, 2).astype(np.float32)
+        return [Body(_mean(points), float(len(points)), points, outline)]
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.5)
+    cv2.setRNGSeed(0)  # the same photo gives the same tiles
+    _, labels, _ = cv2.kmeans(points, count, np.zeros(0), criteria, 3, cv2.KMEANS_PP_CENTERS)
+    out = []
+    for k in range(count):
+        part = points[labels.ravel() == k]
+        part_mask = np.zeros((h, w), np.uint8)
+        part_mask[part[:, 1].astype(int) - y, part[:, 0].astype(int) - x] = 1
+        found, _ = cv2.findContours(part_mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        largest = max(found, key=cv2.contourArea).reshape(-1, 2).astype(np.float32) + [x, y]
+        out.append(Body(_mean(part), float(len(part)), part, largest.astype(np.float32)))
+    return out
+
+
+def _mean(points: np.ndarray) -> tuple[float, float]:
+    cx, cy = points.mean(axis=0)
+    return float(cx), float(cy)

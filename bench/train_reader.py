@@ -69,6 +69,9 @@ SIZES: dict[str, Layers] = {
     "small": ((16, 2, 2), (32, 2, 2), (48, 3, 2), (64, 3, 1)),
 }
 EMBEDDING = 64
+#: Dropout on the embedding while training (60 epochs over 50,740 fixed crops without it fitted the
+#: training crops to 0.02% face error against 8.5-13% on held-out families).
+DROPOUT = 0.2
 #: Crops of an order-9 board (the timing figure).
 BOARD_CROPS = 271
 #: Crops rendered per data-making job (a fixed chunking keeps the data independent of --threads).
@@ -100,7 +103,7 @@ class Plan:
     lr: float = 4e-3
 
 
-PLANS = {"full": Plan(rendered=40_000, photo_turns=6, epochs=60, up_epochs=20, eval_rendered=1000),
+PLANS = {"full": Plan(rendered=100_000, photo_turns=6, epochs=30, up_epochs=12, eval_rendered=1000),
          "quick": Plan(rendered=12_000, photo_turns=2, epochs=4, up_epochs=6, eval_rendered=600)}
 #: The up network's size (finding the up from a tile's shape and print needs less than reading it).
 UP_SIZE = "small"
@@ -124,11 +127,13 @@ class ReaderNet(nn.Module):
         # the whole 5 x 5 map into the embedding: one layer that sees the tile's shape and print together
         side = self.features(torch.zeros(1, 3, INPUT_PX, INPUT_PX)).shape[-1]
         self.embedding = nn.Sequential(nn.Flatten(), nn.Linear(channels * side * side, EMBEDDING), nn.ReLU())
+        self.dropout = nn.Dropout(DROPOUT)
         self.heads = nn.ModuleList([nn.Linear(EMBEDDING, k) for k in heads.values()])
 
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, ...]:
         e = self.embedding(self.features(x))
-        return (*(head(e) for head in self.heads), e)
+        kept = self.dropout(e)
+        return (*(head(kept) for head in self.heads), e)
 
 
 def _conv(cin: int, cout: int, kernel: int, stride: int) -> list[nn.Module]:

@@ -40,7 +40,7 @@ from vision.sim.game_tiles import (
     sample_game_style,
 )
 from vision.sim.options import Split
-from vision.sim.scene import table_top
+from vision.sim.scene import TILE_MM, table_top
 from vision.sim.tiles import render_tile, sample_style, tile_outline
 
 #: Tile sizes (circumscribed diameter; a Holominoes tile's radius) in image pixels: from a far
@@ -152,10 +152,18 @@ def _pick(rng: np.random.Generator, options: Sequence[str]) -> str:
 
 
 def _modlinseq(rng: np.random.Generator, split: Split, tables: list[np.ndarray], empty: bool) -> Scene:
-    """A pentagon (§1-3) in its cell of the printed hex sheet (§1-2), neighbours in the next cells."""
+    """A pentagon (§1-3) or a rectangle (a Rummikub-like set played as MODLINSEQ tiles) in its cell
+    of the printed hex sheet (§1-2), neighbours in the next cells."""
     size = _draw_size(rng)
-    s = max(16, round(size / _PENTAGON_DIAMETER))
-    ppm = s / 25.0  # the pentagon is 25 mm wide (§1-3)
+    style = sample_style(rng, split, ("pentagon", "rectangle"))
+    if style.shape == "pentagon":
+        s = max(16, round(size / _PENTAGON_DIAMETER))
+        ppm = s / 25.0  # the pentagon is 25 mm wide (§1-3)
+        anchor = tile_outline("pentagon", s)[:5].mean(axis=0)  # the pentagon's centre
+    else:
+        s = max(16, round(size / 1.25))  # the 3:4 rectangle's diagonal is 1.25 x its height
+        ppm = s / TILE_MM["rectangle"]
+        anchor = np.array([s / 2, s / 2])
     pitch = 32.0 * ppm  # calibration.board_print's default distance between cell centres
     side = int(math.ceil(2.2 * size)) + 4
     paper = rng.uniform(225, 255) * rng.uniform(0.95, 1.0, 3)
@@ -178,8 +186,6 @@ def _modlinseq(rng: np.random.Generator, split: Split, tables: list[np.ndarray],
         org = (round(cell[0] - 3 * scale * 11), round(cell[1] + 0.78 * pitch / 2))
         cv2.putText(canvas, address, org, cv2.FONT_HERSHEY_SIMPLEX, scale, (grey - 10,) * 3,
                     max(1, round(0.25 * ppm)), cv2.LINE_AA)
-    style = sample_style(rng, split, ("pentagon",))
-    anchor = tile_outline("pentagon", s)[:5].mean(axis=0)  # the pentagon's centre
     scene = Scene(canvas, (float(middle[0]), float(middle[1])), size, NOT_A_FACE)
     for k, cell in enumerate(cells):
         # a neighbour shows only at the crop's corners unless the crop is between cells

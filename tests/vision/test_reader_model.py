@@ -1,4 +1,5 @@
-"""The shipped tile reader (vision/reader/tile_reader.onnx) on real photo crops and held-out renders."""
+"""The shipped tile reader (vision/reader/tile_up.onnx, tile_reader.onnx) on real photo crops and
+held-out renders."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import pytest
 from vision.errors import VisionError
 from vision.reader import ReaderConfig, read_faces, tile_reader
 from vision.reader.faces import COLOURS, FACES, MIN_ALTERNATIVE, NO_COLOUR, NOT_A_FACE
-from vision.reader.model import ReaderError, TileReader
+from vision.reader.model import MODEL_PATH, ReaderError, TileReader, UpFinder
 from vision.sim.tile_crops import ALL_GAMES, CropSet, photo_crops, rendered_crops
 
 #: Least accuracies, a little under what the shipped model measured (tile_reader.md), so that a
@@ -20,6 +21,12 @@ VALID_COLOUR_ACCURACY = 0.94  # measured 0.970
 HELD_OUT_FACE_ACCURACY: dict[str, float] = {  # measured 0.807, 0.787, 0.827, 0.853
     "modlinseq": 0.77, "yushino": 0.75, "superwild": 0.79, "holominoes": 0.82,
 }
+#: Least share of held-out renders per game whose up the up network finds within 15 degrees.
+UP_ACCURACY: dict[str, float] = {  # measured TBD
+    "modlinseq": 0.0, "yushino": 0.0, "superwild": 0.0, "holominoes": 0.0,
+}
+#: Most 6 read as 9 or 9 as 6 among held-out 6s and 9s of the tiles that show their up.
+SIX_NINE_CONFUSION = 0.0  # measured TBD
 #: Least share of valid/ crops whose nearest other crop in the embedding shows the same face.
 EMBEDDING_NEIGHBOUR_ACCURACY = 0.68  # measured 0.721
 
@@ -51,6 +58,25 @@ def test_reads_held_out_font_families(reader: TileReader, game: str) -> None:
     crops = rendered_crops("held_out", 300, seed=17, games=(game,))
     readings = reader.read(crops.images)
     assert _accuracy([r.face for r in readings], crops.faces, FACES) >= HELD_OUT_FACE_ACCURACY[game]
+
+
+@pytest.mark.parametrize("game", ALL_GAMES)
+def test_the_up_network_finds_which_way_is_up(reader: TileReader, game: str) -> None:
+    crops = rendered_crops("held_out", 300, seed=23, games=(game,))
+    known = ~np.isnan(crops.ups)
+    found = reader.up_finder.ups(crops.images[known])
+    assert found.shape == (known.sum(),) and ((found >= 0) & (found < 360)).all()
+    off = np.abs((found - crops.ups[known] + 180.0) % 360.0 - 180.0)
+    assert np.mean(off <= 15.0) >= UP_ACCURACY[game]
+
+
+def test_six_and_nine_are_kept_apart_where_the_tile_shows_its_up(reader: TileReader) -> None:
+    crops = rendered_crops("held_out", 2000, seed=29, games=("modlinseq", "yushino"))
+    six, nine = FACES.index("6"), FACES.index("9")
+    rows = np.flatnonzero((crops.faces == six) | (crops.faces == nine))
+    read = np.array([FACES.index(r.face) for r in reader.read(crops.images[rows])])
+    swapped = np.mean(read == np.where(crops.faces[rows] == six, nine, six))
+    assert len(rows) > 100 and swapped <= SIX_NINE_CONFUSION
 
 
 def test_readings_list_alternatives_most_probable_first(reader: TileReader, valid_crops: CropSet) -> None:
@@ -107,6 +133,10 @@ def test_a_missing_or_damaged_model_is_a_reader_error(tmp_path: Path) -> None:
     damaged.write_bytes(np.random.default_rng(0).integers(0, 256, 5000, dtype=np.uint8).tobytes())
     with pytest.raises(ReaderError, match="damaged.onnx"):
         TileReader(damaged)
+    with pytest.raises(ReaderError, match="absent.onnx"):
+        TileReader(MODEL_PATH, missing)
+    with pytest.raises(ReaderError, match=r"tile_reader\.onnx"):
+        UpFinder(MODEL_PATH)  # the face network is no up network
     truncated = tmp_path / "truncated.onnx"
     truncated.write_bytes(tile_reader().model_path.read_bytes()[:20000])
     with pytest.raises(VisionError, match="truncated.onnx"):

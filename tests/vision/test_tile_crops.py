@@ -10,8 +10,8 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.reader.crop import INPUT_PX, tile_crop
-from vision.reader.faces import COLOUR_NAMES, COLOURS, FACES
+from vision.reader.crop import INPUT_PX, tile_crop, upright
+from vision.reader.faces import COLOUR_NAMES, COLOURS, FACES, NOT_A_FACE
 from vision.sim.game_tiles import GAMES, sample_game_style
 from vision.sim.options import Split
 from vision.sim.tile_crops import (
@@ -36,6 +36,10 @@ def test_rendered_crops_have_the_model_input_shape_and_label_types() -> None:
     assert set(crops.games) <= set(ALL_GAMES)
     assert crops.faces.min() >= 0 and crops.faces.max() < len(FACES)
     assert crops.images.std() > 20  # crops show something, not a flat fill
+    # every tile's up is known and "none" has none
+    none = crops.faces == FACES.index(NOT_A_FACE)
+    assert np.isnan(crops.ups[none]).all() and not np.isnan(crops.ups[~none]).any()
+    assert ((crops.ups[~none] >= 0) & (crops.ups[~none] < 360)).all()
 
 
 def test_same_seed_gives_the_same_bytes_and_another_seed_differs() -> None:
@@ -139,6 +143,7 @@ def test_concatenate_keeps_order_and_types() -> None:
     both = CropSet.concatenate([a, b])
     assert len(both) == 5 and both.faces.dtype == np.int16 and both.colours.dtype == np.int8
     assert (both.images[3:] == b.images).all() and list(both.games[3:]) == ["yushino"] * 2
+    np.testing.assert_array_equal(both.ups[3:], b.ups)
 
 
 def test_mosaic_command_writes_a_labelled_image(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -180,8 +185,33 @@ def test_an_unreadable_photo_is_named(photos_dir: Path, tmp_path: Path) -> None:
 def test_camera_crop_checks_its_input() -> None:
     rng = np.random.default_rng(0)
     image = np.full((60, 60, 3), 200, np.uint8)
-    assert camera_crop(image, (30, 30), 40.0, rng).shape == (INPUT_PX, INPUT_PX, 3)
+    assert camera_crop(image, (30, 30), 40.0, rng)[0].shape == (INPUT_PX, INPUT_PX, 3)
     with pytest.raises(ValueError, match="positive size"):
         camera_crop(image, (30, 30), 0.0, rng)
     with pytest.raises(ValueError, match="BGR uint8"):
         camera_crop(image[..., 0], (30, 30), 40.0, rng)
+
+
+def test_a_camera_crop_turned_back_by_its_turn_stands_upright() -> None:
+    # a spot above the centre: the camera turns it; upright() with the turn undone restores it
+    image = np.full((200, 200, 3), 120, np.uint8)
+    cv2.circle(image, (100, 62), 24, (250, 250, 250), -1)
+    reference = tile_crop(image, (100, 100), 130.0).astype(np.float32)
+    rng = np.random.default_rng(4)
+    for _ in range(6):
+        crop, turn = camera_crop(image, (100, 100), 130.0, rng)
+        ups = np.array([-turn, -turn + 180.0])  # the right way round, and upside down
+        back = upright(np.stack([crop, crop]), ups).astype(np.float32)
+        right, wrong = (float(np.corrcoef(b[8:32, 8:32].ravel(), reference[8:32, 8:32].ravel())[0, 1])
+                        for b in back)
+        assert right > 0.6 and right > wrong + 0.5
+
+
+def test_upright_undoes_a_counter_clockwise_turn() -> None:
+    crops = rendered_crops("train", 4, seed=9)
+    centre = ((INPUT_PX - 1) / 2, (INPUT_PX - 1) / 2)
+    turned = np.stack([cv2.warpAffine(c, cv2.getRotationMatrix2D(centre, 40.0, 1.0), (INPUT_PX, INPUT_PX))
+                       for c in crops.images])
+    back = upright(turned, np.full(4, 40.0)).astype(np.int16)
+    inner = slice(12, 28)  # inside the circle that both turns keep
+    assert np.abs(back[:, inner, inner] - crops.images[:, inner, inner]).mean() < 12

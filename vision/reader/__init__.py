@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.reader.model import MODEL_PATH, FaceReading, ReaderError, TileReader
+from vision.reader.model import MODEL_PATH, UP_MODEL_PATH, FaceReading, ReaderError, TileReader
 
 __all__ = ["FaceReading", "ReaderConfig", "ReaderError", "TileReader", "read_faces", "tile_reader"]
 
@@ -28,28 +28,30 @@ class ReaderConfig:
     """Settings of the reader stage.
 
     Attributes:
-        model_path: the ONNX model (default: the shipped vision/reader/tile_reader.onnx).
+        model_path: the ONNX face network (default: the shipped vision/reader/tile_reader.onnx).
+        up_model_path: the ONNX up network (default: the shipped vision/reader/tile_up.onnx).
         allowed: the faces the game's tiles can show (a prior, see TileReader.read); None: every face.
     """
 
     model_path: Path = MODEL_PATH
+    up_model_path: Path = UP_MODEL_PATH
     allowed: frozenset[str] | None = None
 
 
 @functools.cache
-def tile_reader(model_path: Path = MODEL_PATH) -> TileReader:
-    """The reader of one model file, loaded once per process.
+def tile_reader(model_path: Path = MODEL_PATH, up_model_path: Path = UP_MODEL_PATH) -> TileReader:
+    """The reader of one pair of model files, loaded once per process.
 
     Raises:
-        ReaderError: the model file is missing or damaged.
+        ReaderError: a model file is missing or damaged.
     """
-    return TileReader(model_path)
+    return TileReader(model_path, up_model_path)
 
 
 def read_faces(
     config: ReaderConfig, crops: np.ndarray, allowed: Collection[str] | None = None
 ) -> list[FaceReading]:
-    """Read a batch of tile crops (one forward pass).
+    """Read a batch of tile crops (one pass of each network).
 
     Args:
         config: the model and the game's faces.
@@ -67,4 +69,4 @@ def read_faces(
     prior = config.allowed
     if allowed is not None:
         prior = frozenset(allowed) if prior is None else prior & frozenset(allowed)
-    return tile_reader(config.model_path).read(crops, prior)
+    return tile_reader(config.model_path, config.up_model_path).read(crops, prior)

@@ -3,8 +3,9 @@
 A tile crop is an axis-aligned square of the image centred on the tile (the whole tile, at any
 rotation, with a little of what lies around it), resampled to ``INPUT_PX`` x ``INPUT_PX``. Its side
 is ``CROP_SCALE`` times the tile's *size*: the diameter of the circle through the tile's corners,
-in image pixels. The model finds which way is up from what the crop shows (a pentagon's apex,
-Yushino's underline, where the number sits on a Rummikub tile). A Holominoes tile is read corner by
+in image pixels. The reader's up network finds which way is up from what the crop shows (a
+pentagon's apex, Yushino's underline, where the number sits on a Rummikub tile) and
+:func:`upright` turns the crop so before the face is read. A Holominoes tile is read corner by
 corner: the crop is centred on one numbered corner's digit and its size is the tile's radius.
 
 The same function cuts crops for training (bench/train_reader.py, vision/sim/) and at the table
@@ -77,4 +78,25 @@ def tile_crops(image: np.ndarray, centres: np.ndarray, sizes: np.ndarray) -> np.
     out = np.empty((len(centres), INPUT_PX, INPUT_PX, 3), np.uint8)
     for i, (c, s) in enumerate(zip(centres, sizes, strict=True)):
         out[i] = tile_crop(image, c, float(s))
+    return out
+
+
+def upright(crops: np.ndarray, ups_deg: np.ndarray) -> np.ndarray:
+    """Turn each crop about its centre so that its print stands upright.
+
+    Args:
+        crops: BGR uint8 [n, INPUT_PX, INPUT_PX, 3].
+        ups_deg: float [n], which way each crop's print points: degrees counter-clockwise as seen
+            from upright (what vision.reader.model.TileReader.ups finds).
+
+    Returns:
+        BGR uint8 [n, INPUT_PX, INPUT_PX, 3]; the corners turned in from outside are the nearest
+        edge pixels (replicated border).
+    """
+    out = np.empty_like(crops)
+    centre = ((INPUT_PX - 1) / 2, (INPUT_PX - 1) / 2)
+    for i, (crop, up) in enumerate(zip(crops, ups_deg, strict=True)):
+        matrix = cv2.getRotationMatrix2D(centre, -float(up), 1.0)
+        out[i] = cv2.warpAffine(crop, matrix, (INPUT_PX, INPUT_PX), flags=cv2.INTER_LINEAR,
+                                borderMode=cv2.BORDER_REPLICATE)
     return out

@@ -1,10 +1,19 @@
-"""The learned tile reader: a small CNN (vision/reader/tile_reader.onnx) run with cv2.dnn.
+"""The learned tile reader: two small CNNs run with cv2.dnn, which way is up, then the face.
 
-The network reads tile crops (vision.reader.crop: 40 x 40 BGR, the tile at any rotation) and gives,
-for each crop, a probability for every face of the vocabulary (vision.reader.faces.FACES), one for
-every colour (COLOURS) and an embedding (the penultimate layer) for a user's own tile-set exemplars.
-It is trained by bench/train_reader.py (PyTorch, seeded) and exported to ONNX; no PyTorch at run
-time. The model card is vision/reader/tile_reader.md.
+Tile crops (vision.reader.crop: 40 x 40 BGR, the tile at any rotation) pass two networks:
+
+1. the up network (vision/reader/tile_up.onnx) finds which way the print's up points, from the
+   tile's shape and print (a pentagon's apex, Yushino's underline or bar, where the number sits on
+   a Rummikub tile, a Holominoes digit's own up), as one of ``UP_BINS`` directions;
+2. each crop is turned upright (vision.reader.crop.upright) and the face network
+   (vision/reader/tile_reader.onnx) gives a probability for every face of the vocabulary
+   (vision.reader.faces.FACES), one for every colour (COLOURS) and an embedding (its penultimate
+   layer) for a user's own tile-set exemplars.
+
+Reading upright crops lets the face network spend itself on type designs rather than turns, and
+keeps 6 and 9 apart wherever the tile shows its up. Both are trained by bench/train_reader.py
+(PyTorch, seeded) and exported to ONNX; no PyTorch at run time. The model card is
+vision/reader/tile_reader.md.
 """
 
 from __future__ import annotations
@@ -17,11 +26,17 @@ import cv2
 import numpy as np
 
 from vision.errors import VisionError
-from vision.reader.crop import INPUT_PX
+from vision.reader.crop import INPUT_PX, upright
 from vision.reader.faces import COLOURS, FACES, MIN_ALTERNATIVE, NOT_A_FACE
 
-#: The shipped model.
+#: The shipped face network.
 MODEL_PATH = Path(__file__).resolve().parent / "tile_reader.onnx"
+#: The shipped up network.
+UP_MODEL_PATH = MODEL_PATH.with_name("tile_up.onnx")
+#: The up network's classes: the print's up in this many directions, bin k centred on k * 360 /
+#: UP_BINS degrees counter-clockwise from upright (10 degrees: the face network reads a print
+#: turned up to half a bin either way).
+UP_BINS = 36
 
 #: The network's input is the crop's BGR values times this (0..1), channels first (N x 3 x 40 x 40).
 INPUT_SCALE = 1.0 / 255.0
@@ -31,11 +46,75 @@ INPUT_NAME = "crops"
 FACE_OUTPUT = "face"
 COLOUR_OUTPUT = "colour"
 EMBEDDING_OUTPUT = "embedding"
-
+UP_OUTPUT = "up"
 
 
 class ReaderError(VisionError):
     """The reader's model file is missing or damaged (the message names the file)."""
+
+
+def _load(path: Path, outputs: list[str]) -> tuple[cv2.dnn.Net, list[np.ndarray]]:
+    """Load an ONNX network and run it on one blank crop: (net, its outputs, each [1, k]).
+
+    Raises:
+        ReaderError: the file is missing or is not a network with ``outputs`` cv2.dnn can run.
+    """
+    if not path.is_file():
+        raise ReaderError(f"{path}: tile reader model not found")
+    try:
+        net = cv2.dnn.readNetFromONNX(str(path))
+        net.setInput(np.zeros((1, 3, INPUT_PX, INPUT_PX), np.float32), INPUT_NAME)
+        values = [v.reshape(1, -1) for v in net.forward(outputs)]
+    except cv2.error as exc:
+        first = str(exc).strip().splitlines()[-1] if str(exc).strip() else type(exc).__name__
+        raise ReaderError(f"{path}: not a tile reader model cv2.dnn can run ({first})") from exc
+    return net, values
+
+
+def _blob(crops: np.ndarray) -> np.ndarray:
+    return np.ascontiguousarray(crops.transpose(0, 3, 1, 2), dtype=np.float32) * np.float32(INPUT_SCALE)
+
+
+class UpFinder:
+    """The up network, loaded once: which way each crop's print points.
+
+    Args:
+        model_path: the ONNX up network (default: the shipped vision/reader/tile_up.onnx).
+
+    Raises:
+        ReaderError: the file is missing, is not a network cv2.dnn can load, or does not give
+            UP_BINS directions.
+    """
+
+    def __init__(self, model_path: Path | str = UP_MODEL_PATH) -> None:
+        self.model_path = Path(model_path)
+        self._net, (up,) = _load(self.model_path, [UP_OUTPUT])
+        if up.shape != (1, UP_BINS):
+            raise ReaderError(f"{self.model_path}: output {up.shape} is not {UP_BINS} directions")
+
+    def ups(self, crops: np.ndarray) -> np.ndarray:
+        """Which way each crop's print points (one forward pass).
+
+        Args:
+            crops: BGR uint8 [n, 40, 40, 3].
+
+        Returns:
+            float32 [n], degrees counter-clockwise as seen from upright, 0..360: the likeliest
+            direction, refined by the circular mean of it and its two neighbouring bins.
+
+        Raises:
+            ValueError: ``crops`` is not uint8 [n, 40, 40, 3].
+        """
+        if len(_checked(crops)) == 0:
+            return np.zeros(0, np.float32)
+        self._net.setInput(_blob(crops), INPUT_NAME)
+        p = _softmax(self._net.forward(UP_OUTPUT).reshape(len(crops), UP_BINS))
+        best = p.argmax(axis=1)
+        near = (best[:, None] + np.arange(-1, 2)[None, :]) % UP_BINS
+        weights = np.take_along_axis(p, near, axis=1)
+        angles = np.deg2rad(near * (360.0 / UP_BINS))
+        mean = np.arctan2((weights * np.sin(angles)).sum(axis=1), (weights * np.cos(angles)).sum(axis=1))
+        return (np.rad2deg(mean) % 360.0).astype(np.float32)
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,24 +150,21 @@ class TileReader:
     """The tile reader, with its network loaded once.
 
     Args:
-        model_path: the ONNX model (default: the shipped vision/reader/tile_reader.onnx).
+        model_path: the ONNX face network (default: the shipped vision/reader/tile_reader.onnx).
+        up_model_path: the ONNX up network (default: the shipped vision/reader/tile_up.onnx).
 
     Raises:
-        ReaderError: the file is missing, is not a network cv2.dnn can load, or its outputs do not
-            match the face and colour vocabularies.
+        ReaderError: a file is missing, is not a network cv2.dnn can load, or its outputs do not
+            match the face and colour vocabularies or the UP_BINS directions.
     """
 
-    def __init__(self, model_path: Path | str = MODEL_PATH) -> None:
+    def __init__(
+        self, model_path: Path | str = MODEL_PATH, up_model_path: Path | str = UP_MODEL_PATH
+    ) -> None:
         self.model_path = Path(model_path)
-        if not self.model_path.is_file():
-            raise ReaderError(f"{self.model_path}: tile reader model not found")
-        try:
-            self._net = cv2.dnn.readNetFromONNX(str(self.model_path))
-            face, colour, embedding = self._forward(np.zeros((1, INPUT_PX, INPUT_PX, 3), np.uint8))
-        except cv2.error as exc:
-            first = str(exc).strip().splitlines()[-1] if str(exc).strip() else type(exc).__name__
-            message = f"{self.model_path}: not a tile reader model cv2.dnn can run ({first})"
-            raise ReaderError(message) from exc
+        self.up_finder = UpFinder(up_model_path)
+        self._net, (face, colour, embedding) = _load(
+            self.model_path, [FACE_OUTPUT, COLOUR_OUTPUT, EMBEDDING_OUTPUT])
         if face.shape != (1, len(FACES)) or colour.shape != (1, len(COLOURS)) or embedding.ndim != 2:
             raise ReaderError(
                 f"{self.model_path}: outputs {face.shape}, {colour.shape}, {embedding.shape} do not match "
@@ -98,7 +174,7 @@ class TileReader:
         self.embedding_size = int(embedding.shape[1])
 
     def read(self, crops: np.ndarray, allowed: Collection[str] | None = None) -> list[FaceReading]:
-        """Read a batch of crops in one forward pass.
+        """Read a batch of crops (one pass of each network).
 
         Args:
             crops: BGR uint8 [n, 40, 40, 3] (vision.reader.crop.tile_crops), n >= 0.
@@ -128,7 +204,7 @@ class TileReader:
     def probabilities(
         self, crops: np.ndarray, allowed: Collection[str] | None = None
     ) -> tuple[np.ndarray, np.ndarray]:
-        """The face and colour probabilities of a batch of crops (one forward pass).
+        """The face and colour probabilities of a batch of crops (one pass of each network).
 
         Args:
             crops: BGR uint8 [n, 40, 40, 3].
@@ -150,8 +226,8 @@ class TileReader:
         return faces, _softmax(colour_logits)
 
     def embed(self, crops: np.ndarray) -> np.ndarray:
-        """The network's penultimate layer for each crop (one forward pass), for comparing a user's
-        own tile set with exemplars of its faces.
+        """The face network's penultimate layer for each crop turned upright, for comparing a
+        user's own tile set with exemplars of its faces.
 
         Args:
             crops: BGR uint8 [n, 40, 40, 3].
@@ -169,8 +245,8 @@ class TileReader:
         return (embedding / np.maximum(norms, 1e-12)).astype(np.float32)
 
     def _forward(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        blob = np.ascontiguousarray(crops.transpose(0, 3, 1, 2), dtype=np.float32) * np.float32(INPUT_SCALE)
-        self._net.setInput(blob, INPUT_NAME)
+        """Both networks: the crops turned upright by the up network, then the face network."""
+        self._net.setInput(_blob(upright(crops, self.up_finder.ups(crops))), INPUT_NAME)
         face, colour, embedding = self._net.forward([FACE_OUTPUT, COLOUR_OUTPUT, EMBEDDING_OUTPUT])
         n = len(crops)
         return face.reshape(n, -1), colour.reshape(n, -1), embedding.reshape(n, -1)

@@ -249,14 +249,19 @@ def render_holomino(
     for b in bites:
         cv2.circle(alpha, _pt(b), round(_BITE * r), 0, -1, cv2.LINE_AA)
         cv2.circle(image, _pt(b), round(_BITE * r) + 1, rim, max(1, s // 48), cv2.LINE_AA)
-    angles = np.array(HOLOMINO_NUMBERED_DEG)
     at = c + HOLOMINO_DIGIT_AT * r * _NUMBERED + rng.uniform(-0.015, 0.015, (3, 2)) * s
     box = np.array([0.30, 0.30]) * r * rng.uniform(0.8, 1.2)
-    for digit, centre, angle in zip(digits, at, angles, strict=True):
-        turn = -(angle + 90.0) if style.variant == "pointing" else 0.0
-        _print(image, style.font, str(digit), centre, box, ink, turn)
+    for corner, (digit, centre) in enumerate(zip(digits, at, strict=True)):
+        _print(image, style.font, str(digit), centre, box, ink, holomino_digit_turn(style, corner))
     return HolominoTile(_finish(image, alpha), (float(c[0]), float(c[1])), float(r), at,
                         bites)
+
+
+def holomino_digit_turn(style: GameStyle, corner: int) -> float:
+    """How far a Holominoes digit is turned on its tile (degrees, counter-clockwise as seen): 0 for
+    "upright" digits; a "pointing" digit's foot faces the tile's centre, its top the ``corner``
+    (0, 1, 2: E, SW, NW, HOLOMINO_NUMBERED_DEG)."""
+    return -(HOLOMINO_NUMBERED_DEG[corner] + 90.0) if style.variant == "pointing" else 0.0
 
 
 def _check(style: GameStyle, game: str, face: str, faces: tuple[str, ...], size_px: int) -> None:

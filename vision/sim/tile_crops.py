@@ -56,20 +56,24 @@ class CropSet:
         faces: int16 [n], indices into vision.reader.faces.FACES.
         colours: int8 [n], indices into vision.reader.faces.COLOURS ("-" for sets without colours).
         games: str [n]: "modlinseq", "yushino", "superwild", "holominoes" or "rummikub-photo".
+        ups: float32 [n]: which way the print's up points in the crop, degrees counter-clockwise
+            as seen (vision.reader.crop.upright turns it upright); NaN where unknown (photos,
+            "none").
     """
 
     images: np.ndarray
     faces: np.ndarray
     colours: np.ndarray
     games: np.ndarray
+    ups: np.ndarray
 
     def __post_init__(self) -> None:
         n = len(self.images)
         if self.images.shape[1:] != (INPUT_PX, INPUT_PX, 3) or self.images.dtype != np.uint8:
             raise ValueError(f"crop images must be uint8 [n, {INPUT_PX}, {INPUT_PX}, 3], "
                              f"got {self.images.dtype} {self.images.shape}")
-        if not len(self.faces) == len(self.colours) == len(self.games) == n:
-            raise ValueError("crop images, faces, colours and games differ in length")
+        if not len(self.faces) == len(self.colours) == len(self.games) == len(self.ups) == n:
+            raise ValueError("crop images, faces, colours, games and ups differ in length")
 
     def __len__(self) -> int:
         return len(self.images)
@@ -82,6 +86,7 @@ class CropSet:
             np.concatenate([s.faces for s in sets]).astype(np.int16),
             np.concatenate([s.colours for s in sets]).astype(np.int8),
             np.concatenate([s.games for s in sets]).astype(str),
+            np.concatenate([s.ups for s in sets]).astype(np.float32),
         )
 
 
@@ -112,14 +117,15 @@ def rendered_crops(split: Split, n: int, seed: int, games: tuple[str, ...] = ALL
     rng = np.random.default_rng(seed)
     tables = table_bank(rng)
     images = np.empty((n, INPUT_PX, INPUT_PX, 3), np.uint8)
-    faces, colours, names = np.empty(n, np.int16), np.empty(n, np.int8), []
+    faces, colours, ups, names = np.empty(n, np.int16), np.empty(n, np.int8), np.empty(n, np.float32), []
     for i in range(n):
         game = games[int(rng.integers(len(games)))]
         scene = SCENES[game](rng, split, tables, bool(rng.random() < NONE_SHARE))
-        images[i] = camera_crop(scene.canvas, scene.centre, scene.size, rng)
+        images[i], turn = camera_crop(scene.canvas, scene.centre, scene.size, rng)
         faces[i], colours[i] = FACES.index(scene.face), COLOURS.index(scene.colour)
+        ups[i] = (scene.up_deg - turn) % 360.0
         names.append(game)
-    return CropSet(images, faces, colours, np.array(names, dtype=str))
+    return CropSet(images, faces, colours, np.array(names, dtype=str), ups)
 
 
 def photo_crops(photos_dir: Path, seed: int, per_tile: int = 4) -> CropSet:
@@ -158,24 +164,25 @@ def photo_crops(photos_dir: Path, seed: int, per_tile: int = 4) -> CropSet:
             (cx, cy), (w, h), _ = cv2.minAreaRect(tile.polygon.astype(np.float32))
             face, colour = ("joker", NO_COLOUR) if tile.name == "joker" else (tile.face, _LETTER[tile.colour])
             for _ in range(per_tile):
-                crops.append(camera_crop(photo, (cx, cy), math.hypot(w, h), rng))
+                crops.append(camera_crop(photo, (cx, cy), math.hypot(w, h), rng)[0])
                 faces.append(FACES.index(face))
                 colours.append(COLOURS.index(colour))
     images = np.array(crops, np.uint8).reshape(-1, INPUT_PX, INPUT_PX, 3)
     return CropSet(images, np.array(faces, np.int16), np.array(colours, np.int8),
-                   np.full(len(crops), PHOTO_GAME))
+                   np.full(len(crops), PHOTO_GAME), np.full(len(crops), np.nan, np.float32))
 
 
 def camera_crop(
     image: np.ndarray, centre: Sequence[float], size: float, rng: np.random.Generator
-) -> np.ndarray:
+) -> tuple[np.ndarray, float]:
     """One training crop of the tile at ``centre`` (x, y) with ``size`` (pixels) in ``image`` (BGR
     uint8): turned by a uniform random angle with mild perspective, degraded like a camera frame
     (light, shadow, glare, colour cast, blur, noise, JPEG), and cut by tile_crop with the finder's
     error. A tile larger than DRAW_MAX is shrunk to it first (INTER_AREA).
 
     Returns:
-        BGR uint8 [INPUT_PX, INPUT_PX, 3].
+        (crop, turn): the crop, BGR uint8 [INPUT_PX, INPUT_PX, 3], and the turn it was given, in
+        degrees clockwise as seen (what was up in ``image`` points ``-turn`` counter-clockwise).
 
     Raises:
         ValueError: ``size`` is not positive or ``image`` is not BGR uint8.
@@ -188,7 +195,8 @@ def camera_crop(
     turn = rng.uniform(0, 2 * math.pi)
     c, s = math.cos(turn), math.sin(turn)
     tilt = rng.uniform(-0.1, 0.1, 2) / size  # up to 10 % scale change across a tile's size
-    skew = np.array([[1 + rng.uniform(-0.05, 0.05), rng.uniform(-0.05, 0.05), 0], [0, 1, 0], [*tilt, 1]])
+    # width and slant beyond the fonts' own (condensed, extended, oblique type designs)
+    skew = np.array([[1 + rng.uniform(-0.15, 0.15), rng.uniform(-0.15, 0.15), 0], [0, 1, 0], [*tilt, 1]])
     matrix = np.array([[c, -s, half], [s, c, half], [0, 0, 1]]) @ skew @ np.array(
         [[1, 0, -centre[0]], [0, 1, -centre[1]], [0, 0, 1]])
     view = cv2.warpPerspective(image, matrix, (side, side), flags=cv2.INTER_LINEAR,
@@ -198,12 +206,25 @@ def camera_crop(
         size *= side / view.shape[0]
         view = cv2.resize(view, (side, side), interpolation=cv2.INTER_AREA)
         half = side / 2
-    view = _photometric(view, size, rng)
+    view = _photometric(_ink_weight(view, size, rng), size, rng)
     ok, jpeg = cv2.imencode(".jpg", view, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(40, 96))])
     decoded = cv2.imdecode(jpeg, cv2.IMREAD_COLOR) if ok else None
     view = view if decoded is None else decoded
     offset = rng.uniform(-0.08, 0.08, 2) * size
-    return tile_crop(view, (half + offset[0], half + offset[1]), size * rng.uniform(0.9, 1.1))
+    crop = tile_crop(view, (half + offset[0], half + offset[1]), size * rng.uniform(0.9, 1.1))
+    return crop, math.degrees(turn)
+
+
+def _ink_weight(view: np.ndarray, size: float, rng: np.random.Generator) -> np.ndarray:
+    """Strokes a little bolder or lighter than the font's own, on four crops in ten: a grey-level
+    erosion or dilation of the BGR uint8 view by a pixel or two (what separates a type design's
+    weights at the sizes tiles are drawn)."""
+    roll = rng.random()
+    if roll >= 0.4:
+        return view
+    k = 3 if size > 50 else 2
+    kernel = np.ones((k, k), np.uint8)
+    return cv2.erode(view, kernel) if roll < 0.2 else cv2.dilate(view, kernel)
 
 
 def _photometric(view: np.ndarray, size: float, rng: np.random.Generator) -> np.ndarray:

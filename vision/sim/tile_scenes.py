@@ -33,13 +33,14 @@ from vision.sim.game_tiles import (
     SUPERWILD_FACES,
     SUPERWILD_INKS,
     YUSHINO_FACES,
+    holomino_digit_turn,
     render_holomino,
     render_superwild,
     render_yushino,
     sample_game_style,
 )
 from vision.sim.options import Split
-from vision.sim.scene import table_top
+from vision.sim.scene import TILE_MM, table_top
 from vision.sim.tiles import render_tile, sample_style, tile_outline
 
 #: Tile sizes (circumscribed diameter; a Holominoes tile's radius) in image pixels: from a far
@@ -66,6 +67,8 @@ class Scene:
         size: the crop's size (tile_crop's ``size``) in canvas pixels.
         face: the label, a face of vision.reader.faces.FACES.
         colour: the colour label, one of vision.reader.faces.COLOURS.
+        up_deg: which way the print's up points: the angle (degrees, counter-clockwise as seen) by
+            which the tile's print is turned from upright in the canvas; NaN for "none".
     """
 
     canvas: np.ndarray
@@ -73,6 +76,7 @@ class Scene:
     size: float
     face: str
     colour: str = NO_COLOUR
+    up_deg: float = math.nan
 
 
 def _draw_size(rng: np.random.Generator) -> float:
@@ -148,10 +152,18 @@ def _pick(rng: np.random.Generator, options: Sequence[str]) -> str:
 
 
 def _modlinseq(rng: np.random.Generator, split: Split, tables: list[np.ndarray], empty: bool) -> Scene:
-    """A pentagon (§1-3) in its cell of the printed hex sheet (§1-2), neighbours in the next cells."""
+    """A pentagon (§1-3) or a rectangle (a Rummikub-like set played as MODLINSEQ tiles) in its cell
+    of the printed hex sheet (§1-2), neighbours in the next cells."""
     size = _draw_size(rng)
-    s = max(16, round(size / _PENTAGON_DIAMETER))
-    ppm = s / 25.0  # the pentagon is 25 mm wide (§1-3)
+    style = sample_style(rng, split, ("pentagon", "rectangle"))
+    if style.shape == "pentagon":
+        s = max(16, round(size / _PENTAGON_DIAMETER))
+        ppm = s / 25.0  # the pentagon is 25 mm wide (§1-3)
+        anchor = tile_outline("pentagon", s)[:5].mean(axis=0)  # the pentagon's centre
+    else:
+        s = max(16, round(size / 1.25))  # the 3:4 rectangle's diagonal is 1.25 x its height
+        ppm = s / TILE_MM["rectangle"]
+        anchor = np.array([s / 2, s / 2])
     pitch = 32.0 * ppm  # calibration.board_print's default distance between cell centres
     side = int(math.ceil(2.2 * size)) + 4
     paper = rng.uniform(225, 255) * rng.uniform(0.95, 1.0, 3)
@@ -174,8 +186,6 @@ def _modlinseq(rng: np.random.Generator, split: Split, tables: list[np.ndarray],
         org = (round(cell[0] - 3 * scale * 11), round(cell[1] + 0.78 * pitch / 2))
         cv2.putText(canvas, address, org, cv2.FONT_HERSHEY_SIMPLEX, scale, (grey - 10,) * 3,
                     max(1, round(0.25 * ppm)), cv2.LINE_AA)
-    style = sample_style(rng, split, ("pentagon",))
-    anchor = tile_outline("pentagon", s)[:5].mean(axis=0)  # the pentagon's centre
     scene = Scene(canvas, (float(middle[0]), float(middle[1])), size, NOT_A_FACE)
     for k, cell in enumerate(cells):
         # a neighbour shows only at the crop's corners unless the crop is between cells
@@ -183,10 +193,11 @@ def _modlinseq(rng: np.random.Generator, split: Split, tables: list[np.ndarray],
             continue
         face = _pick(rng, MODLINSEQ_FACES)
         at = cell + rng.normal(0, 0.6, 2) * ppm
-        _place(canvas, render_tile(face, style, s, rng, modulus=int(rng.integers(5, 20))), anchor, at,
-               rng.normal(0, 8))
+        sprite = render_tile(face, style, s, rng, modulus=int(rng.integers(5, 20)))
+        turn = float(rng.normal(0, 8))
+        _place(canvas, sprite, anchor, at, turn)
         if k == 0 and not empty:
-            scene = Scene(canvas, (float(at[0]), float(at[1])), size, face)
+            scene = Scene(canvas, (float(at[0]), float(at[1])), size, face, up_deg=turn)
     return scene
 
 
@@ -225,9 +236,11 @@ def _yushino(rng: np.random.Generator, split: Split, tables: list[np.ndarray], e
             continue
         face = _pick(rng, YUSHINO_FACES)
         at = cell + rng.normal(0, 0.03, 2) * s
-        _place(canvas, render_yushino(face, style, s, rng), (s / 2, s / 2), at, rng.normal(0, 4))
+        sprite = render_yushino(face, style, s, rng)
+        turn = float(rng.normal(0, 4))
+        _place(canvas, sprite, (s / 2, s / 2), at, turn)
         if k == 0 and not empty:
-            scene = Scene(canvas, (float(at[0]), float(at[1])), size, face)
+            scene = Scene(canvas, (float(at[0]), float(at[1])), size, face, up_deg=turn)
     return scene
 
 
@@ -257,10 +270,11 @@ def _superwild(rng: np.random.Generator, split: Split, tables: list[np.ndarray],
         face = _pick(rng, SUPERWILD_FACES)
         colour = NO_COLOUR if face == "joker" else _pick(rng, tuple(SUPERWILD_INKS))
         at = c + d * step + rng.normal(0, 0.02, 2) * s
-        _place(canvas, render_superwild(face, colour, style, s, rng), (s / 2, s / 2), at,
-               rng.normal(0, 6) + (180 if rng.random() < 0.5 else 0))
+        sprite = render_superwild(face, colour, style, s, rng)
+        turn = float(rng.normal(0, 6) + (180 if rng.random() < 0.5 else 0))
+        _place(canvas, sprite, (s / 2, s / 2), at, turn)
         if k == 0 and not gap:
-            scene = Scene(canvas, (float(at[0]), float(at[1])), size, face, colour)
+            scene = Scene(canvas, (float(at[0]), float(at[1])), size, face, colour, up_deg=turn)
     if empty and not gap and rng.random() < 0.6:
         _clutter(canvas, c, size, rng)
     return scene
@@ -278,7 +292,7 @@ def _holominoes(rng: np.random.Generator, split: Split, tables: list[np.ndarray]
     bare = empty and rng.random() < 0.3
     neighbours = [c + math.sqrt(3) * radius * np.array([math.cos(a), math.sin(a)])
                   for a in np.deg2rad(np.arange(30, 390, 60))]
-    turn = rng.normal(0, 3)
+    turn = float(rng.normal(0, 3))
     scene = Scene(canvas, (float(c[0]), float(c[1])), radius, NOT_A_FACE)
     corner = int(rng.integers(3))
     towards = c + HOLOMINO_DIGIT_AT * radius * _unit(HOLOMINO_BITTEN_DEG[corner] if empty
@@ -297,7 +311,9 @@ def _holominoes(rng: np.random.Generator, split: Split, tables: list[np.ndarray]
             if empty:  # where a digit would be at a bitten corner
                 point = np.array(tile.centre) + HOLOMINO_DIGIT_AT * (point - np.array(tile.centre))
             x, y = rot @ np.array([point[0], point[1], 1.0])
-            scene = Scene(canvas, (float(x), float(y)), radius, NOT_A_FACE if empty else str(digits[corner]))
+            up = math.nan if empty else turn + holomino_digit_turn(style, corner)
+            scene = Scene(canvas, (float(x), float(y)), radius, NOT_A_FACE if empty else str(digits[corner]),
+                          up_deg=up)
     if bare and rng.random() < 0.6:
         _clutter(canvas, c, radius, rng)
     return scene

@@ -34,7 +34,7 @@ from vision.sim.camera import NoiseBank, random_lighting
 from vision.sim.game_tiles import render_holomino, render_superwild, sample_game_style
 from vision.sim.options import Split
 from vision.sim.scene import table_top
-from vision.sim.tile_scenes import _place
+from vision.sim.tile_scenes import place_sprite
 from vision.sim.tiles import TileStyle, render_tile
 
 #: The photo's size (width, height), pixels: a 1024 x 768 frame of a table camera.
@@ -197,7 +197,8 @@ def superwild_shot(
             sprite = _real_tile(face, colour, split, s, rng)
         else:
             sprite = render_superwild(face, colour, style, s, rng)
-        _place(canvas, sprite, (s / 2, s / 2), at, turn + upside + float(rng.uniform(-PUSH_DEG, PUSH_DEG)))
+        pushed = turn + upside + float(rng.uniform(-PUSH_DEG, PUSH_DEG))
+        place_sprite(canvas, sprite, (s / 2, s / 2), at, pushed)
         faces.append((tile, face, colour))
     image, seen = _camera(canvas, centres, rng)
     tiles = tuple(
@@ -241,7 +242,8 @@ def holominoes_shot(
     centres = middle + turned * r + rng.uniform(-PUSH, PUSH, (len(laid), 2)) * r
     for p, at in zip(laid, centres, strict=True):
         drawn = render_holomino(p.tile.oriented(p.first), style, s, rng)
-        _place(canvas, drawn.image, drawn.centre, at, turn + float(rng.uniform(-PUSH_DEG / 3, PUSH_DEG / 3)))
+        pushed = turn + float(rng.uniform(-PUSH_DEG / 3, PUSH_DEG / 3))
+        place_sprite(canvas, drawn.image, drawn.centre, at, pushed)
     image, seen = _camera(canvas, centres, rng)
     tiles = tuple(
         ShotTile(format_tile(p.tile), "".join(str(d) for d in p.tile.oriented(p.first)), NO_COLOUR,

@@ -115,7 +115,7 @@ def _table_patch(tables: list[np.ndarray], rng: np.random.Generator, side: int) 
     return np.ascontiguousarray(patch[::-1] if rng.random() < 0.5 else patch)
 
 
-def _place(canvas: np.ndarray, sprite: np.ndarray, anchor: Sequence[float] | np.ndarray,
+def place_sprite(canvas: np.ndarray, sprite: np.ndarray, anchor: Sequence[float] | np.ndarray,
            at: Sequence[float] | np.ndarray, turn_deg: float = 0.0) -> None:
     """Composite a BGRA sprite onto ``canvas`` (in place) with its point ``anchor`` at ``at``, turned
     by ``turn_deg`` about it, with the tile's darker edge and a soft contact shadow."""
@@ -195,7 +195,7 @@ def _modlinseq(rng: np.random.Generator, split: Split, tables: list[np.ndarray],
         at = cell + rng.normal(0, 0.6, 2) * ppm
         sprite = render_tile(face, style, s, rng, modulus=int(rng.integers(5, 20)))
         turn = float(rng.normal(0, 8))
-        _place(canvas, sprite, anchor, at, turn)
+        place_sprite(canvas, sprite, anchor, at, turn)
         if k == 0 and not empty:
             scene = Scene(canvas, (float(at[0]), float(at[1])), size, face, up_deg=turn)
     return scene
@@ -238,7 +238,7 @@ def _yushino(rng: np.random.Generator, split: Split, tables: list[np.ndarray], e
         at = cell + rng.normal(0, 0.03, 2) * s
         sprite = render_yushino(face, style, s, rng)
         turn = float(rng.normal(0, 4))
-        _place(canvas, sprite, (s / 2, s / 2), at, turn)
+        place_sprite(canvas, sprite, (s / 2, s / 2), at, turn)
         if k == 0 and not empty:
             scene = Scene(canvas, (float(at[0]), float(at[1])), size, face, up_deg=turn)
     return scene
@@ -272,7 +272,7 @@ def _superwild(rng: np.random.Generator, split: Split, tables: list[np.ndarray],
         at = c + d * step + rng.normal(0, 0.02, 2) * s
         sprite = render_superwild(face, colour, style, s, rng)
         turn = float(rng.normal(0, 6) + (180 if rng.random() < 0.5 else 0))
-        _place(canvas, sprite, (s / 2, s / 2), at, turn)
+        place_sprite(canvas, sprite, (s / 2, s / 2), at, turn)
         if k == 0 and not gap:
             scene = Scene(canvas, (float(at[0]), float(at[1])), size, face, colour, up_deg=turn)
     if empty and not gap and rng.random() < 0.6:
@@ -303,7 +303,7 @@ def _holominoes(rng: np.random.Generator, split: Split, tables: list[np.ndarray]
         first, second, third = (int(v) for v in rng.choice(HOLOMINO_DIGITS, 3))
         digits = (first, second, third)
         tile = render_holomino(digits, style, s, rng)
-        _place(canvas, tile.image, tile.centre, at, turn)
+        place_sprite(canvas, tile.image, tile.centre, at, turn)
         if k == 0:
             rot = cv2.getRotationMatrix2D(tile.centre, turn, 1.0)
             rot[:, 2] += at - np.array(tile.centre)

@@ -33,7 +33,7 @@ from calibration.square_board import SquareSpec, design_square_board
 from tilescribe.progress import add_quiet_option, progress
 from vision.board.board_reader import cell_address
 from vision.board.square_lines import SEQUENCE_PENALTY
-from vision.board.square_reader import SquareBoardReader, SquareReadConfig
+from vision.board.square_reader import VIEWS, SquareBoardReader, SquareReadConfig
 from vision.reader.model import TileReader
 from vision.sim.options import SPLITS
 from vision.sim.square_scene import game_faces, render_square_frame
@@ -50,13 +50,16 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--penalty", type=float, default=SEQUENCE_PENALTY,
                         help="log-odds against a broken line (vision.board.square_lines); 0: no rules' prior")
+    parser.add_argument("--views", type=int, choices=(1, 2, 3, 4), default=VIEWS,
+                        help=f"quarter turns of each crop the reader reads (default {VIEWS})")
     add_quiet_option(parser)
     args = parser.parse_args()
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
     cv2.setNumThreads(1)
     geometry = design_square_board(SquareSpec())
-    reader = SquareBoardReader(SquareReadConfig(geometry, TileReader(), sequence_penalty=args.penalty))
+    reader = SquareBoardReader(SquareReadConfig(geometry, TileReader(), sequence_penalty=args.penalty,
+                                                    views=args.views))
     missed = extra = wrong = tiles = right = 0
     ms: list[float] = []
     confusions: Counter[tuple[str, str]] = Counter()
@@ -87,7 +90,7 @@ def main() -> int:
     squares = args.frames * len(geometry.squares)
     print(f"{args.frames} frames of the {len(geometry.squares)}-square board, {tiles} tiles, {args.split} "
           f"fonts ({', '.join(sorted(fonts))}), 1280x960 JPEG, seed {args.seed}, "
-          f"line penalty {args.penalty:g}")
+          f"line penalty {args.penalty:g}, {args.views} views")
     print(f"per-square error {(missed + extra + wrong) / squares:.2%} ({missed} missed, {extra} extra, "
           f"{wrong} wrong faces of {squares} squares); per-tile error {(missed + wrong) / tiles:.2%}; "
           f"frames entirely right {right / args.frames:.1%}")

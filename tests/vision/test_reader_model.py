@@ -93,6 +93,21 @@ def test_readings_list_alternatives_most_probable_first(reader: TileReader, vali
     assert reader.read(np.zeros((0, 40, 40, 3), np.uint8)) == []
 
 
+def test_more_views_give_one_steadier_reading_per_crop(reader: TileReader, valid_crops: CropSet) -> None:
+    crops = valid_crops.images[:60]
+    one, _ = reader.probabilities(crops, allowed={"5", "7", "joker"})
+    four, colours = reader.probabilities(crops, allowed={"5", "7", "joker"}, views=4)
+    assert four.shape == one.shape and colours.shape == (60, len(COLOURS))
+    np.testing.assert_allclose(four.sum(axis=1), 1.0, rtol=1e-5)
+    assert np.all(four[:, [FACES.index(f) for f in ("1", "13", "#")]] == 0)  # the prior holds
+    # a quarter-turned crop read at all four turns reads the same
+    turned, _ = reader.probabilities(np.ascontiguousarray(np.rot90(crops, 1, axes=(1, 2))),
+                                     allowed={"5", "7", "joker"}, views=4)
+    np.testing.assert_allclose(turned, four, atol=1e-4)
+    with pytest.raises(ValueError, match="views"):
+        reader.read(crops, views=5)
+
+
 def test_the_prior_leaves_only_allowed_faces_and_none(reader: TileReader, valid_crops: CropSet) -> None:
     crops = valid_crops.images[:30]
     faces, _ = reader.probabilities(crops, allowed={"5", "joker"})

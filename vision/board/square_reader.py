@@ -36,7 +36,7 @@ from vision.board.sheet import board_sheet
 from vision.board.square_lines import SEQUENCE_PENALTY, broken_lines, decode_sequences
 from vision.reader.crop import INPUT_PX, tile_crops
 from vision.reader.faces import FACES, MIN_ALTERNATIVE, NOT_A_FACE, NUMBER_FACES, WILD_FACE
-from vision.reader.model import TileReader
+from vision.reader.model import ALL_VIEWS, TileReader
 
 #: Yushino's faces (games.md): the digits 0..9 and the blank, read "#".
 YUSHINO_FACES: tuple[str, ...] = (*NUMBER_FACES[:10], WILD_FACE)
@@ -44,9 +44,11 @@ YUSHINO_FACES: tuple[str, ...] = (*NUMBER_FACES[:10], WILD_FACE)
 #: ``tilescribe board print --game yushino`` draws (the reader's training scenes draw a square
 #: 1.05 to 1.18 times the tile's side, and allow the size 10 % off).
 TILE_FILL = 0.9
-#: Quarter turns of each crop the reader reads (the faces' probabilities averaged): on TRAIN-font
-#: renders of the board 4 views cut the reader's face error from 11% to 4% of the tiles, for 4 x its time.
-VIEWS = 4
+#: Quarter turns of each crop the reader reads (TileReader.probabilities' views): on held-out
+#: renders of the board (bench/bench_yushino_read.py --views) 4 views against 1 cut the tiles
+#: misread or missed from 1.81% to 1.02% and the squares wrongly taken for tiles from 48 to 14 of
+#: 9,000, for about twice the read time.
+VIEWS = ALL_VIEWS
 #: Presence probabilities the reader's "none" decides between, and the "none" below which such a
 #: square holds a tile: chosen among 48 settings on 40 TRAIN-font frames (presence errors 17 -> 1).
 UNSURE: tuple[float, float] = (0.2, 0.7)
@@ -156,13 +158,8 @@ class SquareBoardReader:
             (given, none): float64 (shape: [n, len(faces)]), rows summing to 1, columns in the
             order of ``faces``; and float64 (shape: [n]), the probability of no tile.
         """
-        views = self.config.views
-        log_p = np.zeros((len(crops), len(self._columns) + 1))
-        for turn in range(views):
-            turned = np.ascontiguousarray(np.rot90(crops, turn, axes=(1, 2)))
-            faces, _ = self.config.reader.probabilities(turned, self._allowed)
-            log_p += np.log(faces[:, self._columns_and_none] + 1e-6)  # 1e-6: a ruled-out face stays finite
-        mean = np.exp((log_p - log_p.max(axis=1, keepdims=True)) / views)
+        faces, _ = self.config.reader.probabilities(crops, self._allowed, self.config.views)
+        mean = faces[:, self._columns_and_none].astype(np.float64)
         mean /= mean.sum(axis=1, keepdims=True)
         given = mean[:, :-1] / np.maximum(mean[:, :-1].sum(axis=1, keepdims=True), 1e-12)
         return given, mean[:, -1]

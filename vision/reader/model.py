@@ -47,6 +47,10 @@ FACE_OUTPUT = "face"
 COLOUR_OUTPUT = "colour"
 EMBEDDING_OUTPUT = "embedding"
 UP_OUTPUT = "up"
+#: Floor of a probability in the geometric mean over quarter turns (TileReader.probabilities).
+GEOMETRIC_FLOOR = 1e-6
+#: Every quarter turn: the ``views`` of the steadiest reading.
+ALL_VIEWS = 4
 
 
 class ReaderError(VisionError):
@@ -173,7 +177,9 @@ class TileReader:
         #: Length of the embedding (:meth:`embed`).
         self.embedding_size = int(embedding.shape[1])
 
-    def read(self, crops: np.ndarray, allowed: Collection[str] | None = None) -> list[FaceReading]:
+    def read(
+        self, crops: np.ndarray, allowed: Collection[str] | None = None, views: int = 1
+    ) -> list[FaceReading]:
         """Read a batch of crops (one pass of each network).
 
         Args:
@@ -181,14 +187,16 @@ class TileReader:
             allowed: the faces that may be there (a prior, e.g. from the rules or a tile set):
                 every other face gets probability 0 and the rest are renormalised; "none" is always
                 allowed. None: every face.
+            views: how many quarter turns of each crop to read, 1 to 4 (:meth:`probabilities`).
 
         Returns:
             One reading per crop, in order.
 
         Raises:
-            ValueError: ``crops`` is not uint8 [n, 40, 40, 3], or ``allowed`` names an unknown face.
+            ValueError: ``crops`` is not uint8 [n, 40, 40, 3], ``allowed`` names an unknown face,
+                or ``views`` is not 1 to 4.
         """
-        faces, colours = self.probabilities(crops, allowed)
+        faces, colours = self.probabilities(crops, allowed, views)
         order = np.argsort(-faces, axis=1, kind="stable")
         ranked = np.take_along_axis(faces, order, axis=1).tolist()
         colour = colours.argmax(axis=1)
@@ -202,13 +210,19 @@ class TileReader:
         return readings
 
     def probabilities(
-        self, crops: np.ndarray, allowed: Collection[str] | None = None
+        self, crops: np.ndarray, allowed: Collection[str] | None = None, views: int = 1
     ) -> tuple[np.ndarray, np.ndarray]:
         """The face and colour probabilities of a batch of crops (one pass of each network).
+
+        With ``views`` > 1 each crop is also read turned by each further quarter turn (exact turns,
+        no resampling) and its probabilities are the normalised geometric mean over the turns: the
+        up network sees the tile afresh at each, so the mean is steadier than any one reading, for
+        ``views`` times the time (figures: bench/bench_yushino_read.py --views).
 
         Args:
             crops: BGR uint8 [n, 40, 40, 3].
             allowed: the prior, as for :meth:`read`.
+            views: how many quarter turns of each crop to read, 1 to 4.
 
         Returns:
             (faces, colours): float32 [n, len(FACES)] and [n, len(COLOURS)], rows summing to 1,
@@ -218,12 +232,15 @@ class TileReader:
             ValueError: as for :meth:`read`.
         """
         mask = _prior_mask(allowed)
-        if len(_checked(crops)) == 0:
+        if views not in (1, 2, 3, 4):
+            raise ValueError(f"views must be 1 to 4 quarter turns, got {views!r}")
+        n = len(_checked(crops))
+        if n == 0:
             return np.zeros((0, len(FACES)), np.float32), np.zeros((0, len(COLOURS)), np.float32)
-        face_logits, colour_logits, _ = self._forward(crops)
-        faces = _softmax(face_logits) * mask
-        faces /= faces.sum(axis=1, keepdims=True)
-        return faces, _softmax(colour_logits)
+        turned = np.concatenate([np.rot90(crops, k, axes=(1, 2)) for k in range(views)])
+        face_logits, colour_logits, _ = self._forward(np.ascontiguousarray(turned))
+        faces = _geometric_mean(_softmax(face_logits) * mask, views)
+        return faces, _geometric_mean(_softmax(colour_logits), views)
 
     def embed(self, crops: np.ndarray) -> np.ndarray:
         """The face network's penultimate layer for each crop turned upright, for comparing a
@@ -268,6 +285,17 @@ def _prior_mask(allowed: Collection[str] | None) -> np.ndarray:
     if unknown:
         raise ValueError(f"allowed faces: unknown {unknown!r}; faces are {FACES}")
     return np.array([f in allowed or f == NOT_A_FACE for f in FACES], np.float32)
+
+
+def _geometric_mean(p: np.ndarray, views: int) -> np.ndarray:
+    """Rows of ``views`` stacked blocks (float32 [views n, k], each row summing to at most 1) ->
+    their normalised geometric mean per crop (float32 [n, k], rows summing to 1). A probability is
+    floored at GEOMETRIC_FLOOR before its logarithm (one view ruling a face out does not rule it
+    out alone); a face the prior forbids (0 in every view) stays 0."""
+    blocks = p.reshape(views, len(p) // views, -1)
+    logs = np.log(np.maximum(blocks, GEOMETRIC_FLOOR)).mean(axis=0)
+    mean = np.exp(logs - logs.max(axis=1, keepdims=True)) * (blocks.max(axis=0) > 0)
+    return (mean / mean.sum(axis=1, keepdims=True)).astype(np.float32)
 
 
 def _softmax(logits: np.ndarray) -> np.ndarray:

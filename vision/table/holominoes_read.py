@@ -28,10 +28,9 @@ import numpy as np
 
 from vision.reader.crop import tile_crops
 from vision.reader.faces import FACES, NOT_A_FACE
-from vision.reader.model import TileReader
+from vision.reader.model import ALL_VIEWS, TileReader
 from vision.table.hex_layout import find_hexes
 from vision.table.holominoes_grid import HolominoesGrid, SeenCorner, SeenHex, holominoes_grid
-from vision.table.quarter_turns import turned_probabilities
 
 #: The set's largest number (games.md: `[Digits "6"]`, the seed's default).
 DEFAULT_DIGITS = 6
@@ -92,7 +91,7 @@ def read_holominoes(image: np.ndarray, reader: TileReader, digits: int = DEFAULT
     at = centres[:, None, :] + DIGIT_AT * radii[:, None, None] * unit[None]  # [n, 6, 2]
     crops = tile_crops(image, at.reshape(-1, 2), np.repeat(radii, 6))
     allowed = tuple(str(d) for d in range(1, digits + 1))
-    faces, _ = turned_probabilities(reader, crops, allowed)
+    faces, _ = reader.probabilities(crops, allowed, ALL_VIEWS)
     faces = faces.reshape(len(centres), 6, -1)
     none = np.clip(faces[:, :, _NONE], 1e-6, 1 - 1e-6)
     score = [float(np.sum(np.log1p(-none[:found, p::2])) + np.sum(np.log(none[:found, 1 - p::2])))

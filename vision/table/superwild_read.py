@@ -7,7 +7,7 @@
    print lies off its middle along that axis (a Rummikub-like tile prints its number in its upper
    part) that end is its top (``UP_SHIFT``), otherwise which end is up stays open.
 3. The learned reader (vision.reader.model) reads face and colour from each tile's crop at its
-   four quarter turns (vision.table.quarter_turns), the faces limited to the Super Wild set's
+   four quarter turns (TileReader.probabilities' views), the faces limited to the Super Wild set's
    ("1".."13" less 6 and 9, "6/9", "joker" for the Super Wild; a tile read as a 6 or a 9, printed
    the way other sets print them, is the 6/9 tile); a number tile takes the likeliest number
    and colour of the four together. A body read as "none" is no tile. Where no tile reads as the Super Wild,
@@ -28,8 +28,7 @@ import numpy as np
 
 from vision.reader.crop import tile_crops
 from vision.reader.faces import COLOURS, FACES, JOKER_FACE, NO_COLOUR, NOT_A_FACE, SIX_NINE_FACE
-from vision.reader.model import TileReader
-from vision.table.quarter_turns import turned_probabilities
+from vision.reader.model import ALL_VIEWS, TileReader
 from vision.table.superwild_grid import SeenTile, SuperWildGrid, superwild_grid
 from vision.table.tile_bodies import Body, find_bodies
 
@@ -118,7 +117,7 @@ def _seen(
         return [], []
     centres = np.array([b.centre for b in bodies], np.float64)
     crops = tile_crops(image, centres, np.array([d for d, _, _ in axes]))
-    faces, colours = turned_probabilities(reader, crops, (*SUPERWILD_FACES, "6", "9"))
+    faces, colours = reader.probabilities(crops, (*SUPERWILD_FACES, "6", "9"), ALL_VIEWS)
     six_nine = FACES.index(SIX_NINE_FACE)
     for printed in ("6", "9"):  # a Super Wild tile read as a 6 or a 9 is the 6/9 tile
         faces[:, six_nine] += faces[:, FACES.index(printed)]

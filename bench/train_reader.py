@@ -332,7 +332,10 @@ def main(argv: list[str] | None = None) -> int:
                    plan.up_epochs, plan, args.seed, args.quiet)
     export(up_net, args.up_out, UP_HEADS)
     # the face network learns from crops turned upright by the exported up network, as at the table
-    upright_images = upright(train_set.images, UpFinder(args.up_out).ups(train_set.images))
+    finder = UpFinder(args.up_out)
+    ups = np.concatenate([finder.ups(train_set.images[i : i + CHUNK])  # chunks bound the network's memory
+                          for i in range(0, len(train_set.images), CHUNK)])
+    upright_images = upright(train_set.images, ups)
     labels = {FACE_OUTPUT: train_set.faces, COLOUR_OUTPUT: train_set.colours}
     candidates = []
     with tempfile.TemporaryDirectory() as tmp:

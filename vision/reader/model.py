@@ -239,8 +239,10 @@ class TileReader:
             return np.zeros((0, len(FACES)), np.float32), np.zeros((0, len(COLOURS)), np.float32)
         turned = np.concatenate([np.rot90(crops, k, axes=(1, 2)) for k in range(views)])
         face_logits, colour_logits, _ = self._forward(np.ascontiguousarray(turned))
-        faces = _geometric_mean(_softmax(face_logits) * mask, views)
-        return faces, _geometric_mean(_softmax(colour_logits), views)
+        faces, colours = _softmax(face_logits) * mask, _softmax(colour_logits)
+        if views == 1:
+            return faces / faces.sum(axis=1, keepdims=True), colours
+        return _geometric_mean(faces, views), _geometric_mean(colours, views)
 
     def embed(self, crops: np.ndarray) -> np.ndarray:
         """The face network's penultimate layer for each crop turned upright, for comparing a

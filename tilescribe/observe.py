@@ -34,6 +34,9 @@ class Observation:
         faces: when the board was read in this frame (settled and unoccluded): cell -> face
             (``"7"``, ``"#"``, ``"marker"``, ``"joker"``) for every occupied cell; else None.
         confidence: cell -> the reader's confidence 0..1 for the faces read (empty for truths).
+        layout: the reading of a Yushino, Super Wild or Holominoes table (settled and unoccluded):
+            every tile seen, each a placement in the game's notation (games.md: ``7H8``, a blank
+            seen as ``#H9``; ``R7@3,0``; ``132@1,0/E``); else None.
     """
 
     frame: int
@@ -41,9 +44,10 @@ class Observation:
     camera: CameraState
     faces: dict[Hex, str] | None = None
     confidence: dict[Hex, float] = field(default_factory=dict)
+    layout: frozenset[str] | None = None
 
     def __post_init__(self) -> None:
-        if self.faces is not None and self.camera is not CameraState.LOCKED:
+        if (self.faces is not None or self.layout is not None) and self.camera is not CameraState.LOCKED:
             raise ValueError(f"frame {self.frame}: a reading needs a locked board, not {self.camera}")
 
 
@@ -93,10 +97,11 @@ class Settle:
 
 
 class TruthObserver:
-    """Observations from a recording's truth: its ``frames.json`` cells and hand flags.
+    """Observations from a recording's truth: its ``frames.json`` cells (or layout) and hand flags.
 
     A frame is quiet when no hand is over the board and its cells equal the previous frame's; the
-    settled reading is the frame's true cells. No image is looked at.
+    settled reading is the frame's true cells, or the frame's true layout in a recording of another
+    game. No image is looked at.
 
     Args:
         recording: the recording whose frames are observed.
@@ -106,7 +111,7 @@ class TruthObserver:
     def __init__(self, recording: Recording, still_seconds: float) -> None:
         self.recording = recording
         self._settle = Settle(still_seconds)
-        self._previous: dict[str, str] | None = None
+        self._previous: tuple[dict[str, str], tuple[str, ...] | None] | None = None
 
     def observe(self, frame: Frame) -> Observation:
         """The observation of one frame of the recording.
@@ -118,11 +123,14 @@ class TruthObserver:
         if not 0 <= frame.index < len(self.recording.frames):
             raise ValueError(f"frame {frame.index} is not in {self.recording.folder}")
         entry = self.recording.frames[frame.index]
-        moving = self._previous is not None and entry.cells != self._previous
-        self._previous = entry.cells
+        truth = (entry.cells, entry.layout)
+        moving = self._previous is not None and truth != self._previous
+        self._previous = truth
         camera = CameraState.HAND if entry.hand else CameraState.MOVING if moving else CameraState.LOCKED
         if not self._settle.update(frame.t, camera is CameraState.LOCKED):
             return Observation(frame.index, frame.t, camera)
+        if entry.layout is not None:
+            return Observation(frame.index, frame.t, camera, layout=frozenset(entry.layout))
         try:
             faces = {parse_address(a): face for a, face in entry.cells.items()}
         except ValueError as exc:

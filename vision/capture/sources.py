@@ -260,12 +260,16 @@ class RecordedFrame:
         t: time in seconds from the start of the recording.
         cells: the true occupied cells, address -> face (``"10"``, ``"#"``, ``"marker"``).
         hand: True when a hand or arm is over the board in this frame.
+        layout: the true tiles of a Yushino, Super Wild or Holominoes recording, each a placement in
+            the game's notation (games.md: ``7H8``, ``R7@3,0``, ``132@1,0/E``), sorted; None for
+            MODLINSEQ, whose truth is ``cells``.
     """
 
     file: str
     t: float
     cells: dict[str, str] = field(hash=False)
     hand: bool = False
+    layout: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -337,9 +341,13 @@ def _recorded_frame(path: Path, i: int, entry: Any) -> RecordedFrame:
         cells = dict(entry.get("cells", {}))
         if not all(isinstance(v, str) for v in cells.values()):
             raise TypeError("cell faces must be strings")
+        layout = entry.get("layout")
+        if layout is not None and not (isinstance(layout, list) and all(isinstance(v, str) for v in layout)):
+            raise TypeError("'layout' must be a list of placements (strings)")
         if not math.isfinite(t):
             raise ValueError(f"time {t!r} is not a finite number")
-        return RecordedFrame(file=file, t=t, cells=cells, hand=bool(entry.get("hand", False)))
+        return RecordedFrame(file=file, t=t, cells=cells, hand=bool(entry.get("hand", False)),
+                             layout=None if layout is None else tuple(sorted(layout)))
     except InputFileError as exc:
         raise SourceError(str(exc)) from exc
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:

@@ -13,18 +13,18 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 from display.kiosk import ActionKind, Kiosk, KioskAction
-from engine.game import TurnRecord
-from engine.hexgrid import format_address, parse_address
+from display.view import KioskView
+from engine.hexgrid import Hex, format_address, parse_address
 from tilescribe.gpio import EndTurnButton
-from tilescribe.journal import Journal
-from tilescribe.observe import Observer
+from tilescribe.journal import CommittedGame, Journal, JournalTurn
+from tilescribe.observe import Observation, Observer
 from tilescribe.settings import TableSettings
-from tilescribe.table import Table
 from vision.capture.sources import Frame, FrameSource, SourceError, SourceEvent, SourceLostError
 
 log = logging.getLogger(__name__)
@@ -32,6 +32,70 @@ log = logging.getLogger(__name__)
 #: Recording events the session acts on, besides "end_turn".
 _EVENT_ACTIONS = {"pass": ActionKind.PASS, "freeze": ActionKind.FREEZE, "undo": ActionKind.UNDO,
                   "end_game": ActionKind.END_GAME}
+
+
+class SessionTable(Protocol):
+    """The game at the table as the session drives it: MODLINSEQ's tilescribe.table.Table, or
+    tilescribe.game_table.GameTable for the games read as a layout. Each request returns the turn
+    it committed (None when none), for the journal."""
+
+    game_over: bool
+    #: shown after the kiosk's title (e.g. that a recording's truth stands in for the vision)
+    note: str
+
+    @property
+    def settings(self) -> TableSettings:
+        """The table settings."""
+        ...
+
+    @property
+    def game(self) -> CommittedGame:
+        """The committed turns and points."""
+        ...
+
+    def observe(self, obs: Observation) -> JournalTurn | None:
+        """Take one frame's observation."""
+        ...
+
+    def camera_lost(self, message: str) -> None:
+        """The camera disappeared."""
+        ...
+
+    def request_end(self) -> JournalTurn | None:
+        """The end-of-turn signal."""
+        ...
+
+    def pass_turn(self) -> JournalTurn | None:
+        """The current player's turn with nothing laid."""
+        ...
+
+    def freeze(self) -> JournalTurn | None:
+        """The current player freezes (where the game has it)."""
+        ...
+
+    def undo(self) -> JournalTurn | None:
+        """Take back the last committed turn."""
+        ...
+
+    def end_game(self) -> None:
+        """End the game."""
+        ...
+
+    def correct(self, cell: Hex, face: str) -> bool:
+        """Correct a misread cell; True when the committed record changed."""
+        ...
+
+    def take_lifted(self) -> Sequence[JournalTurn]:
+        """Turns taken back by lifting their tiles since the last call."""
+        ...
+
+    def restart(self) -> None:
+        """A rematch with the same settings."""
+        ...
+
+    def view(self) -> KioskView:
+        """The kiosk's picture of the table now."""
+        ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +129,7 @@ class Session:
     Args:
         source: where frames come from.
         observer: turns frames into observations.
-        table: the game at the table.
+        table: the game at the table (either kind: :class:`SessionTable`).
         journal: where committed turns go.
         kiosk: the screen, or None (no screen at all).
         button: the GPIO end-of-turn button, or None.
@@ -79,7 +143,7 @@ class Session:
             ends it. Without it the session ends with the game (a headless run).
     """
 
-    def __init__(self, source: FrameSource, observer: Observer, table: Table, journal: Journal,
+    def __init__(self, source: FrameSource, observer: Observer, table: SessionTable, journal: Journal,
                  kiosk: Kiosk | None = None, button: EndTurnButton | None = None, speed: float | None = None,
                  on_frame: Callable[[Frame], None] | None = None, max_dropouts: int = 50,
                  rematch: Callable[[TableSettings], Journal] | None = None) -> None:
@@ -126,7 +190,7 @@ class Session:
             self.journal = self.rematch(self.table.settings)
             self.table.restart()
         game = self.table.game
-        return SessionResult(self.journal.folder, self.journal.transcript_path, game.scores,
+        return SessionResult(self.journal.folder, self.journal.transcript_path, dict(game.scores),
                              len(game.history), self.frames, self.dropouts, self.table.game_over,
                              new_game=self._after_game is ActionKind.NEW_GAME)
 
@@ -250,7 +314,7 @@ class Session:
         if self.table.take_lifted():
             self.journal.rewrite(self.table.game, "taken back (tiles lifted)")
 
-    def _record(self, record: TurnRecord | None) -> None:
+    def _record(self, record: JournalTurn | None) -> None:
         """Journal the turns taken back by lifting their tiles, then ``record`` (a committed turn)."""
         self._journal_lifted()
         if record is None:

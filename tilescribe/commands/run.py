@@ -345,6 +345,8 @@ def run(args: argparse.Namespace) -> int:
         recorded = None
         if isinstance(source, RecordingSource):
             recorded = recording_settings(source.recording.folder)
+            if args.game is None and recorded is not None:
+                args.game = recorded.table_game  # the recording's game (None: MODLINSEQ)
         resumed = _resumed(args)
         board = args.board or (source.recording.board if isinstance(source, RecordingSource) else None)
         settings = resumed.settings if resumed is not None else _settings(args, recorded, board)

@@ -243,6 +243,9 @@ class GameTable:
             game_map=pending_map(text, self.pending, turn is not None and not turn.legal) if self.pending
             else base.game_map,
             provisional_points=turn.score if turn is not None and turn.legal else None,
+            pending=self.pending,
+            pending_illegal=turn is not None and not turn.legal,
+            out_of_sync=bool(self._sync),
             camera=self.camera,
             alert=self.alert,
             alert_level=self.alert_level,

@@ -168,4 +168,5 @@ def test_an_end_turn_with_nothing_new_is_the_games_own_pass() -> None:
 def test_freeze_is_refused_in_words() -> None:
     text = _truth("Yushino", 3, turns=1)
     table = GameTable(TableSettings.of_transcript(text), text)
-    assert table.freeze() is None and "no freeze" in table.alert
+    table.freeze()
+    assert not table.game_over and len(table.game.history) == 1 and "no freeze" in table.alert

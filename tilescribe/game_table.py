@@ -27,14 +27,13 @@ from functools import lru_cache
 
 from display.maps import GameMap, read_game
 from display.replay import view_of
-from display.view import AlertLevel, CameraState, KioskView
+from display.view import AlertLevel, KioskView
 from engine.games import TableRules, TurnReport, rules_for
 from engine.record import format_tags
 from tilescribe.observe import Observation
 from tilescribe.settings import TableSettings
 from tilescribe.transcript_game import TableRecord, TranscriptGame
-
-_CAMERA_LOST = "Camera lost"
+from tilescribe.turn_signals import TurnSignals
 
 #: Each game's turn with nothing laid (games.md): what ending a turn with nothing new writes.
 PASS_MOVES = {"Yushino": "pass", "Super Wild": "draw", "Holominoes": "pass"}
@@ -45,7 +44,7 @@ def header_of(settings: TableSettings) -> str:
     return "".join(line + "\n" for line in format_tags(list(settings.header_tags)))
 
 
-class GameTable:
+class GameTable(TurnSignals[TableRecord]):
     """The table of a Yushino, Super Wild or Holominoes game.
 
     Args:
@@ -59,20 +58,12 @@ class GameTable:
     def __init__(self, settings: TableSettings, text: str | None = None) -> None:
         if settings.table_game is None:
             raise ValueError("GameTable needs a Yushino, Super Wild or Holominoes game")
-        self.settings = settings
+        super().__init__(settings, "table")
         self.rules: TableRules = rules_for(settings.table_game)  # type: ignore[assignment]
         self.game = (TranscriptGame(self.rules, header_of(settings)) if text is None
                      else TranscriptGame.from_text(self.rules, text))
-        self.camera = CameraState.STARTING
-        self.alert = ""
-        self.alert_level = AlertLevel.INFO
-        #: shown after the title (e.g. that a recording's truth stands in for the vision)
-        self.note = ""
         self.game_over = self.game.is_over
         self._seen: frozenset[str] | None = None
-        self._reading_t = 0.0
-        self._fresh = False  # the table has stayed quiet since the last reading
-        self._end_requested = False
         self._moves = ""  # the turn in progress ("" when nothing new)
         self._turn: TurnReport | None = None
         self._sync = ""  # why no turn leads to the layout seen
@@ -82,43 +73,19 @@ class GameTable:
     def observe(self, obs: Observation) -> TableRecord | None:
         """Take one frame's observation; returns the turn committed by it, if any (auto mode, or an
         end-of-turn signal given before the table settled)."""
-        if self.camera is CameraState.NO_CAMERA and self.alert.startswith(_CAMERA_LOST):
-            self._say("Camera back.", AlertLevel.INFO)
-        self.camera = obs.camera
-        if obs.camera is not CameraState.LOCKED:
-            self._fresh = False
+        self._see(obs)
         if obs.layout is not None:
             self._seen = obs.layout
-            self._reading_t, self._fresh = obs.t, True
+            self._read(obs.t)
             self._update()
             if self._end_requested:
                 return self.end_turn()
-        auto = self.settings.auto_end_seconds
-        if (auto is not None and self._fresh and self._turn is not None and self._turn.legal
-                and obs.t - self._reading_t >= auto):
-            record = self.end_turn()
-            if record is not None:
-                self._say(f"{self.alert} (ended automatically: Undo takes it back)", AlertLevel.INFO)
-            return record
-        return None
+        return self._auto_end(obs.t)
 
-    def camera_lost(self, message: str) -> None:
-        """The camera disappeared (the session reopens it); shown until the next frame."""
-        self.camera, self._fresh = CameraState.NO_CAMERA, False
-        self._say(f"{_CAMERA_LOST}: {message}. Reconnecting; nothing committed is lost.", AlertLevel.WARN)
+    def _turn_is_legal(self) -> bool:
+        return self._turn is not None and self._turn.legal
 
     # -- the players' requests ---------------------------------------------------------------
-    def request_end(self) -> TableRecord | None:
-        """The end-of-turn signal: commit now if the last reading is current, else with the next."""
-        if self.game_over:
-            self._say("The game is over.", AlertLevel.INFO)
-            return None
-        if self._fresh:
-            return self.end_turn()
-        self._end_requested = True
-        self._say("Ending the turn once the table is still...", AlertLevel.INFO)
-        return None
-
     def end_turn(self) -> TableRecord | None:
         """Commit the turn in progress when it is legal (with nothing new: the game's pass);
         otherwise say what is wrong and commit nothing."""
@@ -222,9 +189,6 @@ class GameTable:
 
     def _sync_message(self) -> str:
         return f"Table out of sync: {self._sync}. Put the table back as it was, then go on."
-
-    def _say(self, text: str, level: AlertLevel) -> None:
-        self.alert, self.alert_level = text, level
 
     @staticmethod
     def _error_text(turn: TurnReport) -> str:

@@ -4,11 +4,9 @@ their true layouts (tilescribe.layout_recording, TruthObserver): the session log
 from __future__ import annotations
 
 import json
-import os
-import signal
 import subprocess
 import sys
-import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -16,6 +14,7 @@ import pytest
 from display.replay import transcript_prefix
 from display.view import CameraState
 from engine.games import TableRules, rules_for
+from tests.tilescribe.conftest import HEADLESS, REPO, turn_lines
 from tilescribe.game_folder import game_folders, plain_turns, read_game
 from tilescribe.game_table import GameTable
 from tilescribe.journal import Journal
@@ -25,7 +24,6 @@ from tilescribe.session import Session
 from tilescribe.settings import TableSettings
 from vision.capture.sources import Frame, RecordingSource
 
-REPO = Path(__file__).resolve().parents[2]
 #: (game, seed of its random game): Super Wild's seed rearranges the table (turn 10).
 GAMES = [("Yushino", 3), ("Super Wild", 5), ("Holominoes", 4)]
 TURNS = 12
@@ -120,36 +118,25 @@ def test_a_layout_no_turn_leads_to_is_out_of_sync_and_not_committed(tmp_path: Pa
 
 
 @pytest.mark.parametrize(("game", "seed"), GAMES)
-def test_sigkill_mid_game_then_resume(tmp_path: Path, game: str, seed: int) -> None:
+def test_sigkill_mid_game_then_resume(tmp_path: Path, game: str, seed: int,
+                                      killed_mid_game: Callable[[list[str], Path], list[str]]) -> None:
     rules = _rules(game)
     text = _truth(game, seed)
     recording = write_layout_recording(rules, text, tmp_path / "rec")
     games = tmp_path / "games"
     cmd = [sys.executable, "-m", "tilescribe.cli", "run", "--source", str(recording), "--truth", "--headless",
            "--no-sound", "--games", str(games), "--resume", "yes"]
-    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
-    proc = subprocess.Popen([*cmd, "--speed", "2"], cwd=REPO, env=env, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
-    committed: list[str] = []
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and proc.poll() is None:
-        found = list(games.glob("*/transcript.txt"))
-        if found and len(committed := plain_turns(found[0].read_text())) >= 3:
-            break
-        time.sleep(0.005)
-    proc.send_signal(signal.SIGKILL)
-    proc.wait()
-    assert proc.returncode == -signal.SIGKILL, "the session ended before it could be killed mid-game"
+    committed = killed_mid_game([*cmd, "--speed", "2"], games)  # paced: still running after 3 turns
     folder, = game_folders(games)
     assert not read_game(folder).is_finished
-    before = plain_turns((folder / "transcript.txt").read_text())
+    before = turn_lines((folder / "transcript.txt").read_text())
     assert len(before) >= 3 and before[: len(committed)] == committed
-    resumed = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True, timeout=120)
+    resumed = subprocess.run(cmd, cwd=REPO, env=HEADLESS, capture_output=True, text=True, timeout=120)
     assert resumed.returncode == 0, resumed.stderr
     assert f"after turn {len(before)}" in resumed.stdout
     assert game_folders(games) == [folder]
     record = (folder / "transcript.txt").read_text()
-    assert plain_turns(record)[: len(before)] == before
+    assert turn_lines(record)[: len(before)] == before
     assert dict(rules.replay_text(record).scores) == dict(rules.replay_text(text).scores)
     assert read_game(folder).is_finished
 

@@ -1,0 +1,52 @@
+"""Settings of the games read as a layout: the game, its players and its own tags, from the settings
+file and the command line; bad values named in one line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tilescribe.cli import main
+from tilescribe.settings import SettingsError, TableSettings, load_settings
+
+
+def test_the_settings_file_names_the_game_and_its_own_tags(tmp_path: Path) -> None:
+    path = tmp_path / "settings.toml"
+    path.write_text('game = "holominoes"\nplayers = ["Ana", "Bo", "Cy"]\n[tags]\nPool = 4\nScoring = "sum"\n')
+    settings = load_settings(path, {"players": ["Xu", "Yo"]})
+    assert settings.table_game == "Holominoes"
+    assert settings.header_tags == (("Game", "Holominoes"), ("Players", "Xu, Yo"), ("Pool", "4"),
+                                    ("Scoring", "sum"))
+    assert TableSettings.from_dict(settings.to_dict()) == settings  # as the journal stores it
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ('game = "superwild"\n[tags]\nLayout = "classic"\n', "Super Wild has no tag 'Layout'"),
+    ('game = "yushino"\n[tags]\nDirection = "sideways"\n', "Direction"),
+    ('game = "holominoes"\ntags = 3\n', "tags must be a table"),
+])
+def test_a_bad_game_tag_is_named(tmp_path: Path, text: str, message: str) -> None:
+    path = tmp_path / "settings.toml"
+    path.write_text(text)
+    with pytest.raises(SettingsError, match=message) as caught:
+        load_settings(path, {})
+    assert str(path) in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_modlinseq_settings_are_unchanged_by_the_other_games() -> None:
+    settings = TableSettings()
+    assert settings.table_game is None and settings.header_tags == ()
+    assert "tags" not in settings.to_dict() and settings.to_dict()["game"] == "MODLINSEQ"
+
+
+def test_run_refuses_an_unknown_game_and_a_live_camera_without_a_reader(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(["run", "--game", "chess", "--headless"])
+    assert stopped.value.code == 2 and "unknown game 'chess'" in capsys.readouterr().err
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    status = main(["run", "--game", "yushino", "--source", "0", "--headless", "--games", str(tmp_path),
+                   "--resume", "no"])
+    err = capsys.readouterr().err
+    assert status == 2 and "no camera reader of Yushino" in err and "Traceback" not in err

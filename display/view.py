@@ -121,6 +121,8 @@ class KioskView:
         pending: on a game map, the moves of the turn in progress (games.md notation).
         pending_illegal: on a game map, the turn in progress breaks a rule.
         out_of_sync: on a game map, no turn leads to the table seen (the alert says what to put back).
+        pass_label: the button of a turn with nothing laid (``"Pass"``; Super Wild's ``"Draw"``).
+        can_freeze: the game has freezing (§3-3, MODLINSEQ): its button is shown.
     """
 
     cells: frozenset[Hex]
@@ -148,6 +150,8 @@ class KioskView:
     pending: tuple[str, ...] = ()
     pending_illegal: bool = False
     out_of_sync: bool = False
+    pass_label: str = "Pass"
+    can_freeze: bool = True
 
     def __post_init__(self) -> None:
         for name in ("tiles", "provisional", "restore"):

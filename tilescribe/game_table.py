@@ -210,6 +210,8 @@ class GameTable(TurnSignals[TableRecord]):
             pending=self.pending,
             pending_illegal=turn is not None and not turn.legal,
             out_of_sync=bool(self._sync),
+            pass_label=PASS_MOVES[self.rules.name].capitalize(),
+            can_freeze=False,
             camera=self.camera,
             alert=self.alert,
             alert_level=self.alert_level,

@@ -92,21 +92,17 @@ def _turns_right(rules: TableRules, truth: str, written: str) -> tuple[int, int,
 def bench_game(game: str, count: int, turns: int, truth: bool, work: Path) -> int:
     """Whole games of ``game`` through the session (module docstring); the exit status."""
     from engine.games import rules_for
+    from tilescribe.commands.run import observer_for
     from tilescribe.demo import game_renderer
     from tilescribe.game_table import GameTable
     from tilescribe.journal import Journal
     from tilescribe.layout_recording import write_layout_recording
-    from tilescribe.observe import TruthObserver
     from tilescribe.session import Session
     from tilescribe.settings import TableSettings
     from vision.capture.sources import RecordingSource
 
     rules: TableRules = rules_for(game)  # type: ignore[assignment]
     render = game_renderer(rules.name)
-    if not truth:
-        print(f"bench_session: no camera reader of {rules.name} is installed here; use --truth",
-              file=sys.stderr)
-        return 2
     total = [0, 0, 0]
     for seed in _game_seeds(rules, count, turns):
         text = rules.random_transcript(seed, 2, turns)
@@ -115,15 +111,18 @@ def bench_game(game: str, count: int, turns: int, truth: bool, work: Path) -> in
         settings = TableSettings.of_transcript(text)
         source = RecordingSource(folder)
         table = GameTable(settings)
+        how = argparse.Namespace(truth=truth)  # observer_for reads the truth where no camera reader is
+        observer = observer_for(rules.name, source, settings, how)
+        assert observer is not None  # a layout-read game's
         with Journal.create(work / "games", settings) as journal, source:
-            result = Session(source, TruthObserver(source.recording, settings.still_seconds), table,
-                             journal).run()
+            result = Session(source, observer, table, journal).run()
         written = result.transcript.read_text(encoding="utf-8")
         right, phantom, n = _turns_right(rules, text, written)
         total = [total[0] + right, total[1] + phantom, total[2] + n]
         kind = "rendered" if render is not None else "true layouts"
         true_scores = dict(rules.replay_text(text).scores)
-        print(f"{rules.name} seed {seed} ({kind}, truth read): {right}/{n} turns recorded right, "
+        read = "truth read" if how.truth else "read by the camera reader"
+        print(f"{rules.name} seed {seed} ({kind}, {read}): {right}/{n} turns recorded right, "
               f"{phantom} phantom; scores {dict(result.scores)} (true {true_scores})")
     print(f"{rules.name}: {count} games, turns recorded right {total[0]}/{total[2]} "
           f"({100 * total[0] / max(total[2], 1):.1f}%), phantom turns {total[1]}")

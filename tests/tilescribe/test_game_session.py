@@ -157,3 +157,23 @@ def test_freeze_is_refused_in_words() -> None:
     table = GameTable(TableSettings.of_transcript(text), text)
     table.freeze()
     assert not table.game_over and len(table.game.history) == 1 and "no freeze" in table.alert
+
+
+def test_auto_mode_ends_a_legal_turn_after_the_table_stays_still() -> None:
+    rules = _rules("Yushino")
+    text = _truth("Yushino", 3, turns=2)
+    auto = {**TableSettings.of_transcript(text).to_dict(), "auto_end_seconds": 2.0}
+    settings = TableSettings.from_dict(auto)
+    table = GameTable(settings, transcript_prefix(text, 1))
+    seen = rules.layout(text)
+    assert table.observe(Observation(0, 10.0, CameraState.LOCKED, layout=seen)) is None
+    assert table.turn is not None and table.turn.legal and table.view().provisional_points == table.turn.score
+    table.camera_lost("no frames")
+    assert table.view().alert.startswith("Camera lost")
+    assert table.observe(Observation(1, 11.0, CameraState.LOCKED)) is None  # the camera is back
+    assert table.alert == "Camera back."
+    record = table.observe(Observation(2, 12.5, CameraState.LOCKED, layout=seen))
+    assert record is None  # read again at 12.5: still 2 s to wait
+    record = table.observe(Observation(3, 14.6, CameraState.LOCKED))
+    assert record is not None and record.number == 2 and "ended automatically" in table.alert
+    assert plain_turns(table.game.text) == plain_turns(text)

@@ -6,7 +6,8 @@ rules (engine.games.TableRules):
 
 - the turn in progress: ``RULES.table_turn(text, seen)`` gives its moves; replaying the transcript
   plus that line (``RULES.replay_text``) judges it: its provisional points, or the rule it breaks in
-  words (the alert), the map drawing it as pending (and in the alert colour when illegal);
+  words (the alert) and the banner; the map draws it as pending (in the alert colour when
+  illegal) once display.maps.read_game takes the turn in progress (:func:`pending_map`);
 - "board out of sync": a layout no turn leads to (a tile gone, moved where it may not be); the
   alert says what to put back, in the rules' words;
 - the end of a turn: on a signal (key, touch, GPIO, a recording's event) the turn is committed

@@ -34,6 +34,7 @@ from engine.game import Game, TurnRecord
 from engine.games import TableRules, canonical_name, rules_for
 from engine.hexgrid import Board, format_address
 from engine.randomgame import random_game
+from engine.record import game_tag
 from engine.settings import Settings
 from engine.tiles import Placement, Tile
 from engine.transcript import format_transcript, transcript_of
@@ -318,12 +319,17 @@ def game_renderer(game: str) -> Callable[..., Path] | None:
 
 
 def recording_settings(folder: Path) -> TableSettings | None:
-    """The table settings stored in a recording written by :func:`write_recording`, else None.
+    """The table settings stored in a recording written by :func:`write_recording` (or
+    tilescribe.layout_recording); for a recording that stores only the true transcript of a Yushino,
+    Super Wild or Holominoes game, that game's settings (TableSettings.of_transcript); else None.
 
     Raises:
         SettingsError: the stored settings are malformed.
     """
     doc = json.loads((folder / "frames.json").read_text(encoding="utf-8"))
-    if "settings" not in doc:
-        return None
-    return TableSettings.from_dict(doc["settings"], str(folder / "frames.json"))
+    if "settings" in doc:
+        return TableSettings.from_dict(doc["settings"], str(folder / "frames.json"))
+    text = doc.get("transcript")
+    if isinstance(text, str) and game_tag(text).lower() not in ("", "modlinseq"):
+        return TableSettings.of_transcript(text)
+    return None

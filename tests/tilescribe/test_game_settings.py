@@ -3,11 +3,15 @@ file and the command line; bad values named in one line."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
+from engine.games import rules_for
 from tilescribe.cli import main
+from tilescribe.demo import recording_settings
+from tilescribe.layout_recording import write_layout_recording
 from tilescribe.settings import SettingsError, TableSettings, load_settings
 
 
@@ -50,3 +54,15 @@ def test_run_refuses_an_unknown_game_and_a_live_camera_without_a_reader(
                    "--resume", "no"])
     err = capsys.readouterr().err
     assert status == 2 and "no camera reader of Yushino" in err and "Traceback" not in err
+
+
+def test_a_recording_with_only_its_true_transcript_names_its_game(tmp_path: Path) -> None:
+    rules = rules_for("Holominoes")
+    text = rules.random_transcript(2, players=3, turns=2)
+    folder = write_layout_recording(rules, text, tmp_path / "rec")  # type: ignore[arg-type]
+    doc = json.loads((folder / "frames.json").read_text())
+    stored = recording_settings(folder)
+    del doc["settings"]  # as a simulator that writes the transcript alone
+    (folder / "frames.json").write_text(json.dumps(doc))
+    assert recording_settings(folder) == stored == TableSettings.of_transcript(text)
+    assert stored is not None and stored.game.players == ("Ana", "Bo", "Cy")

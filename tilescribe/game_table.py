@@ -15,7 +15,7 @@ rules (engine.games.TableRules):
   illegal turn is not committed; in auto mode a legal turn ends by itself after the table has
   stayed still for ``auto_end_seconds``; with nothing new, ending the turn is the game's pass
   (Super Wild: a draw; Yushino and Holominoes: a pass);
-- undo, the end of the game.
+- corrections of misread tiles (:meth:`GameTable.correct_tile`), undo, the end of the game.
 
 Pure logic: no camera, no screen, no files (tilescribe.session wires those in). Its public surface is
 tilescribe.table.Table's, so that the session drives either.
@@ -65,6 +65,8 @@ class GameTable(TurnSignals[TableRecord]):
                      else TranscriptGame.from_text(self.rules, text))
         self.game_over = self.game.is_over
         self._seen: frozenset[str] | None = None
+        #: a tile misread as it is seen -> the true placement ("" for no tile), while it is seen
+        self._fixes: dict[str, str] = {}
         self._moves = ""  # the turn in progress ("" when nothing new)
         self._turn: TurnReport | None = None
         self._sync = ""  # why no turn leads to the layout seen
@@ -116,9 +118,29 @@ class GameTable(TurnSignals[TableRecord]):
         self._say(f"{self.rules.name} has no freeze: end the turn, or end the game.", AlertLevel.INFO)
 
     def correct(self, cell: object, face: str) -> bool:
-        """Corrections name MODLINSEQ's hex cells; here the players move the tile instead (says so)."""
-        self._say("Move the tile on the table to correct the reading.", AlertLevel.INFO)
+        """Corrections by cell are MODLINSEQ's hex board's; here a tile is corrected by
+        :meth:`correct_tile` (says so and returns False)."""
+        self._say("Correct a tile of this table by the tile, not by a cell.", AlertLevel.INFO)
         return False
+
+    def correct_tile(self, seen: str, true: str) -> bool:
+        """Correct a misread tile: while the reader sees ``seen`` (a placement of the layout, e.g.
+        ``7H8``), take ``true`` instead (``1H8``; ``""``: no tile there). Committed turns are not
+        amended (undo the turn, then correct).
+
+        Returns:
+            True when the correction is taken (the journal notes it).
+
+        Raises:
+            ValueError: ``seen`` is not in the layout read now (the message names it).
+        """
+        if self._seen is None or seen not in self._seen:
+            raise ValueError(f"correction of {seen}: no such tile is read on the table now")
+        self._fixes[seen] = true
+        self._update()
+        if self.alert_level is not AlertLevel.ERROR:
+            self._say(f"{seen} corrected to {true or 'no tile'}.", AlertLevel.INFO)
+        return True
 
     def undo(self) -> TableRecord | None:
         """Take back the last committed turn; returns it (None when there is none)."""
@@ -143,6 +165,7 @@ class GameTable(TurnSignals[TableRecord]):
         """A rematch: a new game with the same players and settings."""
         self.game = TranscriptGame(self.rules, header_of(self.settings))
         self.game_over = False
+        self._fixes.clear()
         self._end_requested = self._fresh = False
         self._update()
         self._say("Rematch: clear the table.", AlertLevel.INFO)
@@ -175,8 +198,11 @@ class GameTable(TurnSignals[TableRecord]):
         self._moves, self._turn, self._sync = "", None, ""
         if self._seen is None:
             return
+        seen = self._seen
+        self._fixes = {k: v for k, v in self._fixes.items() if k in seen}  # the reading changed
+        layout = {self._fixes.get(t, t) for t in seen} - {""}
         try:
-            moves = self.rules.table_turn(self.game.text, self._seen)
+            moves = self.rules.table_turn(self.game.text, layout)
         except ValueError as exc:
             self._sync = str(exc)
             self._say(self._sync_message(), AlertLevel.ERROR)

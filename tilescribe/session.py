@@ -3,10 +3,12 @@
 For every frame of the source: observe it (board located? still? hand? a settled
 reading?), let the table work out the turn in progress, apply the end-of-turn signals (a recording's
 events, Enter/space/keypad/touch on the kiosk, the GPIO button; auto mode lives in the table), the
-corrections, undo, pass, freeze and the end of the game; write every committed turn to the journal
-(fsync) before the kiosk shows it. A camera that disappears is shown on the kiosk and reopened;
-the game goes on where it stood. On a screen, the final standings stay until a tap or key; a
-rematch goes on in the same session with a new journal.
+corrections (a misread cell; on a layout-read table, a misread tile: a recording's event
+``{"type": "correct_tile", "cell": "7H8", "face": "1H8"}``), undo, pass, freeze and the end of
+the game; write every committed turn to the journal (fsync) before the kiosk shows it. A camera
+that disappears is shown on the kiosk and reopened; the game goes on where it stood. On a screen,
+the final standings stay until a tap or key; a rematch goes on in the same session with a new
+journal.
 """
 
 from __future__ import annotations
@@ -83,6 +85,10 @@ class SessionTable(Protocol):
 
     def correct(self, cell: Hex, face: str) -> bool:
         """Correct a misread cell; True when the committed record changed."""
+        ...
+
+    def correct_tile(self, seen: str, true: str) -> bool:
+        """Correct a misread tile of a layout (``"7H8"`` is ``"1H8"``); True when it is taken."""
         ...
 
     def take_lifted(self) -> Sequence[JournalTurn]:
@@ -274,6 +280,8 @@ class Session:
                 log.warning("frame %d: correction ignored: %s", event.frame, exc)
                 return
             self.act(KioskAction(ActionKind.CORRECT, cell, event.face))
+        elif event.type == "correct_tile" and event.cell is not None and event.face is not None:
+            self._correct_tile(event.cell, event.face)
         else:
             log.warning("frame %d: unknown event type %r ignored", event.frame, event.type)
 
@@ -308,6 +316,19 @@ class Session:
                     self.journal.note(f"corrected: {format_address(action.cell)} is {action.face or 'empty'}")
             except ValueError as exc:
                 log.warning("%s", exc)
+
+    def _correct_tile(self, seen: str, true: str) -> None:
+        """A misread tile of a layout-read table corrected (a recording's ``correct_tile`` event:
+        ``cell`` the placement seen, ``face`` the true one or empty), noted in the journal."""
+        if self.table.game_over:
+            return
+        try:
+            corrected = self.table.correct_tile(seen, true)
+        except ValueError as exc:
+            log.warning("%s", exc)
+            return
+        if corrected:
+            self.journal.note(f"corrected: {seen} is {true or 'no tile'}")
 
     def _journal_lifted(self) -> None:
         """Journal the turns taken back by lifting their tiles since the last call."""

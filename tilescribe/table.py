@@ -183,6 +183,12 @@ class Table(TurnSignals[TurnRecord]):
             self._say(f"{format_address(cell)} corrected to {face or 'empty'}.", AlertLevel.INFO)
         return amended
 
+    def correct_tile(self, seen: str, true: str) -> bool:
+        """Tiles of a layout are the other games' (tilescribe.game_table); a MODLINSEQ correction
+        names a cell (:meth:`correct`). Says so and returns False."""
+        self._say(f"Correct {seen} by its cell: touch it and type its face.", AlertLevel.INFO)
+        return False
+
     def _amend(self, cell: Hex, tile: Tile) -> bool:
         """Replay the game with ``tile`` on ``cell`` in the turn that placed it; False (and an alert)
         when a turn is then illegal."""

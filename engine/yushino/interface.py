@@ -17,7 +17,17 @@ from engine.yushino.board import Square, format_square, parse_square
 from engine.yushino.game import Game
 from engine.yushino.randomgame import random_transcript
 from engine.yushino.search import legal_plays
-from engine.yushino.tiles import BLANK, Placement, Tile, Turn, faces, format_turn, parse_rack, parse_tile
+from engine.yushino.tiles import (
+    BLANK,
+    Placement,
+    Tile,
+    Turn,
+    faces,
+    format_turn,
+    parse_placement,
+    parse_rack,
+    parse_tile,
+)
 from engine.yushino.transcript import parse_transcript, replay
 
 #: Longest time a hint may take, seconds (the brief's limit; bench/games_yushino.py measures it).
@@ -104,8 +114,9 @@ class YushinoRules:
         """The play that leads from the board after ``text`` to the ``seen`` layout (``7H8``, a blank
         seen as ``#H9``), ``""`` when nothing is new (engine.games.TableRules).
 
-        A new blank takes the number (0..9) under which the play is legal and scores most (the
-        camera cannot see it; §6); with none legal, 0, and the replay names the rule broken.
+        A new blank seen as ``#H9`` takes the number (0..9) under which the play is legal and scores
+        most (the camera cannot see it; §6); with none legal, 0, and the replay names the rule
+        broken. A blank given as ``#=7H9`` (the players' correction) keeps its number.
 
         Raises:
             ValueError: an unreadable placement, two tiles seen on one square, or a board tile gone
@@ -128,7 +139,7 @@ class YushinoRules:
         new = sorted((s for s in squares if s not in board), key=lambda s: (s.row, s.col))
         if not new:
             return ""
-        blanks = [s for s in new if squares[s].blank]
+        blanks = [s for s in new if squares[s].value is None]  # blanks whose number is not given
         best: tuple[bool, int, Turn] | None = None
         for values in itertools.product(range(10), repeat=len(blanks)):
             chosen = dict(zip(blanks, values, strict=True))
@@ -149,12 +160,16 @@ class YushinoRules:
 
 
 def _seen_placement(word: str) -> tuple[Square, Tile]:
-    """A seen tile, ``7H8`` or ``#H9`` (a blank whose number the camera cannot see).
+    """A seen tile, ``7H8`` or ``#H9`` (a blank whose number the camera cannot see), or a blank with
+    its number given (``#=7H9``: a correction by the players).
 
     Raises:
         ValueError: not a face 0..9 or ``#`` followed by a square (the message quotes it).
     """
     text = word.strip()
+    if text.startswith("#="):
+        placement = parse_placement(text)  # ValueError names the text
+        return placement.square, placement.tile
     try:
         return parse_square(text[1:]), parse_tile(text[:1]) if text[:1] != BLANK else Tile(None, True)
     except ValueError as exc:

@@ -56,3 +56,11 @@ def test_an_unreadable_seen_tile_is_named(game: str, word: str) -> None:
     rules = _rules(game)
     with pytest.raises(ValueError, match="seen tile"):
         rules.table_turn(rules.random_transcript(1, 2, 1), {word})
+
+
+def test_yushino_blank_given_its_number_keeps_it() -> None:
+    rules = _rules("Yushino")
+    text = '[Game "Yushino"]\n[Players "Ana, Bo"]\n\n1. Ana: 1H8, #=2I8, 3J8 {+6}\n'
+    before = transcript_prefix(text, 0)
+    assert rules.table_turn(before, {"1H8", "#=5I8", "3J8"}) == "1H8, #=5I8, 3J8"  # as the players say
+    assert rules.table_turn(text, {"1H8", "#=2I8", "3J8"}) == ""  # the committed blank, named

@@ -66,3 +66,12 @@ def test_a_recording_with_only_its_true_transcript_names_its_game(tmp_path: Path
     (folder / "frames.json").write_text(json.dumps(doc))
     assert recording_settings(folder) == stored == TableSettings.of_transcript(text)
     assert stored is not None and stored.game.players == ("Ana", "Bo", "Cy")
+
+
+def test_run_refuses_a_recording_of_another_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rules = rules_for("Yushino")
+    folder = write_layout_recording(rules, rules.random_transcript(1, 2, 2), tmp_path / "rec")  # type: ignore[arg-type]
+    status = main(["run", "--game", "superwild", "--source", str(folder), "--truth", "--headless",
+                   "--games", str(tmp_path / "games"), "--resume", "no"])
+    err = capsys.readouterr().err
+    assert status == 2 and "is a recording of Yushino, not Super Wild" in err and "Traceback" not in err

@@ -345,7 +345,10 @@ def run(args: argparse.Namespace) -> int:
         recorded = None
         if isinstance(source, RecordingSource):
             recorded = recording_settings(source.recording.folder)
-            if args.game is None and recorded is not None:
+            if recorded is not None:
+                game = recorded.table_game or "MODLINSEQ"
+                if args.game not in (None, game):
+                    raise SourceError(f"{source.name} is a recording of {game}, not {args.game}")
                 args.game = recorded.table_game  # the recording's game (None: MODLINSEQ)
         resumed = _resumed(args)
         board = args.board or (source.recording.board if isinstance(source, RecordingSource) else None)

@@ -122,7 +122,7 @@ class GameRecord:
         settings: the table settings the game was started with.
         text: the transcript's text up to its last complete line.
         game: the game after the last committed turn (MODLINSEQ's engine game, or another game's
-            transcript, tilescribe.game_table.TranscriptGame).
+            transcript, tilescribe.transcript_game.TranscriptGame).
         index: the ``turns.jsonl`` entries (see :func:`read_index`).
     """
 

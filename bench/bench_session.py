@@ -11,8 +11,17 @@ keeping freed memory as the application does (tilescribe/allocator.py), and prin
 
 Targets: >= 15 fps; <= 1 s delay.
 
+With ``--game yushino|superwild|holominoes``, whole games of that game instead: ``--count`` seeded
+random games of two players (Super Wild's chosen among those that rearrange the table), each
+recorded by the game's scene simulator where it is installed (else from its true layouts,
+tilescribe.layout_recording) and played through the session; prints per game and in all the turns
+recorded right (the table after the turn and its points equal the truth's), the phantom turns (a
+lay where the truth laid nothing, or turns beyond the truth's) and the final scores.
+Targets: turns recorded right 100%, phantom turns 0.
+
     .venv/bin/python bench/bench_session.py                     # the demo recording (made if missing)
     .venv/bin/python bench/bench_session.py --recording DIR --truth
+    .venv/bin/python bench/bench_session.py --game superwild --truth --count 3
 """
 
 from __future__ import annotations
@@ -25,7 +34,10 @@ import tempfile
 import time
 from pathlib import Path
 
+from display.replay import transcript_prefix
+from engine.games import TableRules
 from tilescribe.allocator import keep_freed_memory
+from tilescribe.options import int_in
 from tilescribe.paths import cache_dir
 from tilescribe.progress import add_quiet_option, progress
 from vision.capture.sources import Recording
@@ -48,15 +60,92 @@ def _still_spells(recording: Recording) -> list[tuple[int, dict[str, str]]]:
     return spells
 
 
+def _game_seeds(rules: TableRules, count: int, turns: int) -> list[int]:
+    """The first ``count`` seeds from 1 whose random game suits the benchmark: any for Yushino and
+    Holominoes; for Super Wild one that moves a tile on the table (a rearrangement)."""
+    seeds: list[int] = []
+    seed = 0
+    while len(seeds) < count:
+        seed += 1
+        if rules.name != "Super Wild" or ">" in rules.random_transcript(seed, 2, turns):
+            seeds.append(seed)
+    return seeds
+
+
+def _turns_right(rules: TableRules, truth: str, written: str) -> tuple[int, int, int]:
+    """(turns recorded right, phantom turns, true turns) of a written transcript against the truth."""
+    true_turns, got = rules.replay_text(truth).turns, rules.replay_text(written).turns
+    right = phantom = 0
+    for k, turn in enumerate(got, start=1):
+        if k > len(true_turns):
+            phantom += 1
+            continue
+        same = (rules.layout(transcript_prefix(written, k)) == rules.layout(transcript_prefix(truth, k))
+                and turn.score == true_turns[k - 1].score and turn.legal)
+        right += same
+        laid = rules.layout(transcript_prefix(written, k)) != rules.layout(transcript_prefix(written, k - 1))
+        truly = rules.layout(transcript_prefix(truth, k)) != rules.layout(transcript_prefix(truth, k - 1))
+        phantom += laid and not truly
+    return right, phantom, len(true_turns)
+
+
+def bench_game(game: str, count: int, turns: int, truth: bool, work: Path) -> int:
+    """Whole games of ``game`` through the session (module docstring); the exit status."""
+    from engine.games import rules_for
+    from tilescribe.commands.run import observer_for
+    from tilescribe.demo import game_renderer
+    from tilescribe.game_table import GameTable
+    from tilescribe.journal import Journal
+    from tilescribe.layout_recording import write_layout_recording
+    from tilescribe.session import Session
+    from tilescribe.settings import TableSettings
+    from vision.capture.sources import RecordingSource
+
+    rules: TableRules = rules_for(game)  # type: ignore[assignment]
+    render = game_renderer(rules.name)
+    total = [0, 0, 0]
+    for seed in _game_seeds(rules, count, turns):
+        text = rules.random_transcript(seed, 2, turns)
+        out = work / f"{rules.name.replace(' ', '')}-{seed}"
+        folder = render(text, out, seed) if render is not None else write_layout_recording(rules, text, out)
+        settings = TableSettings.of_transcript(text)
+        source = RecordingSource(folder)
+        table = GameTable(settings)
+        how = argparse.Namespace(truth=truth)  # observer_for reads the truth where no camera reader is
+        observer = observer_for(rules.name, source, settings, how)
+        assert observer is not None  # a layout-read game's
+        with Journal.create(work / "games", settings) as journal, source:
+            result = Session(source, observer, table, journal).run()
+        written = result.transcript.read_text(encoding="utf-8")
+        right, phantom, n = _turns_right(rules, text, written)
+        total = [total[0] + right, total[1] + phantom, total[2] + n]
+        kind = "rendered" if render is not None else "true layouts"
+        true_scores = dict(rules.replay_text(text).scores)
+        read = "truth read" if how.truth else "read by the camera reader"
+        print(f"{rules.name} seed {seed} ({kind}, {read}): {right}/{n} turns recorded right, "
+              f"{phantom} phantom; scores {dict(result.scores)} (true {true_scores})")
+    print(f"{rules.name}: {count} games, turns recorded right {total[0]}/{total[2]} "
+          f"({100 * total[0] / max(total[2], 1):.1f}%), phantom turns {total[1]}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--recording", type=Path, help="a recording folder (default: the demo recording)")
     parser.add_argument("--cache", type=Path, default=cache_dir())
     parser.add_argument("--truth", action="store_true", help="read the recording's truth (no vision)")
+    parser.add_argument("--game", choices=["yushino", "superwild", "holominoes"],
+                        help="whole games of this game instead (module docstring)")
+    parser.add_argument("--count", type=int_in(3, 100), default=3, help="games to play with --game (3)")
+    parser.add_argument("--turns", type=int_in(1, 200), default=14, help="turns per game with --game (14)")
     add_quiet_option(parser)
     args = parser.parse_args(argv)
     keep_freed_memory()
+    if args.game is not None:
+        os.environ["SDL_VIDEODRIVER"] = "dummy"
+        with tempfile.TemporaryDirectory() as tmp:
+            return bench_game(args.game, args.count, args.turns, args.truth, Path(tmp))
 
     os.environ["SDL_VIDEODRIVER"] = "dummy"
     os.environ["SDL_AUDIODRIVER"] = "dummy"

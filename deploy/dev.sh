@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # One entry point that sets everything up on a fresh Debian / Raspberry Pi OS machine, then acts.
-#   deploy/dev.sh run [tilescribe run options]   the table session (with no source: the demo game)
+#   deploy/dev.sh run [tilescribe run options]   the table session (with no source: the demo game;
+#                                                --game yushino|superwild|holominoes: that game's demo)
 #   deploy/dev.sh test [pytest options]          the test suite
 #   deploy/dev.sh tilescribe ARGS...             any other tilescribe command
 #   deploy/dev.sh train [train_reader options]   retrain the tile reader with the shipped seed

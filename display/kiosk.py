@@ -221,7 +221,7 @@ class Kiosk:
                 or view.provisional.get(self.selected, "")
             draw_keypad(screen, t, self.keys, panel, format_address(self.selected), now, self.typed, s)
             return
-        layout = self._button_layout(panel)
+        layout = self._button_layout(panel, view)
         draw_panel(screen, t, view, panel, min(r.top for r, _, _ in layout) - int(4 * s), s)
         for button, label, kind in layout:
             pygame.draw.rect(screen, t.button, button, border_radius=int(6 * s))
@@ -230,13 +230,17 @@ class Kiosk:
             screen.blit(text, text.get_rect(center=button.center))
             self.buttons.append((button, kind))
 
-    def _button_layout(self, rect: pygame.Rect) -> list[tuple[pygame.Rect, str, ActionKind]]:
-        """The play buttons at the bottom of ``rect`` (at least 9 mm on the 7-inch panel)."""
+    def _button_layout(self, rect: pygame.Rect,
+                       view: KioskView) -> list[tuple[pygame.Rect, str, ActionKind]]:
+        """The play buttons at the bottom of ``rect`` (at least 9 mm on the 7-inch panel): the game's
+        name for a turn with nothing laid, Freeze only where the game has it."""
         gap = max(4, int(6 * self.scale))
         height = max(MIN_KEY_PX, int(50 * self.scale))
         top = rect.bottom - len(_BUTTONS) * (height + gap)
         out = []
-        for i, row in enumerate(_BUTTONS):
+        for i, full_row in enumerate(_BUTTONS):
+            row = [(view.pass_label if kind is ActionKind.PASS else label, kind) for label, kind in full_row
+                   if view.can_freeze or kind is not ActionKind.FREEZE]
             width = (rect.width - gap * (len(row) + 1)) // len(row)
             for j, (label, kind) in enumerate(row):
                 left = rect.x + gap + j * (width + gap)

@@ -118,6 +118,11 @@ class KioskView:
         winner: the winner as the game's rules decide it (Yushino's tie-breaks, §4), None to
             take the highest total (and name a tie).
         tie_break: how a tie for the highest total was broken, in words, or None.
+        pending: on a game map, the moves of the turn in progress (games.md notation).
+        pending_illegal: on a game map, the turn in progress breaks a rule.
+        out_of_sync: on a game map, no turn leads to the table seen (the alert says what to put back).
+        pass_label: the button of a turn with nothing laid (``"Pass"``; Super Wild's ``"Draw"``).
+        can_freeze: the game has freezing (§3-3, MODLINSEQ): its button is shown.
     """
 
     cells: frozenset[Hex]
@@ -142,6 +147,11 @@ class KioskView:
     game_map: GameMap | None = None
     winner: str | None = None
     tie_break: str | None = None
+    pending: tuple[str, ...] = ()
+    pending_illegal: bool = False
+    out_of_sync: bool = False
+    pass_label: str = "Pass"
+    can_freeze: bool = True
 
     def __post_init__(self) -> None:
         for name in ("tiles", "provisional", "restore"):
@@ -158,12 +168,12 @@ class KioskView:
         starting), else waiting for the player to move."""
         if self.is_over:
             return TableState.GAME_OVER
-        if self.restore:
+        if self.restore or self.out_of_sync:
             return TableState.OUT_OF_SYNC
-        if self.illegal or (self.alert_level is AlertLevel.ERROR and self.uncertain):
+        if self.illegal or self.pending_illegal or (self.alert_level is AlertLevel.ERROR and self.uncertain):
             return TableState.ILLEGAL
         if self.camera in (CameraState.HAND, CameraState.MOVING):
             return TableState.HAND
-        if self.provisional or self.camera is CameraState.STARTING:
+        if self.provisional or self.pending or self.camera is CameraState.STARTING:
             return TableState.READING
         return TableState.WAITING

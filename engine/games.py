@@ -13,7 +13,7 @@ Names are matched as games.md says: in any case, with a space, hyphen or undersc
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -179,6 +179,37 @@ class GameRules(Protocol):
             seed: the random seed (the same seed gives the same text).
             players: how many players.
             turns: at most this many turns, None to play to the end.
+        """
+        ...
+
+
+class TableRules(GameRules, Protocol):
+    """What the table session needs of a game read as a layout (Yushino, Super Wild, Holominoes):
+    the tiles seen on the table, each a placement in the game's notation (games.md), turned into the
+    turn in progress, and the layout a transcript leaves on the table."""
+
+    def table_turn(self, text: str, seen: Collection[str]) -> str:
+        """The turn in progress: the moves written after ``N. Name: `` that lead from the table after
+        the transcript ``text`` to the ``seen`` layout (``"3G8, 4H8"``, ``"R7@3,0>3,1, R8@4,0"``,
+        ``"132@1,0/E"``); ``"draw"`` (Super Wild) or ``""`` (Yushino, Holominoes) when nothing changed.
+        Legality is not judged here: replay ``text`` plus that line.
+
+        Args:
+            text: the transcript of the committed turns.
+            seen: the layout read from the table (the reader's frame: games.md "Reading a table").
+
+        Raises:
+            ValueError: no turn leads there (a tile gone or moved where it may not be, a seen tile
+                that cannot be, an unreadable placement); one sentence naming the tile or cell.
+        """
+        ...
+
+    def layout(self, text: str) -> frozenset[str]:
+        """The tiles on the table after the transcript ``text``, each a placement as a reading writes
+        it (a Yushino blank as ``#H9``, the Super Wild as ``W@0,0``, Holominoes' start tile included).
+
+        Raises:
+            ValueError: the tags cannot make a game.
         """
         ...
 

@@ -1,8 +1,13 @@
-"""Simulated game recordings for the demo, the tests and the benchmark; the bundled demo game.
+"""Simulated game recordings for the demo, the tests and the benchmark; the bundled demo games.
 
 With no source, ``tilescribe run`` plays a recording of a complete
 MODLINSEQ game, made by the scene simulator (vision.sim) on first use and cached: hands, pauses
 mid-turn, tiles cut from the real Rummikub photos, and one illegal placement that is then fixed.
+``tilescribe run --game NAME`` plays the demo of Yushino, Super Wild or Holominoes: a seeded random
+game of two players (:func:`demo_transcript`; Super Wild's has a rearrangement) with one illegal
+placement that is then fixed, rendered by the game's simulator where it is installed, else its true
+layouts alone (tilescribe.layout_recording, read with the recorded truth). Every demo is made once
+and cached (:func:`cached_recording`).
 
 The simulator places tiles but never takes one away, so the illegal placement is made by joining two
 simulations of the same game that differ in one tile (the last tile of one turn): the frames of the
@@ -13,6 +18,7 @@ right tile). Both simulations share the seed and timeline, so everything else is
 
 from __future__ import annotations
 
+import importlib
 import json
 import random
 import shutil
@@ -25,11 +31,14 @@ import cv2
 from calibration.board_print import SheetSpec, print_board
 from calibration.geometry import BoardGeometry
 from engine.game import Game, TurnRecord
+from engine.games import TableRules, canonical_name, rules_for
 from engine.hexgrid import Board, format_address
 from engine.randomgame import random_game
+from engine.record import game_tag
 from engine.settings import Settings
 from engine.tiles import Placement, Tile
 from engine.transcript import format_transcript, transcript_of
+from tilescribe.layout_recording import write_layout_recording
 from tilescribe.settings import TableSettings
 from vision.sim.recording import SimFrame, SimOptions, Simulation
 from vision.sim.timeline import Detour, Pacing, SimPlacement
@@ -212,6 +221,26 @@ def demo_options() -> SimOptions:
                       pacing=Pacing(lead_in=3.0, pause_chance=0.5), shapes=("photo",))
 
 
+def cached_recording(cache_dir: Path, name: str, make: Callable[[Path], object]) -> Path:
+    """A recording folder made once by ``make(folder)`` and cached as ``cache_dir/name/recording``
+    (made in a ``recording.partial`` folder, then renamed: a killed run leaves no half recording).
+
+    Raises:
+        OSError: the cache cannot be written.
+    """
+    folder = cache_dir / name
+    recording = folder / "recording"
+    if (recording / "frames.json").is_file():
+        return recording
+    tmp = folder / "recording.partial"
+    if tmp.exists():
+        shutil.rmtree(tmp)
+    folder.mkdir(parents=True, exist_ok=True)
+    make(tmp)
+    tmp.replace(recording)
+    return recording
+
+
 def demo_recording(cache_dir: Path, on_frame: Callable[[int, int], None] | None = None,
                    plan: GamePlan | None = None, options: SimOptions | None = None) -> Path:
     """The demo recording folder, made and cached on first use.
@@ -228,24 +257,79 @@ def demo_recording(cache_dir: Path, on_frame: Callable[[int, int], None] | None 
         OSError: the cache cannot be written.
     """
     folder = cache_dir / f"demo-v{DEMO_VERSION}"
-    recording = folder / "recording"
-    if (recording / "frames.json").is_file():
-        return recording
-    print_board(SheetSpec(order=5), folder / "board")
-    tmp = folder / "recording.partial"
-    board = folder / "board" / "board.json"
-    write_recording(plan or demo_plan(), board, tmp, options or demo_options(), on_frame)
-    tmp.replace(recording)
-    return recording
+
+    def make(tmp: Path) -> None:
+        print_board(SheetSpec(order=5), folder / "board")
+        write_recording(plan or demo_plan(), folder / "board" / "board.json", tmp,
+                        options or demo_options(), on_frame)
+
+    return cached_recording(cache_dir, folder.name, make)
+
+
+#: Seeds of the bundled demos of the other games, 12 turns of two players each (Super Wild's seed
+#: is one whose random game rearranges the table; the turn laid wrong first is the 5th).
+DEMO_SEEDS = {"Yushino": 2026, "Super Wild": 5, "Holominoes": 2026}
+DEMO_TURNS, DEMO_WRONG_TURN = 12, 5
+
+
+def demo_transcript(game: str) -> str:
+    """The true transcript of the demo of ``game`` (Yushino, Super Wild or Holominoes)."""
+    return rules_for(game).random_transcript(DEMO_SEEDS[game], players=2, turns=DEMO_TURNS)
+
+
+def game_demo_recording(game: str, cache_dir: Path) -> Path:
+    """The demo recording of ``game`` (module docstring), made and cached on first use.
+
+    Raises:
+        ValueError: not Yushino, Super Wild or Holominoes.
+        OSError: the cache cannot be written.
+    """
+    name = canonical_name(game)
+    if name not in DEMO_SEEDS:
+        raise ValueError(f"no bundled demo of {name}: the demos are of {', '.join(DEMO_SEEDS)}")
+    rules: TableRules = rules_for(name)  # type: ignore[assignment]
+    slug = name.lower().replace(" ", "")
+    text = demo_transcript(name)
+    render = game_renderer(name)
+    if render is not None:
+        return cached_recording(cache_dir, f"demo-{slug}-v{DEMO_VERSION}",
+                                lambda tmp: render(text, tmp, DEMO_SEEDS[name]))
+    return cached_recording(cache_dir, f"demo-{slug}-truth-v{DEMO_VERSION}",
+                            lambda tmp: write_layout_recording(rules, text, tmp, DEMO_WRONG_TURN))
+
+
+#: Where each game's scene simulator writes a recording of a transcript:
+#: ``f(text, out, seed, styles="held_out", **options) -> Path``.
+GAME_RENDERERS = {
+    "Yushino": ("vision.sim.recording", "record_yushino_game"),
+    "Super Wild": ("vision.sim.table_recording", "record_table_game"),
+    "Holominoes": ("vision.sim.table_recording", "record_table_game"),
+}
+
+
+def game_renderer(game: str) -> Callable[..., Path] | None:
+    """The scene simulator's recording function of ``game`` (:data:`GAME_RENDERERS`), None where this
+    installation has none."""
+    module, name = GAME_RENDERERS[game]
+    try:
+        found: Callable[..., Path] | None = getattr(importlib.import_module(module), name, None)
+    except ImportError:
+        return None
+    return found
 
 
 def recording_settings(folder: Path) -> TableSettings | None:
-    """The table settings stored in a recording written by :func:`write_recording`, else None.
+    """The table settings stored in a recording written by :func:`write_recording` (or
+    tilescribe.layout_recording); for a recording that stores only the true transcript of a Yushino,
+    Super Wild or Holominoes game, that game's settings (TableSettings.of_transcript); else None.
 
     Raises:
         SettingsError: the stored settings are malformed.
     """
     doc = json.loads((folder / "frames.json").read_text(encoding="utf-8"))
-    if "settings" not in doc:
-        return None
-    return TableSettings.from_dict(doc["settings"], str(folder / "frames.json"))
+    if "settings" in doc:
+        return TableSettings.from_dict(doc["settings"], str(folder / "frames.json"))
+    text = doc.get("transcript")
+    if isinstance(text, str) and game_tag(text).lower() not in ("", "modlinseq"):
+        return TableSettings.of_transcript(text)
+    return None

@@ -17,9 +17,11 @@ from typing import Any
 
 from calibration.files import InputFileError, read_text
 from engine.game import Game
-from engine.record import TAG_RE, format_tags
+from engine.games import TableRules, rules_for
+from engine.record import TAG_RE, format_tags, read_record
 from engine.transcript import Transcript, parse_transcript, replay
 from tilescribe.settings import SettingsError, TableSettings
+from tilescribe.transcript_game import TranscriptGame
 
 TRANSCRIPT = "transcript.txt"
 TURNS = "turns.jsonl"
@@ -119,21 +121,21 @@ class GameRecord:
         folder: the game folder.
         settings: the table settings the game was started with.
         text: the transcript's text up to its last complete line.
-        transcript: the transcript as read.
-        game: the game after the last committed turn.
+        game: the game after the last committed turn (MODLINSEQ's engine game, or another game's
+            transcript, tilescribe.transcript_game.TranscriptGame).
         index: the ``turns.jsonl`` entries (see :func:`read_index`).
     """
 
     folder: Path
     settings: TableSettings
     text: str
-    transcript: Transcript
-    game: Game
+    game: Game | TranscriptGame
     index: tuple[dict[str, Any], ...]
 
     def tag(self, name: str, default: str = "") -> str:
         """A header tag's value (Event, Site, Date, Result...)."""
-        return next((v for k, v in self.transcript.tags if k.lower() == name.lower()), default)
+        tags, _, _ = read_record(self.text)
+        return next((t.value for t in tags if t.name.lower() == name.lower()), default)
 
     @property
     def result(self) -> str:
@@ -173,8 +175,16 @@ def read_game(folder: Path) -> GameRecord:
     path = folder / TRANSCRIPT
     text = _read_text(path)
     text = text[: text.rfind("\n") + 1]
-    transcript, game = replayed(path, text)
-    return GameRecord(folder, settings, text, transcript, game, tuple(read_index(folder)))
+    game: Game | TranscriptGame
+    if settings.table_game is None:
+        game = replayed(path, text)[1]
+    else:
+        try:
+            rules: TableRules = rules_for(settings.table_game)  # type: ignore[assignment]
+            game = TranscriptGame.from_text(rules, text)
+        except ValueError as exc:
+            raise JournalError(f"{path}: cannot be replayed: {exc}") from exc
+    return GameRecord(folder, settings, text, game, tuple(read_index(folder)))
 
 
 def result_row(lines: list[str]) -> int | None:

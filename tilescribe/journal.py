@@ -11,6 +11,11 @@ A game folder (``GAMES/<yyyymmdd-hhmmss>[-N]/``) holds:
 
       3. Ana: 4B2, 7B1 {+6} {[%time 20:14:03]}
 
+  A Yushino, Super Wild or Holominoes game writes its own transcript the same way: its header
+  starts with its Game, Players and own tags (tilescribe.settings.GAME_TAGS; no Round, which is
+  Super Wild's round number), and each line holds the moves in its notation
+  (``4. Bo: R7@3,0>3,1, R8@4,0 {+1} {[%time 20:14:03]}``).
+
   Nothing committed is erased: an undone turn stays as a comment line, and a corrected turn keeps
   its old line as a comment just before the amended one, each with the time of the change::
 
@@ -39,9 +44,10 @@ from __future__ import annotations
 import json
 import socket
 import time
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from engine.game import PLAY, Game, TurnRecord
 from engine.record import format_tags, read_record
@@ -66,6 +72,7 @@ from tilescribe.game_folder import (
 )
 from tilescribe.locks import Lock, LockedError, holder_text
 from tilescribe.settings import TableSettings
+from tilescribe.transcript_game import TableRecord
 
 if TYPE_CHECKING:
     import numpy as np
@@ -85,15 +92,37 @@ class GameInUseError(JournalError):
         self.pid = pid
 
 
+#: A committed turn as the journal writes it: MODLINSEQ's engine record or another game's line.
+JournalTurn = TurnRecord | TableRecord
+
+
+class CommittedGame(Protocol):
+    """What the journal needs of a game: its committed turns and points."""
+
+    @property
+    def history(self) -> Sequence[JournalTurn]:
+        """The committed turns in order."""
+        ...
+
+    @property
+    def scores(self) -> Mapping[str, int]:
+        """Points by player, in turn order."""
+        ...
+
+
 def now_clock() -> str:
     """The wall-clock time of day as the clock comments write it, ``HH:MM:SS``."""
     return time.strftime("%H:%M:%S")
 
 
-def turn_line(record: TurnRecord, clock: str) -> str:
+def turn_line(record: JournalTurn, clock: str) -> str:
     """A committed turn's line: ``3. Ana: 4B2, 7B1 {+6} {[%time 20:14:03]}``."""
-    comment = f"+{record.score}" if record.kind == PLAY else None
-    text = format_turn(TranscriptTurn(record.number, record.player, record.kind, record.placements, comment))
+    if isinstance(record, TableRecord):
+        text = record.text()
+    else:
+        comment = f"+{record.score}" if record.kind == PLAY else None
+        turn = TranscriptTurn(record.number, record.player, record.kind, record.placements, comment)
+        text = format_turn(turn)
     return f"{text} {{[%time {clock}]}}"
 
 
@@ -182,7 +211,11 @@ class Journal:
                     ("Result", UNFINISHED),
                     *tags,
                 )
-                text = format_transcript(Transcript(settings.game, (), record))
+                if settings.table_game is None:
+                    text = format_transcript(Transcript(settings.game, (), record))
+                else:
+                    pairs = [*settings.header_tags, *(t for t in record if t[0] != "Round")]
+                    text = "\n".join(format_tags(pairs)) + "\n\n"
                 write_atomic(folder / TRANSCRIPT, text)  # the game exists from here on
         except LockedError as exc:
             raise JournalError(f"games folder {games_dir} stays busy: {exc}") from exc
@@ -231,7 +264,7 @@ class Journal:
         self.close()
 
     # -- writing ----------------------------------------------------------------------------
-    def record(self, record: TurnRecord, frame: int = -1, photo: np.ndarray | None = None) -> None:
+    def record(self, record: JournalTurn, frame: int = -1, photo: np.ndarray | None = None) -> None:
         """Commit one turn: its photo, its index entry, then its transcript line (the commit).
 
         Args:
@@ -262,7 +295,7 @@ class Journal:
         except OSError as exc:
             raise JournalError(f"{self.folder}: cannot record turn {record.number}: {exc}") from exc
 
-    def rewrite(self, game: Game, note: str) -> None:
+    def rewrite(self, game: CommittedGame, note: str) -> None:
         """Bring the record in line with ``game`` after an undo or a correction, erasing nothing.
 
         A committed turn line that ``game`` no longer holds (undone) or holds otherwise (amended)
@@ -313,7 +346,7 @@ class Journal:
         except OSError as exc:
             raise JournalError(f"{self.folder}: cannot write a note: {exc}") from exc
 
-    def finish(self, game: Game) -> None:
+    def finish(self, game: CommittedGame) -> None:
         """Write the Result tag: the final points in turn order (``"Ana 34, Bo 21"``).
 
         Raises:
@@ -342,12 +375,16 @@ class Journal:
 
     # -- reading ----------------------------------------------------------------------------
     def restore(self) -> Game:
-        """The game as it stood at the last committed turn (replaying the transcript).
+        """The MODLINSEQ game as it stood at the last committed turn (replaying the transcript).
 
         Raises:
             JournalError: a turn does not replay.
         """
-        return replayed(self.transcript_path, "\n".join(self._lines) + "\n")[1]
+        return replayed(self.transcript_path, self.text())[1]
+
+    def text(self) -> str:
+        """The transcript as written so far (a game of any kind resumes from it)."""
+        return "\n".join(self._lines) + "\n"
 
     def last_frame(self) -> int:
         """Index of the last frame a committed turn came from (-1 when none)."""

@@ -3,28 +3,30 @@
 For every frame of the source: observe it (board located? still? hand? a settled
 reading?), let the table work out the turn in progress, apply the end-of-turn signals (a recording's
 events, Enter/space/keypad/touch on the kiosk, the GPIO button; auto mode lives in the table), the
-corrections, undo, pass, freeze and the end of the game; write every committed turn to the journal
-(fsync) before the kiosk shows it. A camera that disappears is shown on the kiosk and reopened;
-the game goes on where it stood. On a screen, the final standings stay until a tap or key; a
-rematch goes on in the same session with a new journal.
+corrections (a misread cell; on a layout-read table, a misread tile: a recording's event
+``{"type": "correct_tile", "cell": "7H8", "face": "1H8"}``), undo, pass, freeze and the end of
+the game; write every committed turn to the journal (fsync) before the kiosk shows it. A camera
+that disappears is shown on the kiosk and reopened; the game goes on where it stood. On a screen,
+the final standings stay until a tap or key; a rematch goes on in the same session with a new
+journal.
 """
 
 from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 from display.kiosk import ActionKind, Kiosk, KioskAction
-from engine.game import TurnRecord
-from engine.hexgrid import format_address, parse_address
+from display.view import KioskView
+from engine.hexgrid import Hex, format_address, parse_address
 from tilescribe.gpio import EndTurnButton
-from tilescribe.journal import Journal
-from tilescribe.observe import Observer
+from tilescribe.journal import CommittedGame, Journal, JournalTurn
+from tilescribe.observe import Observation, Observer
 from tilescribe.settings import TableSettings
-from tilescribe.table import Table
 from vision.capture.sources import Frame, FrameSource, SourceError, SourceEvent, SourceLostError
 
 log = logging.getLogger(__name__)
@@ -32,6 +34,74 @@ log = logging.getLogger(__name__)
 #: Recording events the session acts on, besides "end_turn".
 _EVENT_ACTIONS = {"pass": ActionKind.PASS, "freeze": ActionKind.FREEZE, "undo": ActionKind.UNDO,
                   "end_game": ActionKind.END_GAME}
+
+
+class SessionTable(Protocol):
+    """The game at the table as the session drives it: MODLINSEQ's tilescribe.table.Table, or
+    tilescribe.game_table.GameTable for the games read as a layout. Each request returns the turn
+    it committed (None when none), for the journal."""
+
+    game_over: bool
+    #: shown after the kiosk's title (e.g. that a recording's truth stands in for the vision)
+    note: str
+
+    @property
+    def settings(self) -> TableSettings:
+        """The table settings."""
+        ...
+
+    @property
+    def game(self) -> CommittedGame:
+        """The committed turns and points."""
+        ...
+
+    def observe(self, obs: Observation) -> JournalTurn | None:
+        """Take one frame's observation."""
+        ...
+
+    def camera_lost(self, message: str) -> None:
+        """The camera disappeared."""
+        ...
+
+    def request_end(self) -> JournalTurn | None:
+        """The end-of-turn signal."""
+        ...
+
+    def pass_turn(self) -> JournalTurn | None:
+        """The current player's turn with nothing laid."""
+        ...
+
+    def freeze(self) -> JournalTurn | None:
+        """The current player freezes (where the game has it)."""
+        ...
+
+    def undo(self) -> JournalTurn | None:
+        """Take back the last committed turn."""
+        ...
+
+    def end_game(self) -> None:
+        """End the game."""
+        ...
+
+    def correct(self, cell: Hex, face: str) -> bool:
+        """Correct a misread cell; True when the committed record changed."""
+        ...
+
+    def correct_tile(self, seen: str, true: str) -> bool:
+        """Correct a misread tile of a layout (``"7H8"`` is ``"1H8"``); True when it is taken."""
+        ...
+
+    def take_lifted(self) -> Sequence[JournalTurn]:
+        """Turns taken back by lifting their tiles since the last call."""
+        ...
+
+    def restart(self) -> None:
+        """A rematch with the same settings."""
+        ...
+
+    def view(self) -> KioskView:
+        """The kiosk's picture of the table now."""
+        ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +135,7 @@ class Session:
     Args:
         source: where frames come from.
         observer: turns frames into observations.
-        table: the game at the table.
+        table: the game at the table (either kind: :class:`SessionTable`).
         journal: where committed turns go.
         kiosk: the screen, or None (no screen at all).
         button: the GPIO end-of-turn button, or None.
@@ -79,7 +149,7 @@ class Session:
             ends it. Without it the session ends with the game (a headless run).
     """
 
-    def __init__(self, source: FrameSource, observer: Observer, table: Table, journal: Journal,
+    def __init__(self, source: FrameSource, observer: Observer, table: SessionTable, journal: Journal,
                  kiosk: Kiosk | None = None, button: EndTurnButton | None = None, speed: float | None = None,
                  on_frame: Callable[[Frame], None] | None = None, max_dropouts: int = 50,
                  rematch: Callable[[TableSettings], Journal] | None = None) -> None:
@@ -126,7 +196,7 @@ class Session:
             self.journal = self.rematch(self.table.settings)
             self.table.restart()
         game = self.table.game
-        return SessionResult(self.journal.folder, self.journal.transcript_path, game.scores,
+        return SessionResult(self.journal.folder, self.journal.transcript_path, dict(game.scores),
                              len(game.history), self.frames, self.dropouts, self.table.game_over,
                              new_game=self._after_game is ActionKind.NEW_GAME)
 
@@ -210,6 +280,8 @@ class Session:
                 log.warning("frame %d: correction ignored: %s", event.frame, exc)
                 return
             self.act(KioskAction(ActionKind.CORRECT, cell, event.face))
+        elif event.type == "correct_tile" and event.cell is not None and event.face is not None:
+            self._correct_tile(event.cell, event.face)
         else:
             log.warning("frame %d: unknown event type %r ignored", event.frame, event.type)
 
@@ -245,12 +317,25 @@ class Session:
             except ValueError as exc:
                 log.warning("%s", exc)
 
+    def _correct_tile(self, seen: str, true: str) -> None:
+        """A misread tile of a layout-read table corrected (a recording's ``correct_tile`` event:
+        ``cell`` the placement seen, ``face`` the true one or empty), noted in the journal."""
+        if self.table.game_over:
+            return
+        try:
+            corrected = self.table.correct_tile(seen, true)
+        except ValueError as exc:
+            log.warning("%s", exc)
+            return
+        if corrected:
+            self.journal.note(f"corrected: {seen} is {true or 'no tile'}")
+
     def _journal_lifted(self) -> None:
         """Journal the turns taken back by lifting their tiles since the last call."""
         if self.table.take_lifted():
             self.journal.rewrite(self.table.game, "taken back (tiles lifted)")
 
-    def _record(self, record: TurnRecord | None) -> None:
+    def _record(self, record: JournalTurn | None) -> None:
         """Journal the turns taken back by lifting their tiles, then ``record`` (a committed turn)."""
         self._journal_lifted()
         if record is None:

@@ -21,7 +21,7 @@ Pure logic: no camera, no screen, no files (tilescribe.session wires those in).
 
 from __future__ import annotations
 
-from display.view import AlertLevel, CameraState, HistoryLine, KioskView, PlayerLine
+from display.view import AlertLevel, HistoryLine, KioskView, PlayerLine
 from engine.game import FREEZE, PASS, PLAY, Game, TurnRecord
 from engine.hexgrid import Hex, format_address
 from engine.rules import TurnResult
@@ -29,11 +29,10 @@ from engine.tiles import Placement, Tile
 from tilescribe.faces import FaceMap
 from tilescribe.observe import Observation
 from tilescribe.settings import TableSettings
+from tilescribe.turn_signals import TurnSignals
 
 #: A reading below this confidence (0..1) is outlined on the kiosk for the players to check.
 UNSURE_BELOW = 0.6
-
-_CAMERA_LOST = "Camera lost"
 
 
 def turn_text(record: TurnRecord) -> str:
@@ -46,7 +45,7 @@ def turn_text(record: TurnRecord) -> str:
     return ", ".join(str(p) for p in record.placements)
 
 
-class Table:
+class Table(TurnSignals[TurnRecord]):
     """The game at the table.
 
     Args:
@@ -55,28 +54,20 @@ class Table:
     """
 
     def __init__(self, settings: TableSettings, game: Game | None = None) -> None:
-        self.settings = settings
+        super().__init__(settings, "board")
         self.game = game if game is not None else Game(settings.game)
         self.faces = FaceMap(settings.tileset, settings.game.modulus)
-        self.camera = CameraState.STARTING
-        self.alert = ""
-        self.alert_level = AlertLevel.INFO
         self._raw: dict[Hex, str] = {}
         self._unsure: frozenset[Hex] = frozenset()
         self._unreadable: frozenset[Hex] = frozenset()
         #: cell -> (the face misread there, None until a tile is read there; the true face)
         self._corrections: dict[Hex, tuple[str | None, str]] = {}
         self._reading: dict[Hex, Tile] = {}
-        self._reading_t = 0.0
-        self._fresh = False  # the board has stayed quiet since the last reading
-        self._end_requested = False
         self._turn: TurnResult | None = None
         self._vanished: dict[Hex, Tile] = {}
         self._lifted: list[TurnRecord] = []
         self._just_lifted = False
         self.game_over = self.game.is_over
-        #: shown after the title (e.g. that a recording's truth stands in for the vision)
-        self.note = ""
 
     # -- observations ------------------------------------------------------------------------
     def observe(self, obs: Observation) -> TurnRecord | None:
@@ -84,15 +75,11 @@ class Table:
         end-of-turn signal given before the board settled: it commits the turn the settled reading
         shows; when that reading took the last turn back (its tiles lifted, a new turn laid), with
         the next frame, so that the take-back is journalled first)."""
-        if self.camera is CameraState.NO_CAMERA and self.alert.startswith(_CAMERA_LOST):
-            self._say("Camera back.", AlertLevel.INFO)
-        self.camera = obs.camera
-        if obs.camera is not CameraState.LOCKED:
-            self._fresh = False
+        self._see(obs)
         if obs.faces is not None:
             self._raw = dict(obs.faces)
             self._unsure = frozenset(c for c, p in obs.confidence.items() if p < UNSURE_BELOW)
-            self._reading_t, self._fresh = obs.t, True
+            self._read(obs.t)
             self._update()
             if self._just_lifted:  # the take-back is journalled first; a pending end follows next frame
                 return None
@@ -104,32 +91,12 @@ class Table:
             if record is not None and taken:  # the turn laid in its place: say both
                 self._say(f"{taken} {self.alert}", self.alert_level)
             return record
-        auto = self.settings.auto_end_seconds
-        if (auto is not None and self._fresh and self._turn is not None and self._turn.legal
-                and obs.t - self._reading_t >= auto):
-            record = self.end_turn()
-            if record is not None:
-                self._say(f"{self.alert} (ended automatically: Undo takes it back)", AlertLevel.INFO)
-            return record
-        return None
+        return self._auto_end(obs.t)
 
-    def camera_lost(self, message: str) -> None:
-        """The camera disappeared (the session reopens it); shown until the next frame."""
-        self.camera, self._fresh = CameraState.NO_CAMERA, False
-        self._say(f"{_CAMERA_LOST}: {message}. Reconnecting; nothing committed is lost.", AlertLevel.WARN)
+    def _turn_is_legal(self) -> bool:
+        return self._turn is not None and self._turn.legal
 
     # -- the players' requests ---------------------------------------------------------------
-    def request_end(self) -> TurnRecord | None:
-        """The end-of-turn signal: commit now if the last reading is current, else with the next."""
-        if self.game_over:
-            self._say("The game is over.", AlertLevel.INFO)
-            return None
-        if self._fresh:
-            return self.end_turn()
-        self._end_requested = True
-        self._say("Ending the turn once the board is still...", AlertLevel.INFO)
-        return None
-
     def end_turn(self) -> TurnRecord | None:
         """Commit the turn in progress when it is legal (with nothing placed: a pass); otherwise say
         what is wrong and commit nothing."""
@@ -215,6 +182,12 @@ class Table:
         elif self.alert_level is not AlertLevel.ERROR:
             self._say(f"{format_address(cell)} corrected to {face or 'empty'}.", AlertLevel.INFO)
         return amended
+
+    def correct_tile(self, seen: str, true: str) -> bool:
+        """Tiles of a layout are the other games' (tilescribe.game_table); a MODLINSEQ correction
+        names a cell (:meth:`correct`). Says so and returns False."""
+        self._say(f"Correct {seen} by its cell: touch it and type its face.", AlertLevel.INFO)
+        return False
 
     def _amend(self, cell: Hex, tile: Tile) -> bool:
         """Replay the game with ``tile`` on ``cell`` in the turn that placed it; False (and an alert)
@@ -335,9 +308,6 @@ class Table:
             self._say(self._error_text(self._turn), AlertLevel.ERROR)
         elif self.alert_level is AlertLevel.ERROR:
             self._say("", AlertLevel.INFO)
-
-    def _say(self, text: str, level: AlertLevel) -> None:
-        self.alert, self.alert_level = text, level
 
     def _sync_message(self) -> str:
         cells = ", ".join(f"{t.notation()}{format_address(c)}" for c, t in sorted(self._vanished.items()))

@@ -2,13 +2,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 
 from engine.games import MAX_RACK, Hint, Replay
 from engine.holominoes.game import Game
 from engine.holominoes.randomgame import random_game
-from engine.holominoes.tiles import Pass, Play, Tile, format_move, parse_tile
+from engine.holominoes.table_turn import table_turn
+from engine.holominoes.tiles import (
+    Pass,
+    Play,
+    Tile,
+    format_move,
+    format_placement,
+    parse_placement,
+    parse_tile,
+)
 from engine.holominoes.transcript import replay, transcript_of
 
 
@@ -87,6 +97,30 @@ class HolominoesRules:
         """
         game, _ = random_game(seed, players, turns)
         return transcript_of(game, (("Seed", str(seed)),))
+
+    def table_turn(self, text: str, seen: Collection[str]) -> str:
+        """The placement that leads from the table after ``text`` to the ``seen`` layout
+        (``132@1,0/E``), ``""`` when nothing is new (engine.holominoes.table_turn;
+        engine.games.TableRules).
+
+        Raises:
+            ValueError: an unreadable placement, a placed tile gone or moved, several new tiles, or
+                a tile seen twice.
+        """
+        game = replay(text)[0]
+        layout = []
+        for word in seen:
+            try:
+                layout.append(parse_placement(word))
+            except ValueError as exc:
+                raise ValueError(f"seen tile {word!r}: {exc}") from None
+        turn = table_turn(game, layout)
+        return "" if turn is None else turn.text
+
+    def layout(self, text: str) -> frozenset[str]:
+        """The table after ``text``, the start tile included: ``132@1,0/E``."""
+        game = replay(text)[0]
+        return frozenset(format_placement(p) for p in game.position.placements)
 
 
 RULES = HolominoesRules()

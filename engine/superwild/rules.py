@@ -13,6 +13,7 @@ the player's turn is then spent so the turn order stays in step with the transcr
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +21,8 @@ from engine.games import Hint, Replay, TurnReport, out_of_turn
 from engine.superwild.game import RULE_TURN_ORDER, Game, TurnResult
 from engine.superwild.hint import hints
 from engine.superwild.randomgame import random_round
-from engine.superwild.tiles import parse_rack
+from engine.superwild.table_turn import table_turn
+from engine.superwild.tiles import Move, Pos, Tile, format_move, parse_move, parse_rack
 from engine.superwild.transcript import GAME_NAME, Settings, format_transcript, format_turn, read_transcript
 
 RULE_MATCH_START = "Rounds: the next player clockwise starts the next round"
@@ -178,6 +180,35 @@ class SuperWildRules:
         """A seeded random legal round, each lay's comment ``+N`` (tiles laid)."""
         settings, lines, _ = random_round(seed, players, turns)
         return format_transcript(settings, lines)
+
+    def table_turn(self, text: str, seen: Collection[str]) -> str:
+        """The lays and table moves that lead from the table after ``text`` to the ``seen`` layout
+        (``R7@3,0``, the Super Wild ``W@0,0``), ``"draw"`` when nothing changed
+        (engine.superwild.table_turn; engine.games.TableRules).
+
+        Raises:
+            ValueError: an unreadable placement, two tiles seen on one position, a table tile no
+                longer seen, or more tiles of a kind than the game has.
+        """
+        _, game, _ = replay_round(text)
+        layout: dict[Pos, Tile] = {}
+        for word in seen:
+            try:
+                move = parse_move(word)
+            except ValueError as exc:
+                raise ValueError(f"seen tile {word!r}: {exc}") from None
+            if not move.is_lay:
+                raise ValueError(f"seen tile {word!r} is a move, not a placement (R7@3,0)")
+            if move.pos in layout:
+                raise ValueError(f"two tiles seen on {move.pos}")
+            layout[move.pos] = move.tile
+        return table_turn(game, layout).text
+
+    def layout(self, text: str) -> frozenset[str]:
+        """The table after ``text``: ``R7@3,0``, the Super Wild ``W@0,0`` (tiles as the transcript
+        writes them)."""
+        _, game, _ = replay_round(text)
+        return frozenset(format_move(Move(tile, pos)) for pos, tile in game.table.tiles.items())
 
 
 RULES = SuperWildRules()

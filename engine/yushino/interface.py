@@ -7,14 +7,27 @@ rack allows.
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
+from collections.abc import Collection
 from pathlib import Path
 
 from engine.games import Hint, Replay
+from engine.yushino.board import Square, format_square, parse_square
 from engine.yushino.game import Game
 from engine.yushino.randomgame import random_transcript
 from engine.yushino.search import legal_plays
-from engine.yushino.tiles import Turn, faces, format_turn, parse_rack
+from engine.yushino.tiles import (
+    BLANK,
+    Placement,
+    Tile,
+    Turn,
+    faces,
+    format_turn,
+    parse_placement,
+    parse_rack,
+    parse_tile,
+)
 from engine.yushino.transcript import parse_transcript, replay
 
 #: Longest time a hint may take, seconds (the brief's limit; bench/games_yushino.py measures it).
@@ -96,6 +109,71 @@ class YushinoRules:
     def random_transcript(self, seed: int, players: int = 2, turns: int | None = None) -> str:
         """A seeded random legal game (engine.yushino.randomgame)."""
         return random_transcript(seed, players, turns)
+
+    def table_turn(self, text: str, seen: Collection[str]) -> str:
+        """The play that leads from the board after ``text`` to the ``seen`` layout (``7H8``, a blank
+        seen as ``#H9``), ``""`` when nothing is new (engine.games.TableRules).
+
+        A new blank seen as ``#H9`` takes the number (0..9) under which the play is legal and scores
+        most (the camera cannot see it; §6); with none legal, 0, and the replay names the rule
+        broken. A blank given as ``#=7H9`` (the players' correction) keeps its number.
+
+        Raises:
+            ValueError: an unreadable placement, two tiles seen on one square, or a board tile gone
+                or changed (tiles are never taken back, §2).
+        """
+        game, _ = replay_game(text)
+        board = game.position.tiles
+        squares: dict[Square, Tile] = {}
+        for word in seen:
+            square, tile = _seen_placement(word)
+            if square in squares:
+                raise ValueError(f"two tiles seen on {format_square(square)}")
+            squares[square] = tile
+        for square, tile in board.items():
+            now = squares.get(square)
+            if now is None or now.face != tile.face:
+                what = "is no longer on the board" if now is None else f"is seen as {now.face}"
+                where = format_square(square)
+                raise ValueError(f"the {tile.face} on {where} {what} (tiles stay where laid, §2)")
+        new = sorted((s for s in squares if s not in board), key=lambda s: (s.row, s.col))
+        if not new:
+            return ""
+        blanks = [s for s in new if squares[s].value is None]  # blanks whose number is not given
+        best: tuple[bool, int, Turn] | None = None
+        for values in itertools.product(range(10), repeat=len(blanks)):
+            chosen = dict(zip(blanks, values, strict=True))
+            turn = Turn.play([
+                Placement(s, Tile(chosen[s], True) if s in chosen else squares[s]) for s in new
+            ])
+            result = game.evaluate(turn)
+            key = (result.legal, result.score if result.legal else 0, turn)
+            if best is None or key[:2] > best[:2]:
+                best = key
+        assert best is not None  # the product has at least the empty choice
+        return format_turn(best[2])
+
+    def layout(self, text: str) -> frozenset[str]:
+        """The board after ``text`` as a reading writes it: ``7H8``, a blank as ``#H9``."""
+        game, _ = replay_game(text)
+        return frozenset(f"{t.face}{format_square(s)}" for s, t in game.position.tiles.items())
+
+
+def _seen_placement(word: str) -> tuple[Square, Tile]:
+    """A seen tile, ``7H8`` or ``#H9`` (a blank whose number the camera cannot see), or a blank with
+    its number given (``#=7H9``: a correction by the players).
+
+    Raises:
+        ValueError: not a face 0..9 or ``#`` followed by a square (the message quotes it).
+    """
+    text = word.strip()
+    if text.startswith("#="):
+        placement = parse_placement(text)  # ValueError names the text
+        return placement.square, placement.tile
+    try:
+        return parse_square(text[1:]), parse_tile(text[:1]) if text[:1] != BLANK else Tile(None, True)
+    except ValueError as exc:
+        raise ValueError(f"seen tile {word!r} is not a face and a square (7H8, #H9): {exc}") from None
 
 
 RULES = YushinoRules()

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -25,6 +29,39 @@ def small_plan() -> GamePlan:
         still_seconds=0.5,
     )
     return plan_game(settings, turns=7, seed=11, wrong_turn=3)
+
+
+REPO = Path(__file__).resolve().parents[2]
+#: The environment of a headless ``tilescribe run`` in a subprocess.
+HEADLESS = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+
+
+def turn_lines(text: str) -> list[str]:
+    """A record's committed turn lines, as written (with their clock comments)."""
+    return [line for line in text.splitlines() if line[:1].isdigit()]
+
+
+@pytest.fixture
+def killed_mid_game() -> Callable[[list[str], Path], list[str]]:
+    """Run a ``tilescribe run`` command line in a subprocess and SIGKILL it once three turns are
+    committed under the games folder given; the committed turn lines last seen before the kill."""
+
+    def run(cmd: list[str], games: Path) -> list[str]:
+        proc = subprocess.Popen(cmd, cwd=REPO, env=HEADLESS, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL)
+        committed: list[str] = []
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and proc.poll() is None:
+            found = list(games.glob("*/transcript.txt"))
+            if found and len(committed := turn_lines(found[0].read_text())) >= 3:
+                break
+            time.sleep(0.005)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        assert proc.returncode == -signal.SIGKILL, "the session ended before it could be killed mid-game"
+        return committed
+
+    return run
 
 
 @pytest.fixture(scope="session")

@@ -10,10 +10,8 @@ import json
 import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -115,27 +113,15 @@ def test_misread_corrected_from_the_kiosk(tmp_path: Path, truth_recording: tuple
     assert len(notes) == corrected  # the correction stays in the record, with its time
 
 
-def test_sigkill_mid_game_then_resume(tmp_path: Path, truth_recording: tuple[Path, GamePlan]) -> None:
+def test_sigkill_mid_game_then_resume(tmp_path: Path, truth_recording: tuple[Path, GamePlan],
+                                      killed_mid_game: Callable[[list[str], Path], list[str]]) -> None:
     folder, plan = truth_recording
     games = tmp_path / "games"
     cmd = [sys.executable, "-m", "tilescribe.cli", "run", "--source", str(folder), "--truth", "--headless",
            "--no-sound", "--games", str(games), "--resume", "yes"]
     env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
     # paced 8 times faster than recorded, so that it is surely still running after three turns
-    proc = subprocess.Popen([*cmd, "--speed", "8"], cwd=REPO, env=env, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
-    committed: list[str] = []
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and proc.poll() is None:
-        found = list(games.glob("*/transcript.txt"))
-        if found:
-            committed = _turn_lines(found[0].read_text())
-            if len(committed) >= 3:
-                break
-        time.sleep(0.005)
-    proc.send_signal(signal.SIGKILL)
-    proc.wait()
-    assert proc.returncode == -signal.SIGKILL, "the session ended before it could be killed mid-game"
+    committed = killed_mid_game([*cmd, "--speed", "8"], games)
     folder_of_game, = game_folders(games)
     assert not read_game(folder_of_game).is_finished
     before = _turn_lines((folder_of_game / "transcript.txt").read_text())

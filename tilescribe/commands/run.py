@@ -1,6 +1,8 @@
 """``tilescribe run``: the table session. With no source, the bundled demo game.
 
     tilescribe run                                   # the demo recording (made on first use)
+    tilescribe run --game superwild                  # the Super Wild demo (also yushino, holominoes)
+    tilescribe run --game yushino --source rec/ --truth   # a Yushino recording's recorded truth
     tilescribe run --source pi --board board.json --players "Ana,Bo" --modulus 13 --fullscreen
     tilescribe run --source 0 --board board.json     # a USB webcam
     tilescribe run --source game.mp4 --board board.json
@@ -37,8 +39,8 @@ if TYPE_CHECKING:
     from display.kiosk import Kiosk
     from tilescribe.journal import Journal
     from tilescribe.observe import Observer
+    from tilescribe.session import SessionTable
     from tilescribe.settings import TableSettings
-    from tilescribe.table import Table
     from vision.capture.sources import FrameSource
 
 
@@ -52,6 +54,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``run`` sub-command."""
     p = subparsers.add_parser("run", help="the table session (with no source: the bundled demo game)",
                               description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--game", type=_game_name, help="modlinseq (default), yushino, superwild or holominoes")
     p.add_argument("--source", type=printable,
                    help="pi, a camera index, a stream URL, a video file or a recording folder "
                         "(default: the bundled demo recording)")
@@ -95,6 +98,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
+def _game_name(text: str) -> str:
+    """A game's registered name from any spelling games.md allows (argparse type)."""
+    from engine.games import canonical_name
+
+    try:
+        return canonical_name(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def _board_shape(board: Path) -> dict[str, Any]:
     """The board order and dropped cells of a printed board (board.json), as settings keys."""
     from calibration.geometry import BoardGeometry
@@ -117,7 +130,7 @@ def _settings(args: argparse.Namespace, recorded: TableSettings | None, board: P
     overrides: dict[str, Any] = {
         key: getattr(args, key)
         for key in ("modulus", "wild", "hash_swap", "marker", "bonus", "tileset", "still_seconds",
-                    "auto_end_seconds", "players")
+                    "auto_end_seconds", "players", "game")
     }
     overrides["order"] = args.board_order
     if board is not None:  # the printed board decides the cells
@@ -136,7 +149,7 @@ def _settings(args: argparse.Namespace, recorded: TableSettings | None, board: P
 
 def _resumed(args: argparse.Namespace) -> Journal | None:
     """Repair the games folder (saying what was done), then the unfinished game's journal, locked, when
-    the players resume it, else None.
+    the players resume it (a game of the kind asked for), else None.
 
     Raises:
         GameInUseError: another session holds the game to resume.
@@ -160,16 +173,42 @@ def _resumed(args: argparse.Namespace) -> Journal | None:
                 print(f"An unfinished game is in {unfinished}; --resume yes continues it.")
         if resume:
             journal = Journal.open(unfinished)
-            if not journal.is_finished:  # another session may have ended it since
-                return journal
+            wanted = None if args.game in (None, "MODLINSEQ") else args.game
+            if not journal.is_finished and journal.settings.table_game == wanted:
+                return journal  # (another session may have ended it since)
             journal.close()
     return None
 
 
+def observer_for(game: str | None, source: FrameSource, settings: TableSettings,
+                 args: argparse.Namespace) -> Observer | None:
+    """The observer of a Yushino, Super Wild or Holominoes table (``game``), None for MODLINSEQ's
+    (see :func:`_observer`). A recording's recorded truth where ``--truth`` asks for it or no
+    camera reader of the game is installed (``args.truth`` then set, for the kiosk's note).
+
+    Raises:
+        SourceError: a live source for a game with no camera reader installed here.
+    """
+    from tilescribe.observe import TruthObserver
+    from vision.capture.sources import RecordingSource, SourceError
+
+    if game is None:
+        return None
+    if isinstance(source, RecordingSource):
+        if not args.truth:
+            print(f"tilescribe run: no camera reader of {game} is installed; the session reads the "
+                  "recording's recorded truth instead of its images (as with --truth)", file=sys.stderr)
+            args.truth = True
+        return TruthObserver(source.recording, settings.still_seconds)
+    raise SourceError(f"{source.name}: no camera reader of {game} is installed here; play a recording "
+                      "(--source FOLDER) or the demo (no --source)")
+
+
 def _observer(args: argparse.Namespace, source: FrameSource, settings: TableSettings,
-              table: Callable[[], Table]) -> Observer:
+              table: Callable[[], SessionTable]) -> Observer:
     from tilescribe.faces import FaceMap
     from tilescribe.observe import TruthObserver
+    from tilescribe.table import Table
     from vision.capture.sources import RecordingSource, SourceError
     from vision.errors import VisionError
 
@@ -177,6 +216,14 @@ def _observer(args: argparse.Namespace, source: FrameSource, settings: TableSett
         if not isinstance(source, RecordingSource):
             raise SourceError("--truth needs a recording folder as the source")
         return TruthObserver(source.recording, settings.still_seconds)
+    layout_observer = observer_for(settings.table_game, source, settings, args)
+    if layout_observer is not None:
+        return layout_observer
+
+    def legal_values() -> Any:
+        current = table()
+        assert isinstance(current, Table)  # MODLINSEQ's table: the only one read cell by cell
+        return current.game.legal_values()
     board = args.board
     if board is None and isinstance(source, RecordingSource):
         board = source.recording.board
@@ -186,7 +233,7 @@ def _observer(args: argparse.Namespace, source: FrameSource, settings: TableSett
     try:
         from tilescribe.vision_observer import VisionObserver  # the vision stack loads its models here
 
-        return VisionObserver(board, faces, settings.still_seconds, lambda: table().game.legal_values())
+        return VisionObserver(board, faces, settings.still_seconds, legal_values)
     except (ImportError, ValueError, OSError, VisionError) as exc:
         if args.source is not None or not isinstance(source, RecordingSource):
             raise SourceError(f"the vision pipeline cannot start: {exc}") from exc
@@ -215,23 +262,37 @@ def _start_screen(kiosk: Kiosk, settings: TableSettings) -> TableSettings | None
 
 
 def _game(args: argparse.Namespace, source: FrameSource, settings: TableSettings, resumed: Journal | None,
-          tags: tuple[tuple[str, str], ...]) -> tuple[Table, Journal, Observer]:
+          tags: tuple[tuple[str, str], ...]) -> tuple[SessionTable, Journal, Observer]:
     """The table, journal and observer of a game: the resumed one, or a new one with ``settings``."""
     from tilescribe.journal import Journal
-    from tilescribe.table import Table
 
-    tables: list[Table] = []
+    tables: list[SessionTable] = []
     observer = _observer(args, source, settings, lambda: tables[0])
     if resumed is not None:
         journal = resumed
-        tables.append(Table(settings, journal.restore()))
+        tables.append(_table(settings, journal))
         print(f"Resuming {journal.folder} after turn {len(tables[0].game.history)}.")
     else:
         journal = Journal.create(args.games.expanduser(), settings, tags)
-        tables.append(Table(settings))
+        tables.append(_table(settings, None))
     if args.truth:
         tables[0].note = "recorded truth, no vision"
     return tables[0], journal, observer
+
+
+def _table(settings: TableSettings, resumed: Journal | None) -> SessionTable:
+    """The table of a new game with ``settings``, or of the resumed game of a journal: MODLINSEQ's
+    (tilescribe.table) or a layout-read game's (tilescribe.game_table).
+
+    Raises:
+        ValueError: the resumed transcript does not replay.
+    """
+    from tilescribe.game_table import GameTable
+    from tilescribe.table import Table
+
+    if settings.table_game is not None:
+        return GameTable(settings, None if resumed is None else resumed.text())
+    return Table(settings, None if resumed is None else resumed.restore())
 
 
 def _no_screen(exc: Exception) -> str:
@@ -246,7 +307,7 @@ def run(args: argparse.Namespace) -> int:
     import pygame
 
     from display.kiosk import Kiosk
-    from tilescribe.demo import demo_recording, recording_settings
+    from tilescribe.demo import demo_recording, game_demo_recording, recording_settings
     from tilescribe.game_folder import JournalError
     from tilescribe.gpio import EndTurnButton, GpioError
     from tilescribe.journal import GameInUseError, Journal
@@ -272,7 +333,10 @@ def run(args: argparse.Namespace) -> int:
                 bar.total = total
                 bar.update(done - bar.n)
 
-            spec = str(demo_recording(args.cache.expanduser(), made))
+            if args.game in (None, "MODLINSEQ"):
+                spec = str(demo_recording(args.cache.expanduser(), made))
+            else:
+                spec = str(game_demo_recording(args.game, args.cache.expanduser()))
             bar.close()
         source = open_source(spec)
         if args.speed is not None and not source.finite:
@@ -281,6 +345,11 @@ def run(args: argparse.Namespace) -> int:
         recorded = None
         if isinstance(source, RecordingSource):
             recorded = recording_settings(source.recording.folder)
+            if recorded is not None:
+                game = recorded.table_game or "MODLINSEQ"
+                if args.game not in (None, game):
+                    raise SourceError(f"{source.name} is a recording of {game}, not {args.game}")
+                args.game = recorded.table_game  # the recording's game (None: MODLINSEQ)
         resumed = _resumed(args)
         board = args.board or (source.recording.board if isinstance(source, RecordingSource) else None)
         settings = resumed.settings if resumed is not None else _settings(args, recorded, board)

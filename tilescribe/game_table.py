@@ -1,0 +1,263 @@
+"""The table of a game read as a layout (Yushino, Super Wild, Holominoes): the game is its transcript.
+
+:class:`GameTable` holds the transcript text of the committed turns and the latest settled layout
+the camera read (``Observation.layout``), and works out what the layout means through the game's
+rules (engine.games.TableRules):
+
+- the turn in progress: ``RULES.table_turn(text, seen)`` gives its moves; replaying the transcript
+  plus that line (``RULES.replay_text``) judges it: its provisional points, or the rule it breaks in
+  words (the alert) and the banner; the map draws it as pending (in the alert colour when
+  illegal) once display.maps.read_game takes the turn in progress (:func:`pending_map`);
+- "board out of sync": a layout no turn leads to (a tile gone, moved where it may not be); the
+  alert says what to put back, in the rules' words;
+- the end of a turn: on a signal (key, touch, GPIO, a recording's event) the turn is committed
+  with the next settled reading (at once when the table has been quiet since the last one); an
+  illegal turn is not committed; in auto mode a legal turn ends by itself after the table has
+  stayed still for ``auto_end_seconds``; with nothing new, ending the turn is the game's pass
+  (Super Wild: a draw; Yushino and Holominoes: a pass);
+- corrections of misread tiles (:meth:`GameTable.correct_tile`), undo, the end of the game.
+
+Pure logic: no camera, no screen, no files (tilescribe.session wires those in). Its public surface is
+tilescribe.table.Table's, so that the session drives either.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from functools import lru_cache
+
+from display.maps import GameMap, read_game
+from display.replay import view_of
+from display.view import AlertLevel, KioskView
+from engine.games import TableRules, TurnReport, rules_for
+from engine.record import format_tags
+from tilescribe.observe import Observation
+from tilescribe.settings import TableSettings
+from tilescribe.transcript_game import TableRecord, TranscriptGame
+from tilescribe.turn_signals import TurnSignals
+
+#: Each game's turn with nothing laid (games.md): what ending a turn with nothing new writes.
+PASS_MOVES = {"Yushino": "pass", "Super Wild": "draw", "Holominoes": "pass"}
+
+
+def header_of(settings: TableSettings) -> str:
+    """The transcript header of a new game with ``settings`` (its Game, Players and own tags)."""
+    return "".join(line + "\n" for line in format_tags(list(settings.header_tags)))
+
+
+class GameTable(TurnSignals[TableRecord]):
+    """The table of a Yushino, Super Wild or Holominoes game.
+
+    Args:
+        settings: the table settings (``settings.table_game`` names the game).
+        text: the transcript to go on with (a resumed game), or None for a new one.
+
+    Raises:
+        ValueError: the settings name no layout-read game, or ``text`` does not replay.
+    """
+
+    def __init__(self, settings: TableSettings, text: str | None = None) -> None:
+        if settings.table_game is None:
+            raise ValueError("GameTable needs a Yushino, Super Wild or Holominoes game")
+        super().__init__(settings, "table")
+        self.rules: TableRules = rules_for(settings.table_game)  # type: ignore[assignment]
+        self.game = (TranscriptGame(self.rules, header_of(settings)) if text is None
+                     else TranscriptGame.from_text(self.rules, text))
+        self.game_over = self.game.is_over
+        self._seen: frozenset[str] | None = None
+        #: a tile misread as it is seen -> the true placement ("" for no tile), while it is seen
+        self._fixes: dict[str, str] = {}
+        self._moves = ""  # the turn in progress ("" when nothing new)
+        self._turn: TurnReport | None = None
+        self._sync = ""  # why no turn leads to the layout seen
+        self._base: tuple[str, KioskView] | None = None  # the committed view, by transcript
+
+    # -- observations ------------------------------------------------------------------------
+    def observe(self, obs: Observation) -> TableRecord | None:
+        """Take one frame's observation; returns the turn committed by it, if any (auto mode, or an
+        end-of-turn signal given before the table settled)."""
+        self._see(obs)
+        if obs.layout is not None:
+            self._seen = obs.layout
+            self._read(obs.t)
+            self._update()
+            if self._end_requested:
+                return self.end_turn()
+        return self._auto_end(obs.t)
+
+    def _turn_is_legal(self) -> bool:
+        return self._turn is not None and self._turn.legal
+
+    # -- the players' requests ---------------------------------------------------------------
+    def end_turn(self) -> TableRecord | None:
+        """Commit the turn in progress when it is legal (with nothing new: the game's pass);
+        otherwise say what is wrong and commit nothing."""
+        self._end_requested = False
+        if self._sync:
+            self._say(self._sync_message(), AlertLevel.ERROR)
+            return None
+        if self._turn is None:
+            return self.pass_turn()
+        if not self._turn.legal:
+            self._say(f"Not committed: {self._error_text(self._turn)}", AlertLevel.ERROR)
+            return None
+        return self._commit(self._turn)
+
+    def pass_turn(self) -> TableRecord | None:
+        """The current player takes the game's turn with nothing laid (Super Wild: draws; Yushino,
+        Holominoes: passes); None (and the rule in the alert) when the rules refuse it."""
+        name = self.rules.name
+        report = self.game.judged(PASS_MOVES[name])
+        if not report.legal:
+            self._say(f"Not committed: {self._error_text(report)}", AlertLevel.ERROR)
+            return None
+        return self._commit(report)
+
+    def freeze(self) -> None:
+        """Freezing is MODLINSEQ's (§3-3): the other games have none; says so."""
+        self._say(f"{self.rules.name} has no freeze: end the turn, or end the game.", AlertLevel.INFO)
+
+    def correct(self, cell: object, face: str) -> bool:
+        """Corrections by cell are MODLINSEQ's hex board's; here a tile is corrected by
+        :meth:`correct_tile` (says so and returns False)."""
+        self._say("Correct a tile of this table by the tile, not by a cell.", AlertLevel.INFO)
+        return False
+
+    def correct_tile(self, seen: str, true: str) -> bool:
+        """Correct a misread tile: while the reader sees ``seen`` (a placement of the layout, e.g.
+        ``7H8``), take ``true`` instead (``1H8``; ``""``: no tile there). Committed turns are not
+        amended (undo the turn, then correct).
+
+        Returns:
+            True when the correction is taken (the journal notes it).
+
+        Raises:
+            ValueError: ``seen`` is not in the layout read now (the message names it).
+        """
+        if self._seen is None or seen not in self._seen:
+            raise ValueError(f"correction of {seen}: no such tile is read on the table now")
+        self._fixes[seen] = true
+        self._update()
+        if self.alert_level is not AlertLevel.ERROR:
+            self._say(f"{seen} corrected to {true or 'no tile'}.", AlertLevel.INFO)
+        return True
+
+    def undo(self) -> TableRecord | None:
+        """Take back the last committed turn; returns it (None when there is none)."""
+        if not self.game.history:
+            self._say("Nothing to undo.", AlertLevel.INFO)
+            return None
+        turn = self.game.history[-1]
+        self.game = self.game.undone()
+        self.game_over = self.game.is_over
+        self._update()
+        self._say(f"Undone: turn {turn.number} ({turn.player}: {turn.moves}).", AlertLevel.WARN)
+        return turn
+
+    def end_game(self) -> None:
+        """End the game (the players agree, or the recording ends)."""
+        self.game_over = True
+        ranked = sorted(self.game.scores.items(), key=lambda p: -p[1])
+        standings = ", ".join(f"{name} {score}" for name, score in ranked)
+        self._say(f"Game over. {standings}", AlertLevel.INFO)
+
+    def restart(self) -> None:
+        """A rematch: a new game with the same players and settings."""
+        self.game = TranscriptGame(self.rules, header_of(self.settings))
+        self.game_over = False
+        self._fixes.clear()
+        self._end_requested = self._fresh = False
+        self._update()
+        self._say("Rematch: clear the table.", AlertLevel.INFO)
+
+    def take_lifted(self) -> list[TableRecord]:
+        """Turns taken back by lifting their tiles: none (a lifted tile is shown to be put back)."""
+        return []
+
+    # -- state -------------------------------------------------------------------------------
+    @property
+    def turn(self) -> TurnReport | None:
+        """The engine's verdict on the turn in progress (None when nothing new is on the table)."""
+        return self._turn
+
+    @property
+    def pending(self) -> tuple[str, ...]:
+        """The moves of the turn in progress (tokens of ``table_turn``'s result)."""
+        return tuple(self._moves.split(", ")) if self._turn is not None else ()
+
+    def _commit(self, report: TurnReport) -> TableRecord:
+        self.game = self.game.played(report)
+        self.game_over = self.game.is_over
+        self._update()
+        turn = self.game.history[-1]
+        self._say(f"{turn.player}: {turn.moves}  +{turn.score}", AlertLevel.INFO)
+        return turn
+
+    def _update(self) -> None:
+        """Re-derive the turn in progress from the layout seen and the game."""
+        self._moves, self._turn, self._sync = "", None, ""
+        if self._seen is None:
+            return
+        seen = self._seen
+        self._fixes = {k: v for k, v in self._fixes.items() if k in seen}  # the reading changed
+        layout = {self._fixes.get(t, t) for t in seen} - {""}
+        try:
+            moves = self.rules.table_turn(self.game.text, layout)
+        except ValueError as exc:
+            self._sync = str(exc)
+            self._say(self._sync_message(), AlertLevel.ERROR)
+            return
+        if moves and moves != PASS_MOVES[self.rules.name] and not self.game_over:
+            self._moves, self._turn = moves, self.game.judged(moves)
+        if self._turn is not None and not self._turn.legal:
+            self._say(self._error_text(self._turn), AlertLevel.ERROR)
+        elif self.alert_level is AlertLevel.ERROR:
+            self._say("", AlertLevel.INFO)
+
+    def _sync_message(self) -> str:
+        return f"Table out of sync: {self._sync}. Put the table back as it was, then go on."
+
+    @staticmethod
+    def _error_text(turn: TurnReport) -> str:
+        error = turn.error
+        return "" if error is None else f"{error.message} ({error.rule})"
+
+    def view(self) -> KioskView:
+        """The kiosk's picture of the table now: the game's map with the turn in progress."""
+        text = self.game.text
+        if self._base is None or self._base[0] != text:
+            self._base = (text, view_of(text))
+        base = self._base[1]
+        turn = self._turn
+        return replace(
+            base,
+            game_map=pending_map(text, self.pending, turn is not None and not turn.legal) if self.pending
+            else base.game_map,
+            provisional_points=turn.score if turn is not None and turn.legal else None,
+            pending=self.pending,
+            pending_illegal=turn is not None and not turn.legal,
+            out_of_sync=bool(self._sync),
+            pass_label=PASS_MOVES[self.rules.name].capitalize(),
+            can_freeze=False,
+            camera=self.camera,
+            alert=self.alert,
+            alert_level=self.alert_level,
+            title=f"{self.rules.name}, " + (f"{len(self.game.history)} turns" if self.game_over
+                                             else f"turn {len(self.game.history) + 1}")
+            + (f" ({self.note})" if self.note else ""),
+            is_over=self.game_over,
+        )
+
+
+@lru_cache(maxsize=8)
+def pending_map(text: str, pending: tuple[str, ...], illegal: bool) -> GameMap:
+    """The game's map after ``text`` with the turn in progress drawn on it.
+
+    Args:
+        text: the transcript of the committed turns.
+        pending: the moves of the turn in progress (drawn provisionally, once display.maps draws
+            them: until then the committed map).
+        illegal: the turn in progress breaks a rule (drawn in the alert colour, likewise).
+    """
+    game_map, _ = read_game(text)
+    return game_map

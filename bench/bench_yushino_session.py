@@ -28,7 +28,7 @@ from engine.games import rules_for
 from tilescribe.yushino_observer import YushinoObserver
 from vision.capture.sources import RecordingSource
 from vision.reader.model import TileReader
-from vision.sim.options import SPLITS
+from vision.sim.options import SPLITS, Split
 from vision.sim.recording import record_yushino_game
 from vision.sim.timeline import Pacing
 
@@ -36,7 +36,7 @@ from vision.sim.timeline import Pacing
 STILL_SECONDS = 0.5
 
 
-def bench_game(seed: int, turns: int, split: str, size: tuple[int, int], folder: Path, reader: TileReader,
+def bench_game(seed: int, turns: int, split: Split, size: tuple[int, int], folder: Path, reader: TileReader,
                light_jumps: int) -> dict[str, object]:
     """Record one seeded game and observe it; the counts of the module docstring, and the misreads."""
     text = rules_for("Yushino").random_transcript(seed, 2, turns)
@@ -72,7 +72,8 @@ def bench_game(seed: int, turns: int, split: str, size: tuple[int, int], folder:
 
 def main(argv: list[str] | None = None) -> int:
     """Print the figures over ``--games`` seeded games."""
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=3)
     parser.add_argument("--first-seed", type=int, default=1000)
     parser.add_argument("--turns", type=int, default=12)
@@ -88,18 +89,21 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         folder = args.keep or Path(tmp)
         for seed in range(args.first_seed, args.first_seed + args.games):
-            result = bench_game(seed, args.turns, args.split, (size[0], size[1]), folder, reader, args.light_jumps)
+            result = bench_game(seed, args.turns, args.split, (size[0], size[1]), folder, reader,
+                                args.light_jumps)
             ms += result.pop("ms")  # type: ignore[arg-type]
             for line in result.pop("wrong"):  # type: ignore[attr-defined]
                 print(f"  seed {seed}: {line}")
             print(f"seed {seed}: " + ", ".join(f"{k} {v}" for k, v in result.items()))
             for k, v in result.items():
                 totals[k] = totals.get(k, 0) + int(v)  # type: ignore[call-overload]
-    print(f"{args.games} games of {args.turns} turns, {args.split} fonts, {args.size}, still {STILL_SECONDS} s:")
+    print(f"{args.games} games of {args.turns} turns, {args.split} fonts, {args.size}, "
+          f"still {STILL_SECONDS} s, seeds from {args.first_seed}:")
     print(f"  settled readings right: {totals['right']}/{totals['settled']}")
     print(f"  phantom settles (hand over the board): {totals['phantom']}")
     print(f"  turns seen right at their end signal: {totals['turns_right']}/{totals['turn_ends']}")
-    print(f"  ms per frame: median {np.median(ms):.1f}, p95 {np.percentile(ms, 95):.1f} over {len(ms)} frames")
+    print(f"  ms per frame: median {np.median(ms):.1f}, p95 {np.percentile(ms, 95):.1f} "
+          f"over {len(ms)} frames")
     return 0
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
-from typing import Generic, TypeVar
+from typing import Generic
 
 import numpy as np
 
@@ -27,13 +27,13 @@ from engine.hexgrid import Hex
 from tilescribe.faces import FaceMap
 from tilescribe.observe import Observation, Settle
 from vision.board.board_reader import BoardReader, BoardReading, ReadConfig
+from vision.board.board_reader import Cell as C
 from vision.board.locate import BoardLocation, BoardLocator, BoardNotFoundError
 from vision.capture.sources import Frame
 from vision.gate.gate import BoardGate, GateConfig
 from vision.reader.glyph_reader import TileReader, reader_for_tileset
 
 LegalValues = Callable[[], Mapping[Hex, Collection[int]]]
-C = TypeVar("C")
 
 #: Share of the sheet that must change between frames to count as motion. Sensor noise and light
 #: flicker move about 2 % of the gate's pixels between frames; a hand or an arm moves 5 to 10 %;
@@ -66,7 +66,8 @@ class GatedReads(Generic[C]):
 
     def __init__(self, locator: BoardLocator, gate: BoardGate, still_seconds: float,
                  read: Callable[[np.ndarray, str, BoardLocation], BoardReading[C]]) -> None:
-        self.locator, self.gate, self.read = locator, gate, read
+        self.locator, self.gate = locator, gate
+        self.read: Callable[[np.ndarray, str, BoardLocation], BoardReading[C]] = read
         self._settle = Settle(still_seconds)
         self._pool: list[tuple[float, BoardReading[C]]] = []
 

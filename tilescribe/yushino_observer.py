@@ -66,7 +66,7 @@ class YushinoObserver:
         if faces is None:
             return Observation(frame.index, frame.t, camera)
         joined = joined_to_centre(faces)
-        layout = frozenset(face + format_square(square) for square, face in faces.items() if square in joined)
+        layout = frozenset(face + format_square(sq) for sq, face in faces.items() if sq in joined)
         return Observation(frame.index, frame.t, camera, layout=layout)
 
 

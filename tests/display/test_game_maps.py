@@ -256,7 +256,8 @@ def test_super_wild_map_draws_moved_tiles_at_their_new_place_with_the_old_one_ma
 
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("illegal", [False, True])
-def test_holominoes_map_draws_the_turn_in_progress(tmp_path: Path, size: tuple[int, int], illegal: bool) -> None:
+def test_holominoes_map_draws_the_turn_in_progress(tmp_path: Path, size: tuple[int, int], illegal: bool
+                                                   ) -> None:
     text = _transcript("Holominoes", 5, 30)
     committed, _ = read_game(text)
     assert isinstance(committed, HolominoesMap)

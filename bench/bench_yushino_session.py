@@ -7,6 +7,8 @@ Printed figures:
 
 - settled readings, and how many equal the frame's true layout (frames.json "layout");
 - phantom settles: settled readings on a frame where a hand is over the board (frames.json "hand");
+- phantom changes: settled readings that differ from the one before while the board's truth did not
+  change between them (what a session would take for a change on the table);
 - turns seen right: end-of-turn signals whose last settled reading before them equals the true layout
   at the signal (what a session would record for that turn);
 - milliseconds per frame (median and 95th percentile) of the observer, reads included.
@@ -46,8 +48,9 @@ def bench_game(seed: int, turns: int, split: Split, size: tuple[int, int], folde
     truth = source.recording.frames
     observer = YushinoObserver(out / "board.json", reader, STILL_SECONDS)
     ms: list[float] = []
-    settled = right = phantom = turns_right = turn_ends = 0
+    settled = right = phantom = changes = turns_right = turn_ends = 0
     last: frozenset[str] | None = None
+    last_truth: frozenset[str] | None = None
     wrong: list[str] = []
     for frame in source:
         start = time.perf_counter()
@@ -57,7 +60,8 @@ def bench_game(seed: int, turns: int, split: Split, size: tuple[int, int], folde
         true_layout = frozenset(entry.layout or ())
         if observation.layout is not None:
             settled += 1
-            last = observation.layout
+            changes += last is not None and observation.layout != last and true_layout == last_truth
+            last, last_truth = observation.layout, true_layout
             right += last == true_layout
             phantom += entry.hand
             if last != true_layout:
@@ -66,7 +70,8 @@ def bench_game(seed: int, turns: int, split: Split, size: tuple[int, int], folde
         for _ in frame.events:
             turn_ends += 1
             turns_right += last == true_layout
-    return {"settled": settled, "right": right, "phantom": phantom, "turn_ends": turn_ends,
+    return {"settled": settled, "right": right, "phantom": phantom, "phantom_changes": changes,
+            "turn_ends": turn_ends,
             "turns_right": turns_right, "ms": ms, "wrong": wrong}
 
 
@@ -101,6 +106,7 @@ def main(argv: list[str] | None = None) -> int:
           f"still {STILL_SECONDS} s, seeds from {args.first_seed}:")
     print(f"  settled readings right: {totals['right']}/{totals['settled']}")
     print(f"  phantom settles (hand over the board): {totals['phantom']}")
+    print(f"  phantom changes (reading changed, board did not): {totals['phantom_changes']}")
     print(f"  turns seen right at their end signal: {totals['turns_right']}/{totals['turn_ends']}")
     print(f"  ms per frame: median {np.median(ms):.1f}, p95 {np.percentile(ms, 95):.1f} "
           f"over {len(ms)} frames")

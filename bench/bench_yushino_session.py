@@ -2,7 +2,10 @@
 
 For each seed a random legal two-player Yushino game (engine.games rules_for("Yushino")
 .random_transcript) is rendered with vision.sim.recording.record_yushino_game (tile fonts of the
-chosen split, hands, light drift) and every frame is given to tilescribe.yushino_observer.YushinoObserver.
+chosen split, hands, slow light drift, ``--light-jumps`` sudden changes of light, a mid-turn pause in
+30 % of the turns of two or more tiles) and every frame is given to
+tilescribe.yushino_observer.YushinoObserver. A settled reading in a mid-turn pause counts as right
+only when it shows every tile laid so far (tiles not yet joined to the centre's group are not shown).
 Printed figures:
 
 - settled readings, and how many equal the frame's true layout (frames.json "layout");

@@ -1,5 +1,8 @@
 """The camera observer: board location, motion/occlusion gate and tile reading on every frame.
 
+:class:`GatedReads` does this on either printed board (MODLINSEQ's here, Yushino's in
+tilescribe.yushino_observer); :class:`VisionObserver` is MODLINSEQ's observer.
+
 Built on the read pipeline (vision.board.locate: the board from its fiducial markers; vision.gate.gate: still?
 hand over the board?; vision.board.board_reader.BoardReader: presence and the tile reader,
 vision.reader.glyph_reader.TileReader, on every cell). Each frame is located and gated; the board is read
@@ -14,6 +17,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
+from typing import Generic
+
+import numpy as np
 
 from calibration.geometry import BoardGeometry
 from display.view import CameraState
@@ -21,7 +27,8 @@ from engine.hexgrid import Hex
 from tilescribe.faces import FaceMap
 from tilescribe.observe import Observation, Settle
 from vision.board.board_reader import BoardReader, BoardReading, ReadConfig
-from vision.board.locate import BoardLocation, BoardNotFoundError
+from vision.board.board_reader import Cell as C
+from vision.board.locate import BoardLocation, BoardLocator, BoardNotFoundError
 from vision.capture.sources import Frame
 from vision.gate.gate import BoardGate, GateConfig
 from vision.reader.glyph_reader import TileReader, reader_for_tileset
@@ -45,8 +52,64 @@ VOTE_EVERY = 0.09
 SECOND_OPINION_BELOW = 0.0
 
 
+class GatedReads(Generic[C]):
+    """Locate, gate and settle every frame of either printed board; read the board once it has settled,
+    pooling the reads of the end of the quiet spell (VOTE_SECONDS).
+
+    Args:
+        locator: locates the board in a frame (vision.board.locate).
+        gate: the motion/occlusion gate of the same board.
+        still_seconds: quiet time needed before a reading counts.
+        read: read(image, where, location) -> the board's reading (BGR uint8 frame, its name for
+            findings, the board's location in it).
+    """
+
+    def __init__(self, locator: BoardLocator, gate: BoardGate, still_seconds: float,
+                 read: Callable[[np.ndarray, str, BoardLocation], BoardReading[C]]) -> None:
+        self.locator, self.gate = locator, gate
+        self.read: Callable[[np.ndarray, str, BoardLocation], BoardReading[C]] = read
+        self._settle = Settle(still_seconds)
+        self._pool: list[tuple[float, BoardReading[C]]] = []
+
+    def update(self, frame: Frame) -> tuple[CameraState, dict[C, str] | None, dict[C, float]]:
+        """The camera state of one frame, and when the board has settled in it the pooled faces of
+        its occupied cells with their confidences (else None and {})."""
+        where = f"frame {frame.index}"
+        try:
+            location: BoardLocation | None = self.locator.locate(frame.image, where)
+        except BoardNotFoundError:
+            location = None
+        gate = self.gate.update(frame.image, location)
+        if location is None:
+            camera = CameraState.LOST
+        elif gate.hand:
+            camera = CameraState.HAND
+        elif not gate.still:
+            camera = CameraState.MOVING
+        else:
+            camera = CameraState.LOCKED
+        quiet = location is not None and not gate.hand and gate.motion <= MOTION_FRACTION
+        settled = self._settle.update(frame.t, quiet)
+        since = self._settle.quiet_since
+        if since is None or location is None:
+            self._pool.clear()
+            return camera, None, {}
+        quiet_for = frame.t - since
+        voting = (self._settle.still_seconds - VOTE_SECONDS <= quiet_for < self._settle.still_seconds
+                  and (not self._pool or frame.t - self._pool[-1][0] >= VOTE_EVERY))
+        if settled or voting:
+            # the whole board is read again (an earlier misread is caught)
+            self._pool.append((frame.t, self.read(frame.image, where, location)))
+        if not settled:
+            return camera, None, {}
+        self.gate.accept()  # later frames are compared with this one (hands, changed cells)
+        faces, confidence = _pooled([r for _, r in self._pool])
+        self._pool.clear()
+        return camera, faces, confidence
+
+
 class VisionObserver:
-    """Observations from camera frames.
+    """Observations from camera frames of MODLINSEQ's board.
 
     Args:
         board: the printed board's board.json.
@@ -72,51 +135,23 @@ class VisionObserver:
         self.reader = BoardReader(config)
         self.gate = BoardGate(config.geometry, GateConfig(motion_fraction=MOTION_FRACTION))
         self.legal = legal
-        self._settle = Settle(still_seconds)
-        self._pool: list[tuple[float, BoardReading]] = []
+        self.reads = GatedReads(self.reader.locator, self.gate, still_seconds, self._read)
+
+    def _read(self, image: np.ndarray, where: str, location: BoardLocation) -> BoardReading[Hex]:
+        legal = self.legal() if self.legal is not None else None
+        return self.reader.read(image, where, legal, location=location)
 
     def observe(self, frame: Frame) -> Observation:
         """Locate, gate and (when the board has settled) read one frame."""
-        where = f"frame {frame.index}"
-        try:
-            location: BoardLocation | None = self.reader.locator.locate(frame.image, where)
-        except BoardNotFoundError:
-            location = None
-        gate = self.gate.update(frame.image, location)
-        if not gate.board_found:
-            camera = CameraState.LOST
-        elif gate.hand:
-            camera = CameraState.HAND
-        elif not gate.still:
-            camera = CameraState.MOVING
-        else:
-            camera = CameraState.LOCKED
-        quiet = gate.board_found and not gate.hand and gate.motion <= MOTION_FRACTION
-        settled = self._settle.update(frame.t, quiet)
-        since = self._settle.quiet_since
-        if since is None:
-            self._pool.clear()
-            return Observation(frame.index, frame.t, camera)
-        quiet_for = frame.t - since
-        voting = (self._settle.still_seconds - VOTE_SECONDS <= quiet_for < self._settle.still_seconds
-                  and (not self._pool or frame.t - self._pool[-1][0] >= VOTE_EVERY))
-        if settled or voting:
-            # the whole board is read again (an earlier misread is caught)
-            legal = self.legal() if self.legal is not None else None
-            self._pool.append((frame.t, self.reader.read(frame.image, where, legal, location=location)))
-        if not settled:
-            return Observation(frame.index, frame.t, camera)
-        self.gate.accept()  # later frames are compared with this one (hands, changed cells)
-        faces, confidence = _pooled([r for _, r in self._pool])
-        self._pool.clear()
+        camera, faces, confidence = self.reads.update(frame)
         return Observation(frame.index, frame.t, camera, faces, confidence)
 
 
-def _pooled(readings: list[BoardReading]) -> tuple[dict[Hex, str], dict[Hex, float]]:
+def _pooled(readings: list[BoardReading[C]]) -> tuple[dict[C, str], dict[C, float]]:
     """The occupied cells of the last reading, each with the face of highest summed confidence
     over all the readings, and that face's best confidence."""
-    faces: dict[Hex, str] = {}
-    confidence: dict[Hex, float] = {}
+    faces: dict[C, str] = {}
+    confidence: dict[C, float] = {}
     for cell in readings[-1].cells:
         votes: dict[str, list[float]] = {}
         for reading in readings:

@@ -9,11 +9,15 @@ of a transcript and draws itself into a rectangle of the screen:
 - holominoes: the flat-topped hexes with their corner numbers, closed holes with their score,
   blocked points crossed out as MODLINSEQ's blocked cells are.
 
-:func:`read_game` picks the module from the transcript's ``[Game "..."]`` tag.
+:func:`read_game` picks the module from the transcript's ``[Game "..."]`` tag. Each map also draws the
+turn in progress (the moves the camera sees before the turn is committed) as provisional tiles,
+outlined in ``theme.provisional``, or in ``theme.illegal`` when that turn breaks a rule, and
+outlines the last committed play's tiles in ``theme.last_turn``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Protocol
 
 import pygame
@@ -31,27 +35,33 @@ class GameMap(Protocol):
         ...
 
 
-def read_game(text: str) -> tuple[GameMap, Replay]:
-    """The map of the table after a transcript, and the engine's replay of it.
+def read_game(text: str, pending: Sequence[str] = (), illegal: bool = False) -> tuple[GameMap, Replay]:
+    """The map of the table after a transcript with the turn in progress, and the engine's replay of
+    the transcript.
 
     Args:
-        text: a Yushino, Super Wild or Holominoes transcript (its ``[Game "..."]`` tag decides).
+        text: a Yushino, Super Wild or Holominoes transcript (its ``[Game "..."]`` tag decides) of
+            the committed turns.
+        pending: the moves of the turn in progress in the game's notation (the rules'
+            ``table_turn`` text split on ", "): ``7H8`` (a blank seen as ``#H9``), ``R7@3,0`` or
+            ``R7@3,0>3,1``, ``132@1,0/E``; none by default.
+        illegal: the turn in progress breaks a rule (drawn in the alert colour).
 
     Raises:
-        ValueError: an unknown game, MODLINSEQ (drawn by display.board_map), or tags that make no
-            game (the engine's message).
+        ValueError: an unknown game, MODLINSEQ (drawn by display.board_map), tags that make no
+            game (the engine's message), or a pending move that cannot be read (quoted).
     """
     name = canonical_name(game_tag(text))
     if name == "Yushino":
         from display.maps.yushino import yushino_map
 
-        return yushino_map(text)
+        return yushino_map(text, pending, illegal)
     if name == "Super Wild":
         from display.maps.superwild import superwild_map
 
-        return superwild_map(text)
+        return superwild_map(text, pending, illegal)
     if name == "Holominoes":
         from display.maps.holominoes import holominoes_map
 
-        return holominoes_map(text)
+        return holominoes_map(text, pending, illegal)
     raise ValueError(f"{name}: its map is the hex board (display.board_map), not a game map")

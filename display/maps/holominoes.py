@@ -4,11 +4,14 @@ Each tile is drawn at its cell with round bites at NE, W and SE and its numbers 
 E, SW and NW corners (the transcript's frame); the last tile laid is outlined. A closed hole (a
 bite point with its three cells filled) is a light disc at the bite point with its score (the sum
 of its three numbers) in it. A blocked point (an empty cell that no remaining tile fits) is filled
-and crossed as MODLINSEQ's blocked cells are on display.board_map.
+and crossed as MODLINSEQ's blocked cells are on display.board_map. The turn in progress (its tile,
+not yet committed) is drawn at its cell thickly outlined in ``theme.provisional`` (``theme.illegal``
+when the turn is illegal).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import pygame
@@ -41,16 +44,20 @@ class HolominoesMap:
         holes: every hole closed so far.
         blocked: the blocked points (empty cells no remaining tile fits).
         last: the cell of the last tile laid, if any.
+        pending: (cell, numbers on E, SW, NW) of the tiles of the turn in progress.
+        illegal: the turn in progress breaks a rule (its tiles in the alert colour).
     """
 
     tiles: tuple[tuple[Cell, tuple[int, int, int]], ...]
     holes: tuple[HoleMark, ...] = ()
     blocked: frozenset[Cell] = frozenset()
     last: Cell | None = None
+    pending: tuple[tuple[Cell, tuple[int, int, int]], ...] = ()
+    illegal: bool = False
 
     def fit(self, rect: pygame.Rect) -> tuple[float, tuple[float, float]]:
         """Tile radius (pixels) and the pixel of cell 0,0's centre that fit every cell into ``rect``."""
-        cells = [c for c, _ in self.tiles] + list(self.blocked)
+        cells = [c for c, _ in self.tiles + self.pending] + list(self.blocked)
         xs, ys = zip(*(centre_xy(c.key) for c in cells), strict=True)
         radius = min(rect.width / (max(xs) - min(xs) + 2.2), rect.height / (max(ys) - min(ys) + 2.0))
         mid_x, mid_y = (max(xs) + min(xs)) / 2, (max(ys) + min(ys)) / 2
@@ -78,10 +85,14 @@ class HolominoesMap:
             d = radius * 0.4
             pygame.draw.line(surface, theme.blocked_mark, (x - d, y - d), (x + d, y + d), 2)
             pygame.draw.line(surface, theme.blocked_mark, (x - d, y + d), (x + d, y - d), 2)
-        for cell, numbers in self.tiles:
+        pending = {cell for cell, _ in self.pending}
+        provisional = theme.illegal if self.illegal else theme.provisional
+        for cell, numbers in self.tiles + self.pending:
             outline = [self.pixel(rect, _inset(cell, c)) for c in CORNERS]
             pygame.draw.polygon(surface, theme.tile, outline)
-            if cell == self.last:
+            if cell in pending:
+                pygame.draw.polygon(surface, provisional, outline, max(2, int(radius * 0.16)))
+            elif cell == self.last:
                 pygame.draw.polygon(surface, theme.last_turn, outline, max(2, int(radius * 0.1)))
             else:
                 pygame.draw.polygon(surface, theme.cell_edge, outline, 1)
@@ -111,11 +122,19 @@ def _inset(cell: Cell, corner: str) -> tuple[float, float]:
     return (cx + 0.97 * (x - cx), cy + 0.97 * (y - cy))
 
 
-def holominoes_map(text: str) -> tuple[HolominoesMap, Replay]:
-    """The table after a Holominoes transcript, and the engine's replay (holes from its turns).
+def holominoes_map(text: str, pending: Sequence[str] = (), illegal: bool = False
+                   ) -> tuple[HolominoesMap, Replay]:
+    """The table after a Holominoes transcript with the turn in progress, and the engine's replay
+    (holes from its turns).
+
+    Args:
+        text: the transcript of the committed turns.
+        pending: the placements of the turn in progress (``132@1,0/E``).
+        illegal: the turn in progress breaks a rule.
 
     Raises:
-        ValueError: the tags cannot make a game (the engine's message).
+        ValueError: the tags cannot make a game (the engine's message), or a pending placement that
+            cannot be read (the message quotes it).
     """
     game, result = replay(text)
     tiles = tuple((p.cell, p.tile.oriented(p.first)) for p in game.position.placements)
@@ -127,7 +146,8 @@ def holominoes_map(text: str) -> tuple[HolominoesMap, Replay]:
     plays = [t for t in result.turns if t.legal and t.kind == "play"]
     last = parse_placement(plays[-1].moves[0]).cell if plays else None
     blocked = frozenset(parse_cell(c) for c in game.blocked_points())
-    return HolominoesMap(tiles, holes, blocked, last), result
+    laid = tuple((p.cell, p.tile.oriented(p.first)) for p in map(parse_placement, pending))
+    return HolominoesMap(tiles, holes, blocked, last, laid, illegal), result
 
 
 

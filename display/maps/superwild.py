@@ -6,18 +6,23 @@ Super Wild is a dark tile (``theme.wild_tile``) with a white ``W``. Every group 
 (engine.superwild.lines.split_line) gets an outline around its tiles: sets in
 ``theme.set_group``, runs in ``theme.run_group``, rows drawn a little outside the tiles and
 columns a little further, so that a tile shared by a row and a column shows both. A legend names
-the two outline colours in words.
+the two outline colours in words. The last legal play's tiles (laid or moved) are outlined in
+``theme.last_turn``. The turn in progress (not yet committed) is drawn as it would leave the table:
+its laid and moved tiles at their new places, thickly outlined in ``theme.provisional``
+(``theme.illegal`` when the turn is illegal), each moved tile's old place outlined thinly in the same
+colour, and the groups those tiles make.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import pygame
 
 from display.theme import Theme
 from engine.games import Replay
-from engine.superwild import RUN, replay_round, split_line
+from engine.superwild import RUN, Move, Table, parse_move, replay_round, split_line
 from engine.superwild.tiles import Pos, Tile
 
 #: Ink of each colour's numbers on a light tile (RGB); "W" is the Super Wild.
@@ -45,10 +50,18 @@ class SuperWildMap:
     Attributes:
         tiles: (position, tile) of every tile, the Super Wild among them.
         groups: every group of every legal line.
+        last_turn: where the last legal play's tiles lie (laid or moved there).
+        pending: where the tiles of the turn in progress lie (laid or moved there).
+        vacated: the old places of the tiles the turn in progress moves (now empty).
+        illegal: the turn in progress breaks a rule (its tiles in the alert colour).
     """
 
     tiles: tuple[tuple[Pos, Tile], ...]
     groups: tuple[Group, ...]
+    last_turn: frozenset[Pos] = frozenset()
+    pending: frozenset[Pos] = frozenset()
+    vacated: tuple[Pos, ...] = ()
+    illegal: bool = False
 
     def cell_rect(self, rect: pygame.Rect, pos: Pos) -> pygame.Rect:
         """Where the tile at ``pos`` is drawn when the map fills ``rect`` (pixels)."""
@@ -57,8 +70,8 @@ class SuperWildMap:
 
     def _grid(self, rect: pygame.Rect) -> tuple[int, int, int]:
         """Cell side and the pixel of position 0,0's top-left corner (one cell of margin around)."""
-        xs = [p.x for p, _ in self.tiles]
-        ys = [p.y for p, _ in self.tiles]
+        xs = [p.x for p, _ in self.tiles] + [p.x for p in self.vacated]
+        ys = [p.y for p, _ in self.tiles] + [p.y for p in self.vacated]
         cols, rows = max(xs) - min(xs) + 3, max(ys) - min(ys) + 3
         legend = 0.08 * rect.height  # room for the legend at the bottom
         cell = max(4, int(min(rect.width / cols, (rect.height - legend) / rows)))
@@ -83,6 +96,14 @@ class SuperWildMap:
             if lettered and not tile.is_wild:
                 letter = letter_font.render(tile.colour, True, ink)
                 surface.blit(letter, letter.get_rect(midbottom=(box.centerx, box.bottom - 1)))
+        provisional = theme.illegal if self.illegal else theme.provisional
+        for pos in self.vacated:
+            box = self.cell_rect(rect, pos).inflate(-cell // 6, -cell // 6)
+            pygame.draw.rect(surface, provisional, box, max(1, cell // 16), border_radius=cell // 10)
+        for pos, outline in [(p, theme.last_turn) for p in self.last_turn - self.pending] + [
+                (p, provisional) for p in self.pending]:
+            box = self.cell_rect(rect, pos).inflate(-cell // 6, -cell // 6)
+            pygame.draw.rect(surface, outline, box, max(2, cell // 7), border_radius=cell // 10)
         width = max(2, cell // 10)
         for group in self.groups:
             first = self.cell_rect(rect, group.positions[0])
@@ -101,18 +122,50 @@ class SuperWildMap:
             x = swatch.right + label.get_width() + 16
 
 
-def superwild_map(text: str) -> tuple[SuperWildMap, Replay]:
-    """The table after a Super Wild transcript (one round), and the engine's replay.
+def superwild_map(text: str, pending: Sequence[str] = (), illegal: bool = False
+                  ) -> tuple[SuperWildMap, Replay]:
+    """The table after a Super Wild transcript (one round) with the turn in progress, and the
+    engine's replay.
+
+    Args:
+        text: the transcript of the committed turns.
+        pending: the moves of the turn in progress (``R7@3,0`` laid, ``R7@3,0>3,1`` moved; ``draw``
+            tokens lay nothing).
+        illegal: the turn in progress breaks a rule.
 
     Raises:
-        ValueError: the tags cannot make a round (the engine's message names the tag).
+        ValueError: the tags cannot make a round (the engine's message names the tag), or a pending
+            move that cannot be read (the message quotes it).
     """
     _, game, replay = replay_round(text)
-    table = game.table
+    moves = _moves(pending)
+    tiles = dict(game.table.tiles)
+    for m in moves:  # lifted together, then put down (engine.superwild.table.Table.apply)
+        if m.dest is not None:
+            tiles.pop(m.pos, None)
+    for m in moves:
+        tiles[m.target] = game.table.tiles.get(m.pos, m.tile) if m.dest is not None else m.tile
+    try:
+        table = Table(tiles, game.table.diagonals)
+    except ValueError:  # a turn in progress that no table can hold: the committed table's groups
+        table = game.table
+    plays = [t for t in replay.turns if t.legal and t.kind == "play"]
+    last = frozenset(m.target for m in _moves(plays[-1].moves)) if plays else frozenset()
+    ordered = tuple(sorted(tiles.items(), key=lambda pt: (pt[0].y, pt[0].x)))
+    vacated = tuple(m.pos for m in moves if m.dest is not None and m.pos not in tiles)
+    return SuperWildMap(ordered, _groups(table), last, frozenset(m.target for m in moves), vacated,
+                        illegal), replay
+
+
+def _moves(tokens: Iterable[str]) -> list[Move]:
+    """The lays and moves among a turn's tokens (``draw`` and ``draw R7`` lay nothing)."""
+    return [parse_move(t) for t in tokens if "@" in t]
+
+
+def _groups(table: Table) -> tuple[Group, ...]:
+    """Every group of every line of ``table`` that splits into sets and runs."""
     groups = []
     for line in table.lines():
-        fits = split_line(table.line_tiles(line))
-        for fit in fits or ():
+        for fit in split_line(table.line_tiles(line)) or ():
             groups.append(Group(fit.kind, line.direction, tuple(line.positions[fit.start : fit.end + 1])))
-    tiles = tuple(sorted(table.tiles.items(), key=lambda pt: (pt[0].y, pt[0].x)))
-    return SuperWildMap(tiles, tuple(groups)), replay
+    return tuple(groups)

@@ -3,11 +3,14 @@
 Premium squares are filled with the printed board's colours (calibration.palette) and keep their
 label (``2*``, ``3*``, ``2X``, ``3X``) while empty; a tile shows its number, a blank ``#`` and the
 number it stands for; the last play's squares are outlined; column letters and row numbers run
-along the top and the left.
+along the top and the left. The turn in progress (its placements, not yet committed) is drawn as
+provisional tiles: a tile thickly outlined in ``theme.provisional`` (``theme.illegal`` when the turn
+is illegal).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import pygame
@@ -16,7 +19,8 @@ from calibration.palette import PREMIUM_RGB
 from display.theme import Theme, ink_on
 from engine.games import Replay
 from engine.yushino import parse_placement, replay_game
-from engine.yushino.board import COLUMNS, SIZE, Square
+from engine.yushino.board import COLUMNS, SIZE, Square, parse_square
+from engine.yushino.tiles import BLANK
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,11 +31,16 @@ class YushinoMap:
         premiums: (square, kind) of every premium square of the game's layout.
         tiles: (square, label) of every tile: ``"7"``, or ``"#7"`` for a blank standing for 7.
         last_turn: the squares of the last legal play.
+        pending: (square, label) of every tile of the turn in progress (``"#"`` for a blank seen
+            without its number).
+        illegal: the turn in progress breaks a rule (its tiles in the alert colour).
     """
 
     premiums: tuple[tuple[Square, str], ...]
     tiles: tuple[tuple[Square, str], ...]
     last_turn: frozenset[Square] = frozenset()
+    pending: tuple[tuple[Square, str], ...] = ()
+    illegal: bool = False
 
     def square_rect(self, rect: pygame.Rect, square: Square) -> pygame.Rect:
         """Where ``square`` is drawn when the map fills ``rect`` (pixels)."""
@@ -41,7 +50,8 @@ class YushinoMap:
     def draw(self, surface: pygame.Surface, rect: pygame.Rect, theme: Theme) -> None:
         """Draw the board into ``rect``."""
         cell, left, top = _grid(rect)
-        premiums, tiles = dict(self.premiums), dict(self.tiles)
+        premiums, tiles, pending = dict(self.premiums), dict(self.tiles), dict(self.pending)
+        provisional = theme.illegal if self.illegal else theme.provisional
         label_font = theme.font(max(8, int(cell * 0.42)), bold=True)
         tile_font = theme.font(max(9, int(cell * 0.75)), bold=True)
         small = theme.font(max(7, int(cell * 0.45)), bold=True)
@@ -54,11 +64,13 @@ class YushinoMap:
             for c in range(SIZE):
                 square = Square(c, r)
                 box = pygame.Rect(left + c * cell, top + r * cell, cell, cell).inflate(-2, -2)
-                label = tiles.get(square)
+                label = tiles.get(square) or pending.get(square)
                 kind = premiums.get(square)
                 fill = theme.square_tile if label else PREMIUM_RGB[kind] if kind else theme.square
                 pygame.draw.rect(surface, fill, box)
-                if square in self.last_turn:
+                if square in pending:
+                    pygame.draw.rect(surface, provisional, box, max(2, cell // 6))
+                elif square in self.last_turn:
                     pygame.draw.rect(surface, theme.last_turn, box, max(2, cell // 8))
                 text = label or kind
                 if text:
@@ -76,11 +88,18 @@ def _grid(rect: pygame.Rect) -> tuple[int, int, int]:
     return cell, left, top
 
 
-def yushino_map(text: str) -> tuple[YushinoMap, Replay]:
-    """The board after a Yushino transcript, and the engine's replay.
+def yushino_map(text: str, pending: Sequence[str] = (), illegal: bool = False) -> tuple[YushinoMap, Replay]:
+    """The board after a Yushino transcript with the turn in progress, and the engine's replay.
+
+    Args:
+        text: the transcript of the committed turns.
+        pending: the placements of the turn in progress (``7H8``, ``#=7H9``, or ``#H9`` for a blank
+            seen without its number).
+        illegal: the turn in progress breaks a rule.
 
     Raises:
         TranscriptError, LayoutError (ValueErrors): the header makes no game, or a bad layout file.
+        ValueError: a pending placement that cannot be read (the message quotes it).
     """
     game, replay = replay_game(text)
     tiles = tuple(
@@ -90,5 +109,17 @@ def yushino_map(text: str) -> tuple[YushinoMap, Replay]:
     plays = [t for t in replay.turns if t.legal and t.kind == "play"]
     last = frozenset(parse_placement(m).square for m in plays[-1].moves) if plays else frozenset()
     premiums = tuple(sorted(game.settings.layout.premiums.items()))
-    return YushinoMap(premiums, tiles, last), replay
+    return YushinoMap(premiums, tiles, last, tuple(_pending(m) for m in pending), illegal), replay
+
+
+def _pending(move: str) -> tuple[Square, str]:
+    """``"7H8"`` -> (H8, "7"); ``"#=7H9"`` -> (H9, "#7"); ``"#H9"`` -> (H9, "#")."""
+    if move.startswith(BLANK) and not move.startswith(BLANK + "="):
+        try:
+            return parse_square(move[1:]), BLANK
+        except ValueError as exc:
+            raise ValueError(f"not a placement: {move!r}: {exc}") from None
+    placement = parse_placement(move)
+    tile = placement.tile
+    return placement.square, f"{BLANK}{tile.value}" if tile.blank else str(tile.value)
 

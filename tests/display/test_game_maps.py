@@ -20,7 +20,7 @@ from display.replay import replay_views, view_of
 from display.theme import Theme
 from engine.games import rules_for
 from engine.holominoes.geometry import centre_xy
-from engine.superwild import RUN, SET
+from engine.superwild import RUN, SET, Pos, Tile
 from engine.yushino.board import ALL_SQUARES
 
 SIZES = [(800, 480), (1920, 1080)]
@@ -181,3 +181,106 @@ def test_replay_names_a_bad_size_in_one_line(tmp_path: Path, capsys) -> None:
     assert "argument --size: 'big' is not WIDTHxHEIGHT" in capsys.readouterr().err
     assert replay_main([str(path), "--size", "640x480", "--pause", "0"]) == 2
     assert "kiosk size 640x480 outside 800x480 .. 1920x1080" in capsys.readouterr().err
+
+
+def _drawn(tmp_path: Path, name: str, game_map, size: tuple[int, int]) -> tuple[np.ndarray, pygame.Rect]:
+    """``game_map`` drawn on a kiosk-sized screen, saved as a PNG screenshot and read back (RGB H x W x 3)."""
+    pygame.init()
+    screen = pygame.Surface(size)
+    screen.fill(THEME.background)
+    rect = pygame.Rect(0, 0, size[0], size[1]).inflate(-size[0] // 20, -size[1] // 20)
+    game_map.draw(screen, rect, THEME)
+    path = tmp_path / f"{name}_{size[0]}x{size[1]}.png"
+    pygame.image.save(screen, str(path))
+    return pygame.surfarray.array3d(pygame.image.load(str(path))).transpose(1, 0, 2), rect
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("illegal", [False, True])
+def test_yushino_map_draws_the_turn_in_progress(tmp_path: Path, size: tuple[int, int], illegal: bool) -> None:
+    text = _transcript("Yushino", 5, 12)
+    committed, _ = read_game(text)
+    assert isinstance(committed, YushinoMap)
+    empty = [s for s in ALL_SQUARES if s not in dict(committed.tiles)]
+    pending = [f"7{empty[0]}", f"#{empty[1]}", f"#=3{empty[2]}"]
+    game_map, _ = read_game(text, pending, illegal)
+    assert isinstance(game_map, YushinoMap)
+    assert game_map.tiles == committed.tiles and game_map.last_turn == committed.last_turn
+    image, rect = _drawn(tmp_path, f"yushino_{illegal}", game_map, size)
+    shown, other = (THEME.illegal, THEME.provisional) if illegal else (THEME.provisional, THEME.illegal)
+    for square in empty[:3]:
+        box = game_map.square_rect(rect, square)
+        assert _share(image, box, shown) > 0.2, square  # the thick outline
+        assert _share(image, box, other) == 0.0, square
+        inner = box.inflate(-box.width // 2, -box.height // 2)
+        assert (image[inner.top : inner.bottom, inner.left : inner.right].max(axis=2) < 90).any()  # its digit
+    for square in committed.last_turn:  # the last committed play keeps its outline
+        assert _share(image, game_map.square_rect(rect, square), THEME.last_turn) > 0.1, square
+    assert _share(image, game_map.square_rect(rect, empty[3]), shown) == 0.0
+    for bad in ("7H", "#Q"):
+        with pytest.raises(ValueError, match=f"'{bad}'"):
+            read_game(text, [bad])
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("illegal", [False, True])
+def test_super_wild_map_draws_moved_tiles_at_their_new_place_with_the_old_one_marked(
+        tmp_path: Path, size: tuple[int, int], illegal: bool) -> None:
+    text = _transcript("Super Wild", 5, None)
+    committed, _ = read_game(text)
+    assert isinstance(committed, SuperWildMap) and committed.last_turn
+    tiles = dict(committed.tiles)
+    old, tile = next((p, t) for p, t in committed.tiles if not t.is_wild)
+    xs, ys = [p.x for p in tiles], [p.y for p in tiles]
+    new = Pos(max(xs) + 1, min(ys))
+    laid = Pos(min(xs) - 1, max(ys))
+    pending = [f"{tile}@{old.x},{old.y}>{new.x},{new.y}", f"K3@{laid.x},{laid.y}", "draw"]
+    game_map, _ = read_game(text, pending, illegal)
+    assert isinstance(game_map, SuperWildMap)
+    moved = dict(game_map.tiles)
+    assert old not in moved and moved[new] == tile and moved[laid] == Tile("K", 3)
+    assert game_map.pending == {new, laid} and game_map.vacated == (old,)
+    image, rect = _drawn(tmp_path, f"superwild_{illegal}", game_map, size)
+    shown, other = (THEME.illegal, THEME.provisional) if illegal else (THEME.provisional, THEME.illegal)
+    for pos in (new, laid):
+        box = game_map.cell_rect(rect, pos)
+        assert _share(image, box, shown) > 0.15, pos  # the thick outline
+        assert _share(image, box, THEME.table_tile) > 0.05, pos  # the tile inside it
+        assert _share(image, box, other) == 0.0, pos
+    box = game_map.cell_rect(rect, old)
+    assert 0.0 < _share(image, box, shown) < 0.3  # the old place's thin outline
+    assert _share(image, box, THEME.table_tile) == 0.0  # and nothing in it
+    for pos in committed.last_turn - {old}:
+        assert _share(image, game_map.cell_rect(rect, pos), THEME.last_turn) > 0.05, pos
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("illegal", [False, True])
+def test_holominoes_map_draws_the_turn_in_progress(tmp_path: Path, size: tuple[int, int], illegal: bool
+                                                   ) -> None:
+    text = _transcript("Holominoes", 5, 30)
+    committed, _ = read_game(text)
+    assert isinstance(committed, HolominoesMap)
+    taken = {c for c, _ in committed.tiles} | set(committed.blocked)
+    q = max(c.q for c in taken) + 1
+    game_map, _ = read_game(text, [f"146@{q},0/SW"], illegal)
+    assert isinstance(game_map, HolominoesMap) and game_map.tiles == committed.tiles
+    image, rect = _drawn(tmp_path, f"holominoes_{illegal}", game_map, size)
+    (cell, numbers), = game_map.pending
+    assert numbers == (6, 1, 4)
+    radius, _ = game_map.fit(rect)
+    cx, cy = game_map.pixel(rect, centre_xy(cell.key))
+    box = pygame.Rect(int(cx - radius), int(cy - radius), int(2 * radius), int(2 * radius))
+    shown, other = (THEME.illegal, THEME.provisional) if illegal else (THEME.provisional, THEME.illegal)
+    assert _share(image, box, shown) > 0.1 and _share(image, box, other) == 0.0
+    assert tuple(image[int(cy), int(cx)]) == THEME.tile
+    if committed.last is not None:  # the last committed tile keeps its outline
+        lx, ly = game_map.pixel(rect, centre_xy(committed.last.key))
+        near = pygame.Rect(int(lx - radius), int(ly - radius), int(2 * radius), int(2 * radius))
+        assert _share(image, near, THEME.last_turn) > 0.02
+
+
+def test_a_map_without_a_turn_in_progress_is_the_committed_map() -> None:
+    for game in ("Yushino", "Super Wild", "Holominoes"):
+        text = _transcript(game, 4, 8)
+        assert read_game(text)[0] == read_game(text, (), False)[0]

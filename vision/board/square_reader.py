@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -120,6 +121,7 @@ class SquareBoardReader:
         self.presence_view = BoardView(self.sheet, config.presence.pitch_px)
         self.presence = PresenceDetector(self.presence_view, config.empty_board, config.presence)
         self.squares = tuple(parse_square(a) for a in self.sheet.addresses)
+        self._index = {sq: i for i, sq in enumerate(self.squares)}
         self._allowed = frozenset(config.faces)
         self._columns = np.array([FACES.index(f) for f in config.faces])
         self._columns_and_none = np.array([*self._columns, FACES.index(NOT_A_FACE)])
@@ -164,14 +166,16 @@ class SquareBoardReader:
         given = mean[:, :-1] / np.maximum(mean[:, :-1].sum(axis=1, keepdims=True), 1e-12)
         return given, mean[:, -1]
 
-    def read(self, image: np.ndarray, where: str = "frame",
-             location: BoardLocation | None = None) -> BoardReading[Square]:
+    def read(self, image: np.ndarray, where: str = "frame", location: BoardLocation | None = None,
+             look_at: Collection[Square] = ()) -> BoardReading[Square]:
         """Read the tiles on the board in one frame.
 
         Args:
             image: the camera frame, BGR uint8, H x W x 3.
             where: the frame's name for findings ("frame 12", a file name).
             location: the board's location when the caller already has it (skips locating).
+            look_at: squares the reader reads whatever presence says: where presence is not sure
+                of a tile, the reader's "none" decides, as on the squares presence is unsure of.
 
         Returns:
             The reading of every square: the occupied ones in ``cells`` (face "0".."9" or "#",
@@ -191,7 +195,9 @@ class SquareBoardReader:
         # the squares presence is unsure of, and those it finds occupied, are read; the reader's
         # "none" decides the unsure ones
         p = scores.probability
-        unsure = (p > UNSURE[0]) & (p < UNSURE[1])
+        asked = np.zeros(len(self.squares), bool)
+        asked[[self._index[sq] for sq in look_at]] = True
+        unsure = ((p > UNSURE[0]) | asked) & (p < UNSURE[1])
         looked = np.flatnonzero(unsure | (p >= UNSURE[1]))
         given, none = self.face_probabilities(self.crops(image, located, looked))
         kept = np.where(unsure[looked], none < NONE_BELOW, True)

@@ -28,6 +28,7 @@ import numpy as np
 from calibration.geometry import BoardGeometry
 from vision.board.board_view import BoardView
 from vision.board.locate import BoardLocation
+from vision.board.sheet import AnyBoard, Sheet
 from vision.gate.errors import GateError
 
 
@@ -96,22 +97,22 @@ class BoardGate:
     """Per-frame motion/occlusion gate (stateful: remembers the previous and the accepted frame).
 
     Args:
-        geometry: the printed board.
+        geometry: the printed board, hex or square (vision.board.sheet).
         config: thresholds.
     """
 
-    def __init__(self, geometry: BoardGeometry, config: GateConfig | None = None) -> None:
+    def __init__(self, geometry: AnyBoard | Sheet, config: GateConfig | None = None) -> None:
         self.config = config or GateConfig()
         self.view = BoardView(geometry, self.config.pitch_px)
+        sheet = self.view.sheet
         w, h = self.view.size
         inside = np.zeros((h, w), np.uint8)
-        for c in geometry.cells.values():
-            poly = np.round(np.array(c.corners) * self.view.scale).astype(np.int32)
-            cv2.fillConvexPoly(inside, poly, 255)
+        for corners in sheet.corners:
+            cv2.fillConvexPoly(inside, np.round(corners * self.view.scale).astype(np.int32), 255)
         grow = max(1, round(0.35 * self.config.pitch_px))
         near_cells = cv2.dilate(inside, np.ones((2 * grow + 1, 2 * grow + 1), np.uint8)) > 0
         marker_map = np.zeros((h, w), np.uint8)
-        for m in geometry.markers:
+        for m in sheet.markers:
             poly = np.round(np.array(m.corners) * self.view.scale).astype(np.int32)
             cv2.fillConvexPoly(marker_map, poly, 255)
         markers = cv2.dilate(marker_map, np.ones((5, 5), np.uint8)) > 0
@@ -120,7 +121,7 @@ class BoardGate:
         self._band = ~near_cells & ~markers & edge
         self._sigma = self.config.light_sigma_pitches * self.config.pitch_px
         self._sheet = edge
-        bw, bh = geometry.image_size
+        bw, bh = sheet.image_size
         self._outline = np.array([[0, 0], [bw, 0], [bw, bh], [0, bh]], np.float64)
         self._raw_scale = 1.0
         self._previous_raw: np.ndarray | None = None

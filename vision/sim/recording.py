@@ -8,7 +8,9 @@ A recording folder holds::
                                        "hand": false, "pose": 0, "occluded": []}, ...], ...}
     events.jsonl                   {"t": seconds, "frame": index, "type": "end_turn", "turn": n}
 
-``cells`` are the truly occupied cells and their printed faces; ``hand`` tells whether a hand or
+``cells`` are the truly occupied cells and their printed faces (a Yushino recording writes ``"cells": {}``
+and ``"layout"`` instead: every tile as a placement of games.md, ``7H8``, a blank ``#H9``, sorted);
+``hand`` tells whether a hand or
 arm covers part of the sheet; ``occluded`` lists the cells whose centre a hand, arm or held tile covers;
 ``board`` names the copy of board.json in the folder (no path leads outside it). frames.json
 extends the basic format above with ``size``, ``seed``, ``poses`` (per pose index: the homography from
@@ -26,6 +28,7 @@ import math
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -427,11 +430,14 @@ def make_recording(
     for frame in iterator:
         name = f"{frame.index:06d}.jpg"
         (out / name).write_bytes(frame.jpeg)
+        tiles: dict[str, object] = {"cells": dict(frame.cells)}
+        if options.game == "yushino":
+            tiles = {"cells": {}, "layout": yushino_layout(frame.cells)}
         frames_doc.append(
             {
                 "file": name,
                 "t": frame.t,
-                "cells": dict(frame.cells),
+                **tiles,
                 "hand": frame.hand,
                 "pose": frame.pose,
                 "occluded": sorted(frame.occluded, key=_address_order),
@@ -453,6 +459,42 @@ def make_recording(
     (out / "frames.json").write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
     (out / "events.jsonl").write_text("".join(e + "\n" for e in events), encoding="utf-8")
     return RecordingInfo(out, len(frames_doc), len(events), sim.timeline.duration)
+
+
+def record_yushino_game(text: str, out: Path, seed: int, styles: Split = "held_out", **opts: Any) -> Path:
+    """Write a recording folder (module docstring) of a Yushino transcript on the default printed
+    square board (``tilescribe board print --game yushino``), with Yushino's tiles.
+
+    Args:
+        text: a Yushino transcript (engine.yushino.transcript); exchanges and passes lay nothing.
+        out: the folder to write; created if missing.
+        seed: seeds every random choice (the same inputs give byte-identical frames).
+        styles: the tile fonts' split, "held_out" (figures) or "train".
+        **opts: further :class:`SimOptions` fields (size, fps, hands, pacing, light_jumps...).
+
+    Returns:
+        ``out``.
+
+    Raises:
+        ValueError: the transcript does not parse (the first error's line and message), or a bad option.
+        OSError: the folder or a file cannot be written.
+    """
+    from calibration.square_board import SquareSpec, design_square_board
+    from engine.yushino.transcript import parse_transcript
+    from vision.sim.transcripts import plan_yushino
+
+    transcript, errors = parse_transcript(text)
+    if errors:
+        raise ValueError(f"line {errors[0].line}: {errors[0].message}")
+    plan = plan_yushino(transcript)
+    options = SimOptions(seed=seed, split=styles, players=plan.players, game="yushino", **opts)
+    make_recording(plan.turns, design_square_board(SquareSpec()), out, options)
+    return Path(out)
+
+
+def yushino_layout(cells: Mapping[str, str]) -> list[str]:
+    """A Yushino board's tiles as sorted placements (games.md): {"H8": "7", "H9": "#"} -> ["#H9", "7H8"]."""
+    return sorted(face + address for address, face in cells.items())
 
 
 def square_turn(angle_deg: float, rng: np.random.Generator) -> float:

@@ -6,8 +6,8 @@ rules (engine.games.TableRules):
 
 - the turn in progress: ``RULES.table_turn(text, seen)`` gives its moves; replaying the transcript
   plus that line (``RULES.replay_text``) judges it: its provisional points, or the rule it breaks in
-  words (the alert) and the banner; the map draws it as pending (in the alert colour when
-  illegal) once display.maps.read_game takes the turn in progress (:func:`pending_map`);
+  words (the alert) and the banner; the map draws it as pending, in the alert colour when
+  illegal (:func:`pending_map`);
 - "board out of sync": a layout no turn leads to (a tile gone, moved where it may not be); the
   alert says what to put back, in the rules' words;
 - the end of a turn: on a signal (key, touch, GPIO, a recording's event) the turn is committed
@@ -255,9 +255,8 @@ def pending_map(text: str, pending: tuple[str, ...], illegal: bool) -> GameMap:
 
     Args:
         text: the transcript of the committed turns.
-        pending: the moves of the turn in progress (drawn provisionally, once display.maps draws
-            them: until then the committed map).
-        illegal: the turn in progress breaks a rule (drawn in the alert colour, likewise).
+        pending: the moves of the turn in progress (drawn provisionally).
+        illegal: the turn in progress breaks a rule (drawn in the alert colour).
     """
-    game_map, _ = read_game(text)
+    game_map, _ = read_game(text, pending, illegal)
     return game_map

@@ -183,17 +183,34 @@ def _resumed(args: argparse.Namespace) -> Journal | None:
 def observer_for(game: str | None, source: FrameSource, settings: TableSettings,
                  args: argparse.Namespace) -> Observer | None:
     """The observer of a Yushino, Super Wild or Holominoes table (``game``), None for MODLINSEQ's
-    (see :func:`_observer`). A recording's recorded truth where ``--truth`` asks for it or no
-    camera reader of the game is installed (``args.truth`` then set, for the kiosk's note).
+    (see :func:`_observer`): the game's camera observer (Yushino: tilescribe.yushino_observer on the
+    printed square board, ``--board`` or the recording's own board.json), or a recording's recorded
+    truth where ``--truth`` asks for it or no camera reader of the game is installed (``args.truth``
+    then set, for the kiosk's note).
 
     Raises:
-        SourceError: a live source for a game with no camera reader installed here.
+        SourceError: a live source for a game with no camera reader installed here, or a Yushino
+            table with no board.json.
     """
     from tilescribe.observe import TruthObserver
     from vision.capture.sources import RecordingSource, SourceError
+    from vision.errors import VisionError
 
     if game is None:
         return None
+    if game == "Yushino" and not args.truth:
+        from tilescribe.yushino_observer import YushinoObserver
+
+        board = args.board
+        if board is None and isinstance(source, RecordingSource):
+            board = source.recording.board
+        if board is None:
+            raise SourceError(f"{source.name}: --board board.json is needed to find the square board "
+                              "(tilescribe board print --game yushino)")
+        try:
+            return YushinoObserver(board, None, settings.still_seconds)
+        except (ValueError, OSError, VisionError) as exc:
+            raise SourceError(f"the vision pipeline cannot start: {exc}") from exc
     if isinstance(source, RecordingSource):
         if not args.truth:
             print(f"tilescribe run: no camera reader of {game} is installed; the session reads the "
@@ -352,7 +369,8 @@ def run(args: argparse.Namespace) -> int:
                 args.game = recorded.table_game  # the recording's game (None: MODLINSEQ)
         resumed = _resumed(args)
         board = args.board or (source.recording.board if isinstance(source, RecordingSource) else None)
-        settings = resumed.settings if resumed is not None else _settings(args, recorded, board)
+        hex_board = board if args.game in (None, "MODLINSEQ") else None  # Yushino's board has no order
+        settings = resumed.settings if resumed is not None else _settings(args, recorded, hex_board)
         if resumed is not None and isinstance(source, RecordingSource):
             source = RecordingSource(source.recording.folder, start=resumed.last_frame() + 1)
         kiosk = Kiosk(args.size, args.fullscreen, args.screenshots, sound=not args.no_sound)

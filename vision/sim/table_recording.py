@@ -57,6 +57,9 @@ Sprite = tuple[np.ndarray, tuple[float, float], float]
 LIGHT_GRID = (64, 48)
 #: The darkening in the core of a hand's shadow (0..1).
 SHADOW = 0.35
+#: A hand counts as in the picture when it covers at least this share of it (a sliver of a few
+#: pixels at the edge, as an arm comes in, is no hand seen).
+HAND_SHARE = 0.0005
 #: A held tile lies this far behind the fingertips, towards the shoulder, millimetres.
 HELD_MM = 25.0
 
@@ -234,7 +237,8 @@ class TableSimulation:
 
     def _hands(self, image: np.ndarray, t: float) -> tuple[list[Cover], np.ndarray | None]:
         """Paint every hand in the picture at ``t`` (with the tile it carries) onto ``image``;
-        returns where they lie and their shadow on LIGHT_GRID (None without hands)."""
+        returns where those covering HAND_SHARE of it lie, and the hands' shadow on LIGHT_GRID
+        (None without hands)."""
         timeline, mm = self.timed.timeline, self.timed.px_per_mm
         covers: list[Cover] = []
         shadow: np.ndarray | None = None
@@ -254,7 +258,7 @@ class TableSimulation:
                                    mm, look)
             smear = (float(tip[0] - tip_before[0]), float(tip[1] - tip_before[1]))
             cover = draw_hand(image, strokes, look, smear)
-            if cover is not None:
+            if cover is not None and np.count_nonzero(cover.mask > 127) >= HAND_SHARE * image[..., 0].size:
                 covers.append(cover)
                 cast = shadow_mask(LIGHT_GRID, strokes, self.options.size, self.shadow_offset, SHADOW)
                 shadow = cast if shadow is None else np.maximum(shadow, cast)

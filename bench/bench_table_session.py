@@ -16,7 +16,8 @@ shifts, light drift; tile styles of ``--split``, the HELD-OUT font families by d
   one core (OpenCV single-threaded, the model loaded once).
 
 Usage: PYTHONPATH=. .venv/bin/python bench/bench_table_session.py [--games 3] [--seed 7000]
-       [--turns 12] [--split held_out] [--still 0.5] [--game superwild|holominoes] [--quiet]
+       [--turns 12] [--split held_out] [--still 0.5] [--game superwild|holominoes] [--size 960x720]
+       [--quiet]
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ import cv2
 
 from display.view import CameraState
 from engine.games import rules_for
+from tilescribe.options import size_in
 from tilescribe.progress import add_quiet_option, progress
 from tilescribe.table_observer import TableObserver, aligned_layout
 from vision.capture.sources import Recording, RecordingSource
@@ -88,6 +90,7 @@ def main() -> int:
     parser.add_argument("--split", choices=SPLITS, default="held_out", help="tile styles' font split")
     parser.add_argument("--still", type=float, default=0.5, help="seconds of quiet before a reading")
     parser.add_argument("--game", choices=sorted(GAMES), help="one game only")
+    parser.add_argument("--size", type=size_in(64, 4096), default=(960, 720), help="WIDTHxHEIGHT (960x720)")
     add_quiet_option(parser)
     args = parser.parse_args()
     cv2.setNumThreads(1)
@@ -99,13 +102,14 @@ def main() -> int:
             seeds = range(args.seed, args.seed + args.games)
             for seed in progress(seeds, quiet=args.quiet, desc=key, unit="game"):
                 text = rules_for(name).random_transcript(seed, 2, args.turns)
-                folder = record_table_game(text, Path(tmp) / str(seed), seed, args.split)
+                folder = record_table_game(text, Path(tmp) / str(seed), seed, args.split, size=args.size)
                 for k, v in bench_recording(name, folder, reader, args.still).items():
                     totals.setdefault(k, []).extend(v)
         read, right = len(totals["read"]), int(sum(totals["right"]))
         turns, turns_read, turns_right = (int(sum(totals[k])) for k in ("turns", "turns_read", "turns_right"))
         hand, hand_seen = len(totals["hand"]), int(sum(totals["hand_seen"]))
-        print(f"{name:<11} games {args.games} ({args.split}, seeds {args.seed}..{args.seed + args.games - 1})"
+        print(f"{name:<11} {args.size[0]}x{args.size[1]} games {args.games}"
+              f" ({args.split}, seeds {args.seed}..{args.seed + args.games - 1})"
               f"  settled readings {read}, right {right} ({right / max(read, 1):.0%})"
               f"  phantom settles {int(sum(totals['phantom']))}"
               f"  turns {turns}: read {turns_read}, read right {turns_right}"

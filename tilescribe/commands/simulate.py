@@ -8,7 +8,7 @@ error naming the file and line, ``FILE:LINE:COLUMN: message`` for transcript syn
 ``--game yushino`` renders a Yushino transcript on the square board (``--board`` optional: the
 default sheet of ``tilescribe board print --game yushino``) with Yushino's tiles.
 ``--game superwild|holominoes`` renders the transcript on the bare table, no board
-(vision.sim.table_recording; 640x480 at 6 frames a second unless ``--size``/``--fps`` say otherwise).
+(vision.sim.table_recording; 960x720 at 6 frames a second unless ``--size``/``--fps`` say otherwise).
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help=f"frames per second (default 10, table games 6; "
                              f"{SIM_FPS[0]:g} to {SIM_FPS[1]:g})")
     parser.add_argument("--size", type=size_in(*SIM_SIDE),
-                        help=f"image WIDTHxHEIGHT (default 1280x960, table games 640x480; "
+                        help=f"image WIDTHxHEIGHT (default 1280x960, table games 960x720; "
                              f"sides {SIM_SIDE[0]} to {SIM_SIDE[1]})")
     parser.add_argument("--styles", choices=SPLITS, default="train", help="tile styles: train or held_out")
     parser.add_argument(
@@ -162,7 +162,7 @@ def _table(args: argparse.Namespace) -> int:
         if named != args.game:
             raise ValueError(f"a {named} transcript, not {args.game}")
         out = record_table_game(text, args.out, args.seed, args.styles, progress=not args.quiet,
-                                size=args.size or (640, 480), fps=args.fps or 6.0, hands=not args.no_hands,
+                                size=args.size or (960, 720), fps=args.fps or 6.0, hands=not args.no_hands,
                                 jpeg_quality=args.quality)
     except ValueError as exc:
         print(f"tilescribe simulate: {args.transcript}: {exc}", file=sys.stderr)

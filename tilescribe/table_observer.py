@@ -9,13 +9,15 @@ brought into the frame of the last one (the engine's ``aligned``: Super Wild up 
 and a shift, Holominoes up to a turn by a third and a shift) and a tile counts when it is in most
 of them. The layout is reported in games.md's notation in the reader's frame (``R7@3,0``,
 ``W@0,0``; ``132@1,0/E``). A hand never creates or removes a tile: only readings of a quiet table
-count, whatever a hand did before.
+count, whatever a hand did before. Something left in the edge band, nothing moving for
+LEFT_THERE_SECONDS, becomes part of the gate's reference.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Collection, Iterable
+from dataclasses import replace
 from typing import Any
 
 from display.view import CameraState
@@ -33,6 +35,10 @@ from vision.table.table_reading import read_table, table_game
 #: Frames of the quiet table in its last POOL_SECONDS before it counts as settled are read too
 #: and pooled with the settled frame's reading (at 6 frames a second: two frames more).
 POOL_SECONDS = 0.35
+#: A hand rests still for about half a second while it lays a tile (vision.sim.timeline.Pacing.rest);
+#: an edge band changed and nothing moving for this long is something left there (a cup, a tile
+#: near the edge), taken into the gate's reference so that the table can settle.
+LEFT_THERE_SECONDS = 3.0
 
 
 def layout_tokens(game: str, tiles: Iterable[dict[str, Any]]) -> frozenset[str]:
@@ -92,6 +98,7 @@ class TableObserver:
         self.gate = TableGate()
         self._settle = Settle(still_seconds)
         self._pool: list[tuple[float, frozenset[str]]] = []
+        self._still_since: float | None = None
 
     def observe(self, frame: Frame) -> Observation:
         """Gate one frame and, when the table has settled, read it.
@@ -102,6 +109,13 @@ class TableObserver:
             could be read: no Super Wild seen, or no tile found).
         """
         state = self.gate.update(frame.image)
+        if not state.still:
+            self._still_since = None
+        elif self._still_since is None:
+            self._still_since = frame.t
+        if state.hand and self._still_since is not None and frame.t - self._still_since >= LEFT_THERE_SECONDS:
+            self.gate.accept()  # the band as it is now is the reference: no hand in it
+            state = replace(state, hand=False, cover=0.0)
         camera = CameraState.HAND if state.hand else CameraState.LOCKED if state.still else CameraState.MOVING
         settled = self._settle.update(frame.t, state.is_ready)
         since = self._settle.quiet_since

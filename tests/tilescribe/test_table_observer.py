@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import cv2
 import pytest
 
 from display.view import CameraState
 from engine.games import rules_for
-from tilescribe.table_observer import TableObserver, aligned_layout, layout_tokens
-from vision.capture.sources import Recording, RecordingSource
+from tilescribe.table_observer import LEFT_THERE_SECONDS, TableObserver, aligned_layout, layout_tokens
+from vision.capture.sources import Frame, Recording, RecordingSource
 from vision.reader.model import TileReader
 from vision.sim.table_recording import record_table_game
 
@@ -50,3 +51,20 @@ def test_tokens_and_alignment() -> None:
 def test_not_a_table_game(reader: TileReader) -> None:
     with pytest.raises(ValueError, match="bare table"):
         TableObserver("Yushino", reader, 0.5)
+
+
+def test_something_left_at_the_edge_lets_the_table_settle(tmp_path: Path, reader: TileReader) -> None:
+    text = rules_for("Super Wild").random_transcript(4243, 2, 3)
+    folder = record_table_game(text, tmp_path / "rec", seed=4243, styles="held_out", hands=False)
+    image = cv2.imread(str(sorted(folder.glob("*.jpg"))[-1]))
+    assert image is not None
+    observer = TableObserver("Super Wild", reader, still_seconds=0.5)
+    first = [o.layout for o in (observer.observe(Frame(image, k / 6, k)) for k in range(8)) if o.layout]
+    assert len(first) == 1
+    pen = image.copy()
+    cv2.line(pen, (5, 300), (25, 470), (40, 40, 40), 9)  # a pen left at the frame's edge
+    later = [observer.observe(Frame(pen, 2 + k / 6, 8 + k)) for k in range(30)]
+    assert all(o.camera is CameraState.HAND for o in later[:6])  # as an arm in the band would be
+    read = [o for o in later if o.layout is not None]
+    # still since 1/3 s: the pen is the table's after LEFT_THERE_SECONDS, read after still_seconds more
+    assert len(read) == 1 and read[0].t >= 1 / 3 + LEFT_THERE_SECONDS + 0.5 and read[0].layout == first[0]

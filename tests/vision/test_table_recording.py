@@ -46,13 +46,14 @@ def test_recording_follows_the_transcript(tmp_path: Path, name: str) -> None:
     doc = json.loads((out / "frames.json").read_text())
     frames = doc["frames"]
     assert doc["game"] == name and len(frames) > 20
-    images = [cv2.imread(str(out / f["file"])) for f in frames]
-    assert all(im is not None and im.shape == (240, 320, 3) for im in images)
     hands = [f["hand"] for f in frames]
     assert any(hands) and not all(hands) and not hands[0]
+    images = [cv2.imread(str(out / f["file"])) for f in frames]
+    assert all(im is not None and im.shape == (240, 320, 3) for im in images)
+    before, during = images[hands.index(True) - 1], images[hands.index(True)]
+    assert before is not None and during is not None
     # a frame with a hand differs from the still frame before it
-    first = hands.index(True)
-    assert np.abs(images[first].astype(int) - images[first - 1].astype(int)).max() > 60
+    assert np.abs(during.astype(int) - before.astype(int)).max() > 60
     expected = _superwild_layout if name == "Super Wild" else _holominoes_layout
     assert set(frames[-1]["layout"]) == expected(text)
     assert all(f["cells"] == {} for f in frames)

@@ -38,7 +38,7 @@ from vision.sim.game_tiles import GameStyle, render_holomino, render_superwild, 
 from vision.sim.hands import Cover, draw_hand, hand_strokes, random_look, shadow_mask
 from vision.sim.options import SPLITS, Split
 from vision.sim.scene import table_top
-from vision.sim.table_plan import TableGame, table_game
+from vision.sim.table_plan import TABLE_SIM_GAMES, TableGame, table_game
 from vision.sim.table_shots import (
     HOLOMINO_RADIUS_PX,
     IMAGE_SIZE,
@@ -315,7 +315,7 @@ def record_table_game(
                            "layout": list(frame.layout)})
         events += [json.dumps({"t": frame.t, "frame": frame.index, "type": "end_turn", "turn": e.turn})
                    for e in frame.turn_ends]
-    name = {"superwild": "Super Wild", "holominoes": "Holominoes"}[sim.game.game]
+    name = next(k for k, v in TABLE_SIM_GAMES.items() if v == sim.game.game)
     doc = {"game": name, "fps": options.fps, "size": list(options.size), "seed": seed, "styles": styles,
            "frames": frames_doc}
     (out / "frames.json").write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")

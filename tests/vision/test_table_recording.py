@@ -79,3 +79,24 @@ def test_a_line_no_table_shows(tmp_path: Path) -> None:
         record_table_game(text, tmp_path / "bad", seed=0)
     with pytest.raises(ValueError, match="unknown table simulation options: colour"):
         record_table_game(text, tmp_path / "bad", seed=0, colour=1)
+
+
+def test_simulate_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from tilescribe.cli import main
+
+    transcript = tmp_path / "game.txt"
+    transcript.write_text(rules_for("Holominoes").random_transcript(7, 2, 2), encoding="utf-8")
+    out = tmp_path / "rec"
+    assert main(["simulate", str(transcript), "--game", "holominoes", "--out", str(out), "--size", "320x240",
+                 "--fps", "3", "--quiet"]) == 0
+    doc = json.loads((out / "frames.json").read_text())
+    assert len(doc["frames"]) == len(list(out.glob("*.jpg"))) > 5
+    assert f"{len(doc['frames'])} frames, 2 turns" in capsys.readouterr().out
+    assert main(["simulate", str(transcript), "--game", "superwild", "--out", str(out)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == f"tilescribe simulate: {transcript}: a Holominoes transcript, not Super Wild"
+    assert main(["simulate", str(transcript), "--game", "holominoes", "--bumps", "1", "--out", str(out)]) == 2
+    assert capsys.readouterr().err.count("\n") == 1
+    transcript.write_text('[Game "Holominoes"]\n[Players "Ana, Bo"]\n1. Ana: 132@1,0/Q\n', encoding="utf-8")
+    assert main(["simulate", str(transcript), "--game", "holominoes", "--out", str(out)]) == 2
+    assert capsys.readouterr().err.startswith(f"tilescribe simulate: {transcript}:3:")

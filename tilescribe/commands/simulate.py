@@ -164,6 +164,10 @@ def _table(args: argparse.Namespace) -> int:
         out = record_table_game(text, args.out, args.seed, args.styles, progress=not args.quiet,
                                 size=args.size or (960, 720), fps=args.fps or 6.0, hands=not args.no_hands,
                                 jpeg_quality=args.quality)
+    except TranscriptError as exc:
+        where = f"{args.transcript}:{exc.line}:{exc.column}"
+        print(f"tilescribe simulate: {where}: {exc.message}", file=sys.stderr)
+        return 2
     except ValueError as exc:
         print(f"tilescribe simulate: {args.transcript}: {exc}", file=sys.stderr)
         return 2

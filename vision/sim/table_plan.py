@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine.errors import TranscriptError
 from engine.games import canonical_name
 from engine.holominoes.tiles import Placement, Play, format_tile, parse_move
 from engine.holominoes.transcript import read_settings
@@ -99,8 +100,9 @@ def table_game(text: str) -> TableGame:
     """The tiles and steps of a Super Wild or Holominoes transcript.
 
     Raises:
-        ValueError: another game, a header that cannot make a game, an unreadable line
-            (``line N, column C: ...``), or a line no table can show (names the line and the tile).
+        TranscriptError: an unreadable line (its line and column; the first of them).
+        ValueError: another game, a header that cannot make a game, or a line no table can show
+            (names the line and the tile).
     """
     name = canonical_name(game_tag(text))
     if name == "Super Wild":
@@ -113,7 +115,7 @@ def table_game(text: str) -> TableGame:
 def _superwild(text: str) -> TableGame:
     settings, lines, errors = read_transcript(text)
     if errors:
-        raise ValueError(f"line {errors[0].line}, column {errors[0].column}: {errors[0].message}")
+        raise errors[0]
     pieces = [Piece("W", JOKER_FACE)]
     table: dict[Place, int] = {(ORIGIN.x, ORIGIN.y): 0}
     turns, numbers = [], []
@@ -158,7 +160,7 @@ def _holominoes(text: str) -> TableGame:
     tags, records, errors = read_record(text, COORDINATE_TOKENS)
     settings = read_settings(tags, records, errors)
     if errors:
-        raise ValueError(f"line {errors[0].line}, column {errors[0].column}: {errors[0].message}")
+        raise errors[0]
     pieces: list[Piece] = []
     taken: dict[Place, int] = {}
     initial: list[Step] = []
@@ -169,7 +171,7 @@ def _holominoes(text: str) -> TableGame:
         try:
             move = parse_move(" ".join(record.words))
         except ValueError as exc:
-            raise ValueError(f"line {record.line}: {exc}") from None
+            raise TranscriptError(record.line, record.tokens[0].column, str(exc)) from None
         turns.append((_laid(pieces, taken, move.placement, record.line),) if isinstance(move, Play) else ())
     return TableGame("holominoes", len(settings.players), tuple(pieces), tuple(initial), tuple(turns),
                      tuple(r.line for r in records))

@@ -148,7 +148,10 @@ class TableSimulation:
                                                    options.disturbance, rng)
         style = sample_game_style(rng, split, self.game.game)
         landings = self.timed.timeline.landings
-        self._sprites = [self._sprite(i, style, rng) for i in range(len(landings))]
+        self._sprites: dict[int, Sprite] = {}  # per piece: a moved tile looks the same at its new place
+        for i in range(len(landings)):
+            if self.timed.piece(i) not in self._sprites:
+                self._sprites[self.timed.piece(i)] = self._sprite(i, style, rng)
         self._jitter = [(rng.uniform(-PUSH, PUSH, 2) * layout.unit, float(rng.uniform(-PUSH_DEG, PUSH_DEG)))
                         for _ in landings]
         self.table = table_top(size, rng)
@@ -214,7 +217,7 @@ class TableSimulation:
             push, push_turn = timed.tile_pose(landing, t)
             offset, own = self._jitter[landing]
             centre = timed.layout.centre(place, shift, turn) + offset + np.array(push)
-            angle = timed.layout.turn_deg + turn + own + push_turn + self._sprites[landing][2]
+            angle = timed.layout.turn_deg + turn + own + push_turn + self._sprites[timed.piece(landing)][2]
             out.append((landing, centre, angle))
         return out
 
@@ -229,7 +232,7 @@ class TableSimulation:
         if self._cached is None or self._cached[0] != key:
             canvas = self.table.copy()
             for landing, centre, angle in poses:
-                sprite, anchor, _ = self._sprites[landing]
+                sprite, anchor, _ = self._sprites[self.timed.piece(landing)]
                 place_sprite(canvas, sprite, anchor, centre, angle)
             w, h = self.options.size
             seen = cv2.warpPerspective(canvas, self.homography, (w, h), flags=cv2.INTER_LINEAR,
@@ -252,7 +255,7 @@ class TableSimulation:
             tip, tip_before, shoulder = self._seen(np.array([point, before, timeline.seats[seat]]))
             carried = timeline.carried_at(seat, t)
             if carried is not None:
-                sprite, anchor, own = self._sprites[carried]
+                sprite, anchor, own = self._sprites[self.timed.piece(carried)]
                 back = (shoulder - tip) / max(float(np.linalg.norm(shoulder - tip)), 1.0)
                 turn = self.timed.layout.turn_deg + own
                 place_sprite(image, sprite, anchor, tip + back * HELD_MM * mm, turn)

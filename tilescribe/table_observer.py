@@ -11,6 +11,13 @@ of them. The layout is reported in games.md's notation in the reader's frame (``
 ``W@0,0``; ``132@1,0/E``). A hand never creates or removes a tile: only readings of a quiet table
 count, whatever a hand did before. Something left in the edge band, nothing moving for
 LEFT_THERE_SECONDS, becomes part of the gate's reference.
+
+On HELD-OUT-style recordings of 12-turn games at 960 x 720, 6 frames a second
+(``bench/bench_table_session.py --games 5 --seed 7000``): Super Wild 34 of 40 settled readings
+right (85 %), Holominoes 56 of 65 (86 %), no settle while a hand was in the picture, about 3 ms a
+frame (median; 240 / 400 ms on the frames that settle). What is read wrong is the reader's
+(a colour or a number misread, a tile placed on the wrong grid place), the same in every frame of
+a spell.
 """
 
 from __future__ import annotations

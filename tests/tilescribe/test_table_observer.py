@@ -36,6 +36,7 @@ def test_observer_on_a_recording(tmp_path: Path, reader: TileReader, name: str, 
     assert len(settled) >= 3 and not any(truth[o.frame].hand for o in settled)
     right = [aligned_layout(name, truth[o.frame].layout or (), o.layout) == set(truth[o.frame].layout or ())
              for o in settled if o.layout is not None]
+    # bench/bench_table_session.py --games 5 --seed 7000: 85 % (Super Wild), 86 % (Holominoes)
     assert sum(right) >= 0.6 * len(right) and right[-1]
 
 

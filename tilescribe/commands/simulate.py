@@ -31,9 +31,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "simulate",
         help="render a simulated camera recording of a transcript",
-        description="Render camera frames of the printed board with the tiles of a transcript, "
-        "hands and arms, light, perspective, blur, noise and JPEG; write frames, frames.json "
-        "(true cells per frame) and events.jsonl (end-of-turn moments). Deterministic per --seed.",
+        description="Render camera frames of the printed board (Super Wild and Holominoes: the bare "
+        "table) with the tiles of a transcript, hands and arms, light, perspective, blur, noise and "
+        "JPEG; write frames, frames.json (true cells or layout per frame) and events.jsonl "
+        "(end-of-turn moments). Deterministic per --seed.",
     )
     parser.add_argument("transcript", type=Path, help="the transcript file")
     parser.add_argument("--game", type=game_among(BOARD_GAMES + TABLE_GAMES, "simulation"),

@@ -7,6 +7,8 @@ transcript or board cannot be read or a turn cannot be shown (each problem print
 error naming the file and line, ``FILE:LINE:COLUMN: message`` for transcript syntax).
 ``--game yushino`` renders a Yushino transcript on the square board (``--board`` optional: the
 default sheet of ``tilescribe board print --game yushino``) with Yushino's tiles.
+``--game superwild|holominoes`` renders the transcript on the bare table, no board
+(vision.sim.table_recording; 960x720 at 6 frames a second unless ``--size``/``--fps`` say otherwise).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.errors import TranscriptError
+from engine.games import TABLE_GAMES
 from tilescribe.commands.board import BOARD_GAMES, game_among
 from tilescribe.options import MAX_SEED, MAX_SIM_EVENTS, SIM_FPS, SIM_SIDE, float_in, int_in, size_in
 from vision.sim.options import SHAPES, SPLITS, TILESETS
@@ -28,21 +31,25 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "simulate",
         help="render a simulated camera recording of a transcript",
-        description="Render camera frames of the printed board with the tiles of a transcript, "
-        "hands and arms, light, perspective, blur, noise and JPEG; write frames, frames.json "
-        "(true cells per frame) and events.jsonl (end-of-turn moments). Deterministic per --seed.",
+        description="Render camera frames of the printed board (Super Wild and Holominoes: the bare "
+        "table) with the tiles of a transcript, hands and arms, light, perspective, blur, noise and "
+        "JPEG; write frames, frames.json (true cells or layout per frame) and events.jsonl "
+        "(end-of-turn moments). Deterministic per --seed.",
     )
     parser.add_argument("transcript", type=Path, help="the transcript file")
-    parser.add_argument("--game", type=game_among(BOARD_GAMES, "board to simulate"), default="MODLINSEQ",
-                        help="the transcript's game: MODLINSEQ (default) or Yushino")
+    parser.add_argument("--game", type=game_among(BOARD_GAMES + TABLE_GAMES, "simulation"),
+                        default="MODLINSEQ",
+                        help="the transcript's game: MODLINSEQ (default), Yushino, Super Wild or Holominoes")
     parser.add_argument("--board", type=Path, help="board.json of the printed board (needed for MODLINSEQ; "
                                                    "Yushino: the default square board when left out)")
     parser.add_argument("--out", type=Path, required=True, help="output folder")
     parser.add_argument("--seed", type=int_in(0, MAX_SEED), default=0, help=f"0 to {MAX_SEED}")
-    parser.add_argument("--fps", type=float_in(*SIM_FPS), default=10.0,
-                        help=f"frames per second (default 10, {SIM_FPS[0]:g} to {SIM_FPS[1]:g})")
-    parser.add_argument("--size", type=size_in(*SIM_SIDE), default=(1280, 960),
-                        help=f"image WIDTHxHEIGHT (default 1280x960, sides {SIM_SIDE[0]} to {SIM_SIDE[1]})")
+    parser.add_argument("--fps", type=float_in(*SIM_FPS),
+                        help=f"frames per second (default 10, table games 6; "
+                             f"{SIM_FPS[0]:g} to {SIM_FPS[1]:g})")
+    parser.add_argument("--size", type=size_in(*SIM_SIDE),
+                        help=f"image WIDTHxHEIGHT (default 1280x960, table games 960x720; "
+                             f"sides {SIM_SIDE[0]} to {SIM_SIDE[1]})")
     parser.add_argument("--styles", choices=SPLITS, default="train", help="tile styles: train or held_out")
     parser.add_argument(
         "--shapes", default="pentagon", help=f"MODLINSEQ's tile shapes, comma-separated: {', '.join(SHAPES)}"
@@ -74,6 +81,10 @@ def run(args: argparse.Namespace) -> int:
     from vision.sim.timeline import Pacing
     from vision.sim.transcripts import plan_game, plan_yushino
 
+    if args.game in TABLE_GAMES:
+        return _table(args)
+    args.fps = 10.0 if args.fps is None else args.fps
+    args.size = (1280, 960) if args.size is None else args.size
     try:
         text = read_text(args.transcript)
         if args.game == "MODLINSEQ" and args.board is None:
@@ -121,6 +132,49 @@ def run(args: argparse.Namespace) -> int:
         print(f"tilescribe simulate: {args.transcript}: {exc}", file=sys.stderr)
         return 2
     print(f"{info.out_dir}: {info.frames} frames, {info.turn_ends} turns, {info.duration:.1f} s")
+    return 0
+
+
+#: Options of the printed board's recordings that a bare table has not: (attribute, default, flag).
+_BOARD_ONLY = (
+    ("board", None, "--board"), ("shapes", "pentagon", "--shapes"), ("tileset", "modlinseq", "--tileset"),
+    ("per_tile_styles", False, "--per-tile-styles"), ("any_rotation", False, "--any-rotation"),
+    ("pauses", 0.0, "--pauses"), ("bumps", 0, "--bumps"), ("light_jumps", 0, "--light-jumps"),
+)
+
+
+def _table(args: argparse.Namespace) -> int:
+    """A Super Wild or Holominoes recording on the bare table (vision.sim.table_recording)."""
+    from calibration.files import InputFileError, read_text
+    from engine.games import canonical_name
+    from engine.record import game_tag
+    from vision.sim.table_recording import record_table_game
+
+    try:
+        text = read_text(args.transcript)
+        for name, default, flag in _BOARD_ONLY:
+            if getattr(args, name) != default:
+                raise ValueError(f"{flag}: not for {args.game} (no board on a bare table)")
+    except (InputFileError, ValueError) as exc:
+        print(f"tilescribe simulate: {exc}", file=sys.stderr)
+        return 2
+    try:
+        named = canonical_name(game_tag(text))
+        if named != args.game:
+            raise ValueError(f"a {named} transcript, not {args.game}")
+        out = record_table_game(text, args.out, args.seed, args.styles, progress=not args.quiet,
+                                size=args.size or (960, 720), fps=args.fps or 6.0, hands=not args.no_hands,
+                                jpeg_quality=args.quality)
+    except TranscriptError as exc:
+        where = f"{args.transcript}:{exc.line}:{exc.column}"
+        print(f"tilescribe simulate: {where}: {exc.message}", file=sys.stderr)
+        return 2
+    except ValueError as exc:
+        print(f"tilescribe simulate: {args.transcript}: {exc}", file=sys.stderr)
+        return 2
+    frames = sorted(out.glob("*.jpg"))
+    turns = sum(1 for _ in (out / "events.jsonl").open(encoding="utf-8"))
+    print(f"{out}: {len(frames)} frames, {turns} turns")
     return 0
 
 

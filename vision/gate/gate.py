@@ -165,7 +165,7 @@ class BoardGate:
         motion = 1.0
         if self._previous_raw is not None and self._previous_raw.shape == raw.shape:
             # in frame coordinates, so that the homography's jitter from frame to frame is no motion
-            change = _relative_change(raw, self._previous_raw, sheet, self._sigma * self._raw_scale)
+            change = relative_change(raw, self._previous_raw, sheet, self._sigma * self._raw_scale)
             change *= np.maximum(raw, 1.0)
             motion = float((change[sheet] > self.config.motion_level).mean())
         self._previous, self._previous_raw = small, raw
@@ -173,9 +173,9 @@ class BoardGate:
         still = self._quiet_frames >= self.config.still_frames
         if self._accepted is None:
             return GateState(True, still, False, self.view.addresses, motion, 0.0)
-        change = _relative_change(small, self._accepted, self._band, self._sigma)
+        change = relative_change(small, self._accepted, self._band, self._sigma)
         cover = float((change[self._band] > self.config.hand_level).mean())
-        change = _relative_change(small, self._accepted, self._sheet, self._sigma)
+        change = relative_change(small, self._accepted, self._sheet, self._sigma)
         per_cell = self.view.patches(change)[:, self.view.cell_mask].mean(axis=1)
         changed = tuple(a for a, v in zip(self.view.addresses, per_cell, strict=True)
                         if v > self.config.cell_level)
@@ -188,7 +188,7 @@ class BoardGate:
 
 
 
-def _relative_change(current: np.ndarray, reference: np.ndarray, region: np.ndarray,
+def relative_change(current: np.ndarray, reference: np.ndarray, region: np.ndarray,
                      sigma: float) -> np.ndarray:
     """|r / light - 1| per pixel for r = current / reference, where ``light`` is the change of light.
 

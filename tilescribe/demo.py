@@ -45,7 +45,7 @@ from vision.sim.timeline import Detour, Pacing, SimPlacement
 from vision.sim.transcripts import face_of
 
 #: Bump when the demo's game or look changes, so that old caches are rebuilt.
-DEMO_VERSION = 2
+DEMO_VERSION = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,6 +270,9 @@ def demo_recording(cache_dir: Path, on_frame: Callable[[int, int], None] | None 
 #: is one whose random game rearranges the table; the turn laid wrong first is the 5th).
 DEMO_SEEDS = {"Yushino": 2026, "Super Wild": 5, "Holominoes": 2026}
 DEMO_TURNS, DEMO_WRONG_TURN = 12, 5
+#: The demos' tiles are drawn in the training type designs: the tiles a table gets from
+#: ``tilescribe tiles print`` are set in DejaVu, one of them (the held-out designs are for figures).
+DEMO_STYLES = "train"
 
 
 def demo_transcript(game: str) -> str:
@@ -293,7 +296,7 @@ def game_demo_recording(game: str, cache_dir: Path) -> Path:
     render = game_renderer(name)
     if render is not None:
         def make(tmp: Path) -> None:
-            render(text, tmp, DEMO_SEEDS[name])
+            render(text, tmp, DEMO_SEEDS[name], styles=DEMO_STYLES)
             store_settings(tmp, TableSettings.of_transcript(text))
 
         return cached_recording(cache_dir, f"demo-{slug}-v{DEMO_VERSION}", make)

@@ -7,9 +7,10 @@ turned by 120 or 240 degrees against the transcript's frame (every turn by a thi
 corners at E, SW and NW). The tiles already placed fix the frame: of the three turns and every shift
 that lays a seen tile on its own placement (every tile is in the set once), the one that does so for
 the most tiles is taken (ties: no turn, then the smallest shift). In that frame the tiles already
-placed must all be seen where they lie (tiles are never taken back or moved: :class:`TableTurnError`
-names the tile), and one tile more is the turn's placement (``132@1,0/E``). An empty table fixes
-no frame: the first tile is placed as seen.
+placed stay where they lie (tiles are never taken back or moved), so what the camera sees on their
+cells tells nothing new: a tile misread or missed there is the placed tile. One tile on a cell no
+placed tile holds is the turn's placement (``132@1,0/E``). An empty table fixes no frame: the first
+tile is placed as seen.
 
 The placement is judged by the game itself (:meth:`engine.holominoes.game.Game.evaluate`).
 """
@@ -26,8 +27,8 @@ from engine.holominoes.tiles import Placement, Play, format_placement, format_ti
 
 
 class TableTurnError(ValueError):
-    """A layout no single placement leads to: a tile gone or moved, several new tiles, or a tile
-    seen twice (the message names them)."""
+    """A layout no single placement leads to: several new tiles, two on one cell, or a new tile that is
+    already placed elsewhere (the message names them)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,24 +61,18 @@ def table_turn(game: Game, seen: Iterable[Placement]) -> TableTurn | None:
         the placement and the game's verdict, None when the layouts are the same (no tile placed).
 
     Raises:
-        TableTurnError: a placed tile not seen or seen elsewhere, more than one new tile, or a tile
-            seen twice.
+        TableTurnError: more than one new tile, two on one cell, or a new tile already placed.
     """
-    layout = list(seen)
-    twice = [t for t, k in Counter(p.tile for p in layout).items() if k > 1]
-    if twice:
-        raise TableTurnError(f"tile {format_tile(twice[0])} is seen twice (the set has each tile once)")
     before = {p.tile: p for p in game.position.placements}
-    after = {p.tile: p for p in aligned(before.values(), layout)}
-    for tile, placed in before.items():
-        now = after.get(tile)
-        if now is None:
-            raise TableTurnError(f"{format_placement(placed)} is no longer on the table")
-        if now != placed:
-            raise TableTurnError(
-                f"{format_placement(placed)} is seen as {format_placement(now)}: placed tiles do not move"
-            )
-    new = [p for t, p in after.items() if t not in before]
+    placed_cells = {p.cell for p in before.values()}
+    new = [p for p in aligned(before.values(), seen) if p.cell not in placed_cells]
+    cells = Counter(p.cell for p in new)
+    for p in new:
+        if p.tile in before:
+            raise TableTurnError(f"{format_placement(p)}: tile {format_tile(p.tile)} is already on the table "
+                                 f"at {format_placement(before[p.tile])}")
+        if cells[p.cell] > 1:
+            raise TableTurnError(f"two tiles seen on {p.cell.q},{p.cell.r}")
     if len(new) > 1:
         raise TableTurnError(
             f"{len(new)} new tiles ({', '.join(map(format_placement, new))}): a turn lays one"

@@ -114,13 +114,15 @@ class YushinoRules:
         """The play that leads from the board after ``text`` to the ``seen`` layout (``7H8``, a blank
         seen as ``#H9``), ``""`` when nothing is new (engine.games.TableRules).
 
-        A new blank seen as ``#H9`` takes the number (0..9) under which the play is legal and scores
-        most (the camera cannot see it; §6); with none legal, 0, and the replay names the rule
-        broken. A blank given as ``#=7H9`` (the players' correction) keeps its number.
+        Tiles stay where they are laid (§2), so what the camera sees on a square the board already
+        holds tells nothing new: a tile misread or missed there is the tile laid. The play is the
+        tiles seen on the other squares. A new blank seen as ``#H9`` takes the number (0..9) under
+        which the play is legal and scores most (the camera cannot see it; §6); with none legal, 0,
+        and the replay names the rule broken. A blank given as ``#=7H9`` (the players' correction)
+        keeps its number.
 
         Raises:
-            ValueError: an unreadable placement, two tiles seen on one square, or a board tile gone
-                or changed (tiles are never taken back, §2).
+            ValueError: an unreadable placement, or two tiles seen on one square.
         """
         game, _ = replay_game(text)
         board = game.position.tiles
@@ -130,12 +132,6 @@ class YushinoRules:
             if square in squares:
                 raise ValueError(f"two tiles seen on {format_square(square)}")
             squares[square] = tile
-        for square, tile in board.items():
-            now = squares.get(square)
-            if now is None or now.face != tile.face:
-                what = "is no longer on the board" if now is None else f"is seen as {now.face}"
-                where = format_square(square)
-                raise ValueError(f"the {tile.face} on {where} {what} (tiles stay where laid, §2)")
         new = sorted((s for s in squares if s not in board), key=lambda s: (s.row, s.col))
         if not new:
             return ""

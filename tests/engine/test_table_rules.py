@@ -36,18 +36,35 @@ def test_yushino_blank_takes_the_number_that_makes_the_play_legal() -> None:
     assert rules.layout(text) == {"1H8", "#I8", "3J8"}
 
 
-@pytest.mark.parametrize(("game", "gone"), [("Yushino", "no longer on the board"),
-                                            ("Super Wild", "no longer on the table"),
-                                            ("Holominoes", "no longer on the table")])
-def test_a_tile_taken_away_is_named(game: str, gone: str) -> None:
-    rules = _rules(game)
+def test_a_super_wild_tile_taken_away_is_named() -> None:
+    rules = _rules("Super Wild")
     text = rules.random_transcript(3, 2, 4)
     layout = sorted(rules.layout(text))
     taken = next(t for t in layout if not t.startswith("W@"))  # the Super Wild is never laid
-    with pytest.raises(ValueError, match=gone) as caught:
+    with pytest.raises(ValueError, match="no longer on the table") as caught:
         rules.table_turn(text, set(layout) - {taken})
-    where = taken[1:] if game == "Yushino" else taken.split("@")[1] if game == "Super Wild" else taken
-    assert where in str(caught.value)  # the square, the position, the placement
+    assert taken.split("@")[1] in str(caught.value)  # its position
+
+
+@pytest.mark.parametrize("game", ["Yushino", "Holominoes"])
+def test_a_placed_tile_missed_or_misread_leaves_the_new_tile_the_turn(game: str) -> None:
+    """Yushino's and Holominoes' tiles never move once laid: the new tile is the turn, whatever the
+    camera reads on the cells the position already holds."""
+    rules = _rules(game)
+    text = rules.random_transcript(3, 2, 6)
+    before, after = transcript_prefix(text, 5), sorted(rules.layout(text))
+    placed = sorted(rules.layout(before))
+    turn = rules.table_turn(before, after)
+    assert turn == ", ".join(rules.replay_text(text).turns[5].moves)
+    missed = set(after) - {placed[0]}
+    assert rules.table_turn(before, missed) == turn
+    if game == "Yushino":  # a digit misread on a square that holds a tile
+        face, square = placed[1][0], placed[1][1:]
+        misread = (missed - {placed[1]}) | {f"{(int(face) + 1) % 10 if face != '#' else 0}{square}"}
+    else:  # a tile misread where a tile lies
+        tile, where = placed[1].split("@")
+        misread = (missed - {placed[1]}) | {f"{tile[0]}{tile[2]}{tile[1]}@{where}"}
+    assert rules.table_turn(before, misread) == turn
 
 
 @pytest.mark.parametrize(("game", "word"), [("Yushino", "H8x"), ("Super Wild", "R7@x"),

@@ -106,11 +106,13 @@ def test_undo_takes_the_turn_back_and_it_is_committed_again(tmp_path: Path, game
 
 
 def test_a_layout_no_turn_leads_to_is_out_of_sync_and_not_committed(tmp_path: Path) -> None:
-    rules = _rules("Holominoes")
-    text = _truth("Holominoes", 4, turns=3)
+    rules = _rules("Super Wild")  # tiles move on its table, so one gone is out of sync
+    text = _truth("Super Wild", 5, turns=3)
     table = GameTable(TableSettings.of_transcript(text), transcript_prefix(text, 2))
 
-    gone = sorted(rules.layout(transcript_prefix(text, 2)))[1:]  # a placed tile taken away
+    placed = sorted(rules.layout(transcript_prefix(text, 2)))
+    taken = next(t for t in placed if not t.startswith("W@"))
+    gone = set(placed) - {taken}  # a tile taken away
     assert table.observe(Observation(0, 0.0, CameraState.LOCKED, layout=frozenset(gone))) is None
     assert table.request_end() is None
     assert table.alert.startswith("Table out of sync:") and "is no longer on the table" in table.alert

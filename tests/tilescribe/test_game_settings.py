@@ -44,7 +44,7 @@ def test_modlinseq_settings_are_unchanged_by_the_other_games() -> None:
     assert "tags" not in settings.to_dict() and settings.to_dict()["game"] == "MODLINSEQ"
 
 
-def test_run_refuses_an_unknown_game_and_a_live_camera_without_a_reader(
+def test_run_refuses_an_unknown_game_and_a_square_board_camera_without_its_board(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(SystemExit) as stopped:
         main(["run", "--game", "chess", "--headless"])
@@ -53,7 +53,8 @@ def test_run_refuses_an_unknown_game_and_a_live_camera_without_a_reader(
     status = main(["run", "--game", "yushino", "--source", "0", "--headless", "--games", str(tmp_path),
                    "--resume", "no"])
     err = capsys.readouterr().err
-    assert status == 2 and "no camera reader of Yushino" in err and "Traceback" not in err
+    assert status == 2 and "--board board.json is needed to find the square board" in err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1
 
 
 def test_a_recording_with_only_its_true_transcript_names_its_game(tmp_path: Path) -> None:

@@ -184,41 +184,36 @@ def observer_for(game: str | None, source: FrameSource, settings: TableSettings,
                  args: argparse.Namespace) -> Observer | None:
     """The observer of a Yushino, Super Wild or Holominoes table (``game``), None for MODLINSEQ's
     (see :func:`_observer`): the game's camera observer (Yushino: tilescribe.yushino_observer on the
-    printed square board, ``--board`` or the recording's own board.json), or a recording's recorded
-    truth where ``--truth`` asks for it or no camera reader of the game is installed (``args.truth``
-    then set, for the kiosk's note).
+    printed square board, ``--board`` or the recording's own board.json; Super Wild and Holominoes:
+    tilescribe.table_observer on the bare table).
 
     Raises:
-        SourceError: a live source for a game with no camera reader installed here, or a Yushino
-            table with no board.json.
+        SourceError: a Yushino table with no board.json, or the vision pipeline cannot start (its
+            models or the board file missing or damaged).
     """
-    from tilescribe.observe import TruthObserver
     from vision.capture.sources import RecordingSource, SourceError
     from vision.errors import VisionError
 
     if game is None:
         return None
-    if game == "Yushino" and not args.truth:
-        from tilescribe.yushino_observer import YushinoObserver
+    try:
+        if game == "Yushino":
+            from tilescribe.yushino_observer import YushinoObserver
 
-        board = args.board
-        if board is None and isinstance(source, RecordingSource):
-            board = source.recording.board
-        if board is None:
-            raise SourceError(f"{source.name}: --board board.json is needed to find the square board "
-                              "(tilescribe board print --game yushino)")
-        try:
+            board = args.board
+            if board is None and isinstance(source, RecordingSource):
+                board = source.recording.board
+            if board is None:
+                raise SourceError(f"{source.name}: --board board.json is needed to find the square board "
+                                  "(tilescribe board print --game yushino)")
             return YushinoObserver(board, None, settings.still_seconds)
-        except (ValueError, OSError, VisionError) as exc:
-            raise SourceError(f"the vision pipeline cannot start: {exc}") from exc
-    if isinstance(source, RecordingSource):
-        if not args.truth:
-            print(f"tilescribe run: no camera reader of {game} is installed; the session reads the "
-                  "recording's recorded truth instead of its images (as with --truth)", file=sys.stderr)
-            args.truth = True
-        return TruthObserver(source.recording, settings.still_seconds)
-    raise SourceError(f"{source.name}: no camera reader of {game} is installed here; play a recording "
-                      "(--source FOLDER) or the demo (no --source)")
+        from tilescribe.table_observer import TableObserver
+
+        return TableObserver(game, None, settings.still_seconds)
+    except SourceError:
+        raise
+    except (ValueError, OSError, VisionError) as exc:
+        raise SourceError(f"the vision pipeline cannot start: {exc}") from exc
 
 
 def _observer(args: argparse.Namespace, source: FrameSource, settings: TableSettings,

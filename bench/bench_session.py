@@ -97,6 +97,7 @@ def bench_game(game: str, count: int, turns: int, truth: bool, work: Path) -> in
     from tilescribe.game_table import GameTable
     from tilescribe.journal import Journal
     from tilescribe.layout_recording import write_layout_recording
+    from tilescribe.observe import Observer, TruthObserver
     from tilescribe.session import Session
     from tilescribe.settings import TableSettings
     from vision.capture.sources import RecordingSource
@@ -111,8 +112,9 @@ def bench_game(game: str, count: int, turns: int, truth: bool, work: Path) -> in
         settings = TableSettings.of_transcript(text)
         source = RecordingSource(folder)
         table = GameTable(settings)
-        how = argparse.Namespace(truth=truth)  # observer_for reads the truth where no camera reader is
-        observer = observer_for(rules.name, source, settings, how)
+        observer: Observer | None = TruthObserver(source.recording, settings.still_seconds)
+        if not truth:  # the game's camera observer, as tilescribe run picks it
+            observer = observer_for(rules.name, source, settings, argparse.Namespace(board=None))
         assert observer is not None  # a layout-read game's
         with Journal.create(work / "games", settings) as journal, source:
             result = Session(source, observer, table, journal).run()
@@ -121,7 +123,7 @@ def bench_game(game: str, count: int, turns: int, truth: bool, work: Path) -> in
         total = [total[0] + right, total[1] + phantom, total[2] + n]
         kind = "rendered" if render is not None else "true layouts"
         true_scores = dict(rules.replay_text(text).scores)
-        read = "truth read" if how.truth else "read by the camera reader"
+        read = "truth read" if truth else "read by the camera reader"
         print(f"{rules.name} seed {seed} ({kind}, {read}): {right}/{n} turns recorded right, "
               f"{phantom} phantom; scores {dict(result.scores)} (true {true_scores})")
     print(f"{rules.name}: {count} games, turns recorded right {total[0]}/{total[2]} "

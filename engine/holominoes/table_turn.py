@@ -5,12 +5,12 @@ The layout before the turn is the game's position, in the transcript's frame. Th
 is a reading of the table (e.g. vision.table.holominoes_grid) whose origin is free and which may be
 turned by 120 or 240 degrees against the transcript's frame (every turn by a third keeps the numbered
 corners at E, SW and NW). The tiles already placed fix the frame: of the three turns and every shift
-that lays a seen tile on its own placement (every tile is in the set once), the one that does so for
-the most tiles is taken (ties: no turn, then the smallest shift). In that frame the tiles already
-placed stay where they lie (tiles are never taken back or moved), so what the camera sees on their
-cells tells nothing new: a tile misread or missed there is the placed tile. One tile on a cell no
-placed tile holds is the turn's placement (``132@1,0/E``). An empty table fixes no frame: the first
-tile is placed as seen.
+that lays a seen tile on a placed one, the one under which the most numbers seen agree with the
+numbers placed at the same corners is taken (ties: no turn, then the smallest shift). In that frame
+the tiles already placed stay where they lie (tiles are never taken back or moved), so what the
+camera sees on their cells tells nothing new: a tile misread or missed there is the placed tile. One
+tile on a cell no placed tile holds is the turn's placement (``132@1,0/E``). An empty table fixes
+no frame: the first tile is placed as seen.
 
 The placement is judged by the game itself (:meth:`engine.holominoes.game.Game.evaluate`).
 """
@@ -84,22 +84,25 @@ def table_turn(game: Game, seen: Iterable[Placement]) -> TableTurn | None:
 
 def aligned(before: Iterable[Placement], seen: Iterable[Placement]) -> list[Placement]:
     """The seen layout in the frame of ``before``: turned by a third (0, 1 or 2 times 120 degrees) and
-    shifted so that most seen tiles lie on their placements in ``before`` (ties as the module says)."""
-    placed = {p.tile: p for p in before}
+    shifted so that the most numbers seen lie where ``before`` has them: every seen tile laid on a
+    placed one votes for that turn and shift with the corners (E, SW, NW) whose numbers agree, so a
+    tile misread in one digit still anchors the frame (ties as the module says)."""
+    placed = list(before)
     seen = list(seen)
-    best: tuple[tuple[int, int, int], int, tuple[int, int]] | None = None
+    votes: Counter[tuple[int, int, int]] = Counter()
     for thirds in range(3):
-        votes: Counter[tuple[int, int]] = Counter()
         for p in seen:
             turned = turned_by(p, thirds)
-            old = placed.get(p.tile)
-            if old is not None and old.first == turned.first:
-                votes[(old.cell.q - turned.cell.q, old.cell.r - turned.cell.r)] += 1
-        for shift, count in votes.items():
-            key = (count, -thirds, -abs(shift[0]) - abs(shift[1]) - abs(shift[0] + shift[1]))
-            if best is None or key > best[0]:
-                best = (key, thirds, shift)
-    thirds, (dq, dr) = (0, (0, 0)) if best is None else best[1:]
+            for old in placed:
+                agree = sum(a == b for a, b in zip(old.corners, turned.corners, strict=True))
+                if agree:
+                    votes[(thirds, old.cell.q - turned.cell.q, old.cell.r - turned.cell.r)] += agree
+    thirds, dq, dr = 0, 0, 0
+    if votes:
+        def rank(k: tuple[int, int, int]) -> tuple[int, int, int]:
+            return votes[k], -k[0], -abs(k[1]) - abs(k[2]) - abs(k[1] + k[2])
+
+        thirds, dq, dr = max(votes, key=rank)
     out = []
     for p in seen:
         turned = turned_by(p, thirds)

@@ -23,7 +23,6 @@ frames.
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -37,6 +36,7 @@ from calibration.geometry import BoardGeometry
 from calibration.square_geometry import SquareBoardGeometry, load_board
 from vision.board.sheet import AnyBoard, board_sheet
 from vision.sim.camera import CameraPose, bumped, random_lighting, random_pose
+from vision.sim.frame_files import write_recording_files
 from vision.sim.game_tiles import YUSHINO_FACES, GameStyle, sample_game_style
 from vision.sim.hands import HandLook, random_look
 from vision.sim.scene import BoardStyle, HandInFrame, Optics, Scene, table_top
@@ -419,46 +419,18 @@ def make_recording(
     geometry = board if isinstance(board, BoardGeometry | SquareBoardGeometry) else load_board(board)
     geometry.save(out / "board.json")  # in the folder: a recording names no file outside itself
     sim = Simulation(turns, geometry, options, initial)
-    frames_doc: list[dict[str, object]] = []
-    events: list[str] = []
-    iterator: Iterator[SimFrame] = sim.frames()
-    if progress:
-        from tqdm import tqdm
 
-        # disable=None: no bar when standard error is not a terminal
-        iterator = tqdm(iterator, total=sim.frame_count, unit="frame", disable=None)
-    for frame in iterator:
-        name = f"{frame.index:06d}.jpg"
-        (out / name).write_bytes(frame.jpeg)
+    def truth(frame: SimFrame) -> dict[str, object]:
         tiles: dict[str, object] = {"cells": dict(frame.cells)}
         if options.game == "yushino":
             tiles = {"cells": {}, "layout": yushino_layout(frame.cells)}
-        frames_doc.append(
-            {
-                "file": name,
-                "t": frame.t,
-                **tiles,
-                "hand": frame.hand,
-                "pose": frame.pose,
-                "occluded": sorted(frame.occluded, key=_address_order),
-            }
-        )
-        events += [
-            json.dumps({"t": frame.t, "frame": frame.index, "type": "end_turn", "turn": e.turn})
-            for e in frame.turn_ends
-        ]
-    doc = {
-        "board": "board.json",
-        "fps": options.fps,
-        "size": list(options.size),
-        "seed": options.seed,
-        "poses": [p.to_json() for p in sim.poses],
-        "tiles": sim.tiles_json(),
-        "frames": frames_doc,
-    }
-    (out / "frames.json").write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
-    (out / "events.jsonl").write_text("".join(e + "\n" for e in events), encoding="utf-8")
-    return RecordingInfo(out, len(frames_doc), len(events), sim.timeline.duration)
+        return {**tiles, "hand": frame.hand, "pose": frame.pose,
+                "occluded": sorted(frame.occluded, key=_address_order)}
+
+    facts = {"board": "board.json", "fps": options.fps, "size": list(options.size), "seed": options.seed,
+             "poses": [p.to_json() for p in sim.poses], "tiles": sim.tiles_json()}
+    frames, events = write_recording_files(out, sim.frames(), sim.frame_count, progress, truth, facts)
+    return RecordingInfo(out, frames, events, sim.timeline.duration)
 
 
 def record_yushino_game(text: str, out: Path, seed: int, styles: Split = "held_out", **opts: Any) -> Path:

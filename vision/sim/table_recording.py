@@ -23,7 +23,6 @@ and JPEG. Everything is drawn from the seed: the same inputs give byte-identical
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field, fields
@@ -34,6 +33,7 @@ import numpy as np
 
 from engine.holominoes.tiles import parse_tile
 from vision.sim.camera import NoiseBank, random_lighting
+from vision.sim.frame_files import write_recording_files
 from vision.sim.game_tiles import GameStyle, render_holomino, render_superwild, sample_game_style
 from vision.sim.hands import Cover, draw_hand, hand_strokes, random_look, shadow_mask
 from vision.sim.options import SPLITS, Split
@@ -303,24 +303,10 @@ def record_table_game(
     sim = TableSimulation(text, seed, styles, options)  # type: ignore[arg-type]
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    frames_doc: list[dict[str, object]] = []
-    events: list[str] = []
-    frames: Iterator[TableFrame] = sim.frames()
-    if progress:
-        from tqdm import tqdm
-
-        # disable=None: no bar when standard error is not a terminal
-        frames = tqdm(frames, total=sim.frame_count, unit="frame", disable=None)
-    for frame in frames:
-        name = f"{frame.index:06d}.jpg"
-        (out / name).write_bytes(frame.jpeg)
-        frames_doc.append({"file": name, "t": frame.t, "cells": {}, "hand": frame.hand,
-                           "layout": list(frame.layout)})
-        events += [json.dumps({"t": frame.t, "frame": frame.index, "type": "end_turn", "turn": e.turn})
-                   for e in frame.turn_ends]
     name = next(k for k, v in TABLE_SIM_GAMES.items() if v == sim.game.game)
-    doc = {"game": name, "fps": options.fps, "size": list(options.size), "seed": seed, "styles": styles,
-           "frames": frames_doc}
-    (out / "frames.json").write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
-    (out / "events.jsonl").write_text("".join(e + "\n" for e in events), encoding="utf-8")
+    write_recording_files(
+        out, sim.frames(), sim.frame_count, progress,
+        lambda frame: {"cells": {}, "hand": frame.hand, "layout": list(frame.layout)},
+        {"game": name, "fps": options.fps, "size": list(options.size), "seed": seed, "styles": styles},
+    )
     return out

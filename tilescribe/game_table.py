@@ -19,7 +19,8 @@ rules (engine.games.TableRules):
   turn leads to it, the tiles' other readings (``Observation.alternatives``) at least
   RUNNER_UP_FLOOR as likely as the reading taken are tried in their stead, one tile and then two,
   and the legal turn likeliest to the reader is taken; the alert says which tile was taken for
-  what, so that a player can correct it. A confident reading is never overridden, so a tile laid
+  what, so that a player can correct it; once the turn is committed the tile stays taken so
+  while it is read the same (as a correction would). A confident reading is never overridden, so a tile laid
   where the rules refuse it stays flagged;
 - corrections of misread tiles (:meth:`GameTable.correct_tile`), undo, the end of the game.
 
@@ -88,6 +89,7 @@ class GameTable(TurnSignals[TableRecord]):
         self._alternatives: Mapping[str, tuple[tuple[str, float], ...]] = {}
         #: a tile misread as it is seen -> the true placement ("" for no tile), while it is seen
         self._fixes: dict[str, str] = {}
+        self._swaps: tuple[tuple[str, str], ...] = ()  # runner-ups taken for the turn in progress
         self._moves = ""  # the turn in progress ("" when nothing new)
         self._turn: TurnReport | None = None
         self._sync = ""  # why no turn leads to the layout seen
@@ -207,6 +209,8 @@ class GameTable(TurnSignals[TableRecord]):
         return tuple(self._moves.split(", ")) if self._turn is not None else ()
 
     def _commit(self, report: TurnReport) -> TableRecord:
+        if report is self._turn:  # a runner-up committed stands for its tile while it is read so
+            self._fixes.update(self._swaps)
         self.game = self.game.played(report)
         self.game_over = self.game.is_over
         self._update()
@@ -216,7 +220,7 @@ class GameTable(TurnSignals[TableRecord]):
 
     def _update(self) -> None:
         """Re-derive the turn in progress from the layout seen and the game."""
-        self._moves, self._turn, self._sync = "", None, ""
+        self._moves, self._turn, self._sync, self._swaps = "", None, "", ()
         if self._seen is None:
             return
         seen = self._seen
@@ -227,8 +231,8 @@ class GameTable(TurnSignals[TableRecord]):
         if self._sync or (self._turn is not None and not self._turn.legal):
             found = self._runner_up(layout)
             if found is not None:
-                swaps, (self._moves, self._turn, self._sync) = found
-                taken = "; ".join(f"read {t} as {a}" for t, a in swaps)
+                self._swaps, (self._moves, self._turn, self._sync) = found
+                taken = "; ".join(f"read {t} as {a}" for t, a in self._swaps)
         if self._sync:
             self._say(self._sync_message(), AlertLevel.ERROR)
         elif self._turn is not None and not self._turn.legal:

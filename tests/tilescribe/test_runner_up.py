@@ -73,6 +73,8 @@ def test_a_misread_new_tile_is_taken_as_its_likely_runner_up(game: str, seed: in
     record = table.end_turn()
     assert record is not None
     assert _rules(game).layout(table.game.text) == _rules(game).layout(transcript_prefix(text, k))
+    table.observe(Observation(1, 1.0, CameraState.LOCKED, layout=seen))  # read the same, no runner-ups
+    assert table.turn is None and table.alert_level is not AlertLevel.ERROR  # the tile taken stands
 
 
 @pytest.mark.parametrize(("game", "seed"), GAMES)

@@ -142,12 +142,12 @@ def _placed_alternatives(
     """Each placed tile's other readings as placements on its cell (HolominoesReading.alternatives):
     the digit read at each corner (E, SW or NW of the placement) replaced by the other reading's."""
     by_tile = {p.tile: p for p in grid.placements}
-    read = [tuple(sorted(int(c.face) for c in s.corners)) for s in seen]
+    read = [_cycle(s) for s in seen]
     out: dict[str, tuple[tuple[str, float], ...]] = {}
-    for s, digits, alts in zip(seen, read, others, strict=True):
-        placed = next((p for t, p in by_tile.items() if tuple(sorted(t.numbers)) == digits), None)
-        if placed is None or read.count(digits) != 1:
-            continue  # left out, or two tiles read with the same digits (which is which is open)
+    for s, tile, alts in zip(seen, read, others, strict=True):
+        placed = by_tile.get(tile)
+        if placed is None or read.count(tile) != 1:
+            continue  # left out, or two tiles read as one (which is which is open)
         names = {n: NUMBERED[placed.corners.index(n)] for n in placed.corners}  # digit -> its corner
         corners = [names[int(c.face)] for c in s.corners]
         out[format_placement(placed)] = tuple(
@@ -155,6 +155,14 @@ def _placed_alternatives(
             for faces, ratio in alts
         )
     return out
+
+
+def _cycle(seen: SeenHex) -> Tile:
+    """The tile a seen hexagon's digits name: its numbered corners, listed by their direction
+    (clockwise as seen, as E, SW, NW follow one another), read from the smallest."""
+    digits = [int(c.face) for c in seen.corners]
+    k = digits.index(min(digits))
+    return Tile((digits[k], digits[(k + 1) % 3], digits[(k + 2) % 3]))
 
 
 def _placement(numbers: dict[str, int], on: Placement) -> Placement:

@@ -52,7 +52,7 @@ PASS_MOVES = {"Yushino": "pass", "Super Wild": "draw", "Holominoes": "pass"}
 #: against the reading taken. On 60 TRAIN-style tables per game (vision.sim.table_shots seeds
 #: 4000..4059), floors 0.3 / 0.1 / 0.05 / 0.02 keep the true tile of a misread within reach in
 #: Super Wild 71 / 71 / 86 / 100 % (7 misreads), Holominoes 58 / 75 / 100 / 100 % (12), and open
-#: 7 / 18 / 32 / 62 % and 0.6 / 2 / 5 / 7 % of the tiles read right to a swap: 0.05 is the knee.
+#: 7 / 18 / 32 / 62 % and 0.9 / 2 / 4 / 7 % of the tiles read right to a swap: 0.05 is the knee.
 #: (Whole TRAIN-style games, 3 per game from seed 100, record the same turns at any floor from
 #: 0.001 to 1: their errors there are tiles missed, not misread.)
 RUNNER_UP_FLOOR = 0.05

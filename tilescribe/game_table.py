@@ -15,6 +15,13 @@ rules (engine.games.TableRules):
   illegal turn is not committed; in auto mode a legal turn ends by itself after the table has
   stayed still for ``auto_end_seconds``; with nothing new, ending the turn is the game's pass
   (Super Wild: a draw; Yushino and Holominoes: a pass);
+- the reader's runner-ups as the rules' prior: where the layout read makes the turn illegal or no
+  turn leads to it, the tiles' other readings (``Observation.alternatives``) at least
+  RUNNER_UP_FLOOR as likely as the reading taken are tried in their stead, one tile and then two,
+  and the legal turn likeliest to the reader is taken; the alert says which tile was taken for
+  what, so that a player can correct it; once the turn is committed the tile stays taken so
+  while it is read the same (as a correction would). A confident reading is never overridden, so a tile laid
+  where the rules refuse it stays flagged;
 - corrections of misread tiles (:meth:`GameTable.correct_tile`), undo, the end of the game.
 
 Pure logic: no camera, no screen, no files (tilescribe.session wires those in). Its public surface is
@@ -23,6 +30,9 @@ tilescribe.table.Table's, so that the session drives either.
 
 from __future__ import annotations
 
+import itertools
+import math
+from collections.abc import Mapping
 from dataclasses import replace
 from functools import lru_cache
 
@@ -38,6 +48,17 @@ from tilescribe.turn_signals import TurnSignals
 
 #: Each game's turn with nothing laid (games.md): what ending a turn with nothing new writes.
 PASS_MOVES = {"Yushino": "pass", "Super Wild": "draw", "Holominoes": "pass"}
+#: A tile's other reading is tried in its stead when the reader finds it at least this likely
+#: against the reading taken. On 60 TRAIN-style tables per game (vision.sim.table_shots seeds
+#: 4000..4059), floors 0.3 / 0.1 / 0.05 / 0.02 keep the true tile of a misread within reach in
+#: Super Wild 71 / 71 / 86 / 100 % (7 misreads), Holominoes 58 / 75 / 100 / 100 % (12), and open
+#: 7 / 18 / 32 / 62 % and 0.9 / 2 / 4 / 7 % of the tiles read right to a swap: 0.05 is the knee.
+#: (Whole TRAIN-style games, 3 per game from seed 100, record the same turns at any floor from
+#: 0.001 to 1: their errors there are tiles missed, not misread.)
+RUNNER_UP_FLOOR = 0.05
+#: The likeliest this many other readings are tried (one at a time, then two by two: 36 replays
+#: of the transcript at most per reading of the table).
+RUNNER_UPS = 8
 
 
 def header_of(settings: TableSettings) -> str:
@@ -65,8 +86,10 @@ class GameTable(TurnSignals[TableRecord]):
                      else TranscriptGame.from_text(self.rules, text))
         self.game_over = self.game.is_over
         self._seen: frozenset[str] | None = None
+        self._alternatives: Mapping[str, tuple[tuple[str, float], ...]] = {}
         #: a tile misread as it is seen -> the true placement ("" for no tile), while it is seen
         self._fixes: dict[str, str] = {}
+        self._swaps: tuple[tuple[str, str], ...] = ()  # runner-ups taken for the turn in progress
         self._moves = ""  # the turn in progress ("" when nothing new)
         self._turn: TurnReport | None = None
         self._sync = ""  # why no turn leads to the layout seen
@@ -78,7 +101,7 @@ class GameTable(TurnSignals[TableRecord]):
         end-of-turn signal given before the table settled)."""
         self._see(obs)
         if obs.layout is not None:
-            self._seen = obs.layout
+            self._seen, self._alternatives = obs.layout, obs.alternatives
             self._read(obs.t)
             self._update()
             if self._end_requested:
@@ -186,6 +209,8 @@ class GameTable(TurnSignals[TableRecord]):
         return tuple(self._moves.split(", ")) if self._turn is not None else ()
 
     def _commit(self, report: TurnReport) -> TableRecord:
+        if report is self._turn:  # a runner-up committed stands for its tile while it is read so
+            self._fixes.update(self._swaps)
         self.game = self.game.played(report)
         self.game_over = self.game.is_over
         self._update()
@@ -195,24 +220,64 @@ class GameTable(TurnSignals[TableRecord]):
 
     def _update(self) -> None:
         """Re-derive the turn in progress from the layout seen and the game."""
-        self._moves, self._turn, self._sync = "", None, ""
+        self._moves, self._turn, self._sync, self._swaps = "", None, "", ()
         if self._seen is None:
             return
         seen = self._seen
         self._fixes = {k: v for k, v in self._fixes.items() if k in seen}  # the reading changed
-        layout = {self._fixes.get(t, t) for t in seen} - {""}
+        layout = frozenset({self._fixes.get(t, t) for t in seen} - {""})
+        self._moves, self._turn, self._sync = self._judged(layout)
+        taken = ""
+        if self._sync or (self._turn is not None and not self._turn.legal):
+            found = self._runner_up(layout)
+            if found is not None:
+                self._swaps, (self._moves, self._turn, self._sync) = found
+                taken = "; ".join(f"read {t} as {a}" for t, a in self._swaps)
+        if self._sync:
+            self._say(self._sync_message(), AlertLevel.ERROR)
+        elif self._turn is not None and not self._turn.legal:
+            self._say(self._error_text(self._turn), AlertLevel.ERROR)
+        elif taken:
+            self._say(f"{taken[0].upper()}{taken[1:]} (the rules); correct it if wrong.", AlertLevel.INFO)
+        elif self.alert_level is AlertLevel.ERROR:
+            self._say("", AlertLevel.INFO)
+
+    def _judged(self, layout: frozenset[str]) -> tuple[str, TurnReport | None, str]:
+        """(moves, the engine's verdict, why no turn leads there) of a layout: ("", None, "") with
+        nothing new, ("", None, the rules' sentence) when no turn leads to it."""
         try:
             moves = self.rules.table_turn(self.game.text, layout)
         except ValueError as exc:
-            self._sync = str(exc)
-            self._say(self._sync_message(), AlertLevel.ERROR)
-            return
+            return "", None, str(exc)
         if moves and moves != PASS_MOVES[self.rules.name] and not self.game_over:
-            self._moves, self._turn = moves, self.game.judged(moves)
-        if self._turn is not None and not self._turn.legal:
-            self._say(self._error_text(self._turn), AlertLevel.ERROR)
-        elif self.alert_level is AlertLevel.ERROR:
-            self._say("", AlertLevel.INFO)
+            return moves, self.game.judged(moves), ""
+        return "", None, ""
+
+    def _runner_up(
+        self, layout: frozenset[str]
+    ) -> tuple[tuple[tuple[str, str], ...], tuple[str, TurnReport | None, str]] | None:
+        """The likeliest (by the product of the reader's ratios) way of reading one tile of
+        ``layout``, else two, as one of its other readings so that the table is in sync and the turn
+        legal: (the tiles swapped (read, taken), the judged layout), None when there is none."""
+        options = sorted(
+            ((ratio, seen, other) for seen, others in self._alternatives.items()
+             if seen in layout and seen not in self._fixes
+             for other, ratio in others if ratio >= RUNNER_UP_FLOOR and other not in layout),
+            reverse=True,
+        )[:RUNNER_UPS]
+        for size in (1, 2):
+            best: tuple[float, tuple[tuple[str, str], ...], tuple[str, TurnReport | None, str]] | None = None
+            for combo in itertools.combinations(options, size):
+                joint = math.prod(r for r, _, _ in combo)
+                if len({t for _, t, _ in combo}) < size or (best is not None and joint <= best[0]):
+                    continue
+                swaps = tuple((t, a) for _, t, a in combo)
+                judged = self._judged(layout - {t for t, _ in swaps} | {a for _, a in swaps})
+                if not judged[2] and (judged[1] is None or judged[1].legal):
+                    best = (joint, swaps, judged)
+            if best is not None:
+                return best[1], best[2]
+        return None
 
     def _sync_message(self) -> str:
         return f"Table out of sync: {self._sync}. Put the table back as it was, then go on."

@@ -15,6 +15,7 @@ Observers:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -37,6 +38,8 @@ class Observation:
         layout: the reading of a Yushino, Super Wild or Holominoes table (settled and unoccluded):
             every tile seen, each a placement in the game's notation (games.md: ``7H8``, a blank
             seen as ``#H9``; ``R7@3,0``; ``132@1,0/E``); else None.
+        alternatives: a token of ``layout`` -> the other tokens the reader says it may be, each with
+            the reader's probability over the token read's, best first (empty for truths).
     """
 
     frame: int
@@ -45,6 +48,7 @@ class Observation:
     faces: dict[Hex, str] | None = None
     confidence: dict[Hex, float] = field(default_factory=dict)
     layout: frozenset[str] | None = None
+    alternatives: Mapping[str, tuple[tuple[str, float], ...]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if (self.faces is not None or self.layout is not None) and self.camera is not CameraState.LOCKED:

@@ -8,7 +8,8 @@ that settles it and on the frames of its last POOL_SECONDS, and the readings are
 brought into the frame of the last one (the engine's ``aligned``: Super Wild up to a quarter turn
 and a shift, Holominoes up to a turn by a third and a shift) and a tile counts when it is in most
 of them. The layout is reported in games.md's notation in the reader's frame (``R7@3,0``,
-``W@0,0``; ``132@1,0/E``). A hand never creates or removes a tile: only readings of a quiet table
+``W@0,0``; ``132@1,0/E``), with the last reading's alternatives of each of its tiles (the reader's
+runner-ups, Observation.alternatives). A hand never creates or removes a tile: only readings of a quiet table
 count, whatever a hand did before. Something left in the edge band, nothing moving for
 LEFT_THERE_SECONDS, becomes part of the gate's reference.
 
@@ -38,6 +39,9 @@ from vision.errors import VisionError
 from vision.gate.table_gate import TableGate
 from vision.reader.model import TileReader
 from vision.table.table_reading import read_table, table_game
+
+#: A tile read -> its other readings with their probability ratios (TableReading.alternatives).
+Alternatives = dict[str, tuple[tuple[str, float], ...]]
 
 #: Frames of the quiet table in its last POOL_SECONDS before it counts as settled are read too
 #: and pooled with the settled frame's reading (at 6 frames a second: two frames more). On
@@ -106,7 +110,7 @@ class TableObserver:
         self.reader = reader or TileReader()
         self.gate = TableGate()
         self._settle = Settle(still_seconds)
-        self._pool: list[tuple[float, frozenset[str]]] = []
+        self._pool: list[tuple[frozenset[str], Alternatives]] = []
         self._still_since: float | None = None
 
     def observe(self, frame: Frame) -> Observation:
@@ -135,20 +139,27 @@ class TableObserver:
         if settled or self._settle.still_seconds - POOL_SECONDS <= quiet_for < self._settle.still_seconds:
             reading = self._read(frame)
             if reading is not None:
-                self._pool.append((frame.t, reading))
+                self._pool.append(reading)
         if not settled:
             return Observation(frame.index, frame.t, camera)
         self.gate.accept()  # later frames' edge bands are compared with this one
-        readings = [r for _, r in self._pool]
+        readings = [r for r, _ in self._pool]
+        others = self._pool[-1][1] if self._pool else {}
         self._pool.clear()
-        return Observation(frame.index, frame.t, camera, layout=self._pooled(readings) if readings else None)
+        if not readings:
+            return Observation(frame.index, frame.t, camera)
+        layout = self._pooled(readings)
+        return Observation(frame.index, frame.t, camera, layout=layout,
+                           alternatives={t: a for t, a in others.items() if t in layout})
 
-    def _read(self, frame: Frame) -> frozenset[str] | None:
-        """One frame's layout, None when the reader can place nothing (a VisionError)."""
+    def _read(self, frame: Frame) -> tuple[frozenset[str], Alternatives] | None:
+        """One frame's layout and its tiles' alternatives, None when the reader can place nothing
+        (a VisionError)."""
         try:
-            return layout_tokens(self.game, read_table(self.game, frame.image, self.reader).tiles)
+            reading = read_table(self.game, frame.image, self.reader)
         except VisionError:
             return None
+        return layout_tokens(self.game, reading.tiles), reading.alternatives
 
     def _pooled(self, readings: list[frozenset[str]]) -> frozenset[str]:
         """The tiles in more than half of the readings, all in the frame of the last one."""

@@ -16,6 +16,10 @@ corners read and the tiles placed on the axial grid (games.md "Reading a table",
    A cell next to the tiles found that the finder left out (its body taken for table) is read
    too, and kept when its corners read as a tile's (``NEIGHBOUR_SURE``).
 3. vision.table.holominoes_grid places them on the grid in the transcript's frame.
+4. Each tile placed keeps its likeliest other readings (``ALTERNATIVES``: another three different
+   digits at the same corners, hence another tile or turn on the same cell), each with its
+   probability over the reading taken, so that the rules can take a runner-up where the reading
+   makes a turn illegal.
 """
 
 from __future__ import annotations
@@ -26,6 +30,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from engine.holominoes.geometry import NUMBERED
+from engine.holominoes.tiles import Placement, Tile, format_placement
 from vision.reader.crop import tile_crops
 from vision.reader.faces import FACES, NOT_A_FACE
 from vision.reader.model import ALL_VIEWS, TileReader
@@ -44,6 +50,9 @@ DIGIT_AT = 0.58
 NEIGHBOUR_SURE = 0.5
 #: Two tiles' numbered corners less than this share of the radius apart are one point.
 SAME_POINT = 0.35
+#: Other readings kept per tile: a misread tile is mostly one digit off, and a digit's look-alikes
+#: are few (a 1 and a 7, a 5 and a 6), so the runner-ups that matter are the first few.
+ALTERNATIVES = 3
 _NONE = FACES.index(NOT_A_FACE)
 
 
@@ -55,11 +64,15 @@ class HolominoesReading:
         grid: the tiles on the grid in the transcript's frame, and the seen tiles left out with why.
         seen: every tile found with its numbered corners read, photo pixels.
         turn: the direction of one corner of every tile on the photo, radians in (-pi/6, pi/6].
+        alternatives: a tile placed, as a placement (``256@1,0/E``) -> its likeliest other readings
+            on the same cell (``(("156@1,0/E", 0.3), ...)``: other digits at its corners, each with
+            the reader's probability over the reading taken, best first, at most ALTERNATIVES).
     """
 
     grid: HolominoesGrid
     seen: tuple[SeenHex, ...]
     turn: float
+    alternatives: dict[str, tuple[tuple[str, float], ...]]
 
 
 def read_holominoes(image: np.ndarray, reader: TileReader, digits: int = DEFAULT_DIGITS) -> HolominoesReading:
@@ -82,7 +95,7 @@ def read_holominoes(image: np.ndarray, reader: TileReader, digits: int = DEFAULT
     layout = find_hexes(image)
     turn, centres = layout.turn, layout.centres
     if not len(centres):
-        return HolominoesReading(holominoes_grid([]), (), turn)
+        return HolominoesReading(holominoes_grid([]), (), turn, {})
     found = len(centres)
     centres = np.vstack([centres, _neighbours(centres, layout.radius, turn, image.shape)])
     radii = np.full(len(centres), layout.radius)
@@ -108,14 +121,56 @@ def read_holominoes(image: np.ndarray, reader: TileReader, digits: int = DEFAULT
     vertices = centres[:, None, :] + radii[:, None, None] * unit[None, numbered]  # [n, 3, 2]
     fused = _fused(digit_p, vertices, layout.radius)
     triples = np.array(list(itertools.permutations(range(digits), 3)))  # three different digits
-    choice = triples[fused[:, np.arange(3)[None, :], triples].sum(axis=2).argmax(axis=1)]  # [n, 3]
+    scores = fused[:, np.arange(3)[None, :], triples].sum(axis=2)  # [n, triples]
+    order = np.argsort(-scores, axis=1)[:, : ALTERNATIVES + 1]
+    choice = triples[order[:, 0]]  # [n, 3]
     seen = []
     for k, (centre, best) in enumerate(zip(centres.tolist(), choice.tolist(), strict=True)):
         corners = tuple(SeenCorner((float(at[k, j, 0]), float(at[k, j, 1])), allowed[d])
                         for j, d in zip(numbered, best, strict=True))
         sure = min(float(faces[k, j, columns[d]]) for j, d in zip(numbered, best, strict=True))
         seen.append(SeenHex((centre[0], centre[1]), float(radii[k]), corners, min(1.0, sure)))
-    return HolominoesReading(holominoes_grid(seen), tuple(seen), turn)
+    grid = holominoes_grid(seen)
+    others = [tuple((tuple(allowed[d] for d in triples[t]), math.exp(scores[k, t] - scores[k, row[0]]))
+                    for t in row[1:]) for k, row in enumerate(order.tolist())]
+    return HolominoesReading(grid, tuple(seen), turn, _placed_alternatives(grid, seen, others))
+
+
+def _placed_alternatives(
+    grid: HolominoesGrid, seen: list[SeenHex], others: list[tuple[tuple[tuple[str, ...], float], ...]]
+) -> dict[str, tuple[tuple[str, float], ...]]:
+    """Each placed tile's other readings as placements on its cell (HolominoesReading.alternatives):
+    the digit read at each corner (E, SW or NW of the placement) replaced by the other reading's."""
+    by_tile = {p.tile: p for p in grid.placements}
+    read = [_cycle(s) for s in seen]
+    out: dict[str, tuple[tuple[str, float], ...]] = {}
+    for s, tile, alts in zip(seen, read, others, strict=True):
+        placed = by_tile.get(tile)
+        if placed is None or read.count(tile) != 1:
+            continue  # left out, or two tiles read as one (which is which is open)
+        names = {n: NUMBERED[placed.corners.index(n)] for n in placed.corners}  # digit -> its corner
+        corners = [names[int(c.face)] for c in s.corners]
+        out[format_placement(placed)] = tuple(
+            (format_placement(_placement(dict(zip(corners, map(int, faces), strict=True)), placed)), ratio)
+            for faces, ratio in alts
+        )
+    return out
+
+
+def _cycle(seen: SeenHex) -> Tile:
+    """The tile a seen hexagon's digits name: its numbered corners, listed by their direction
+    (clockwise as seen, as E, SW, NW follow one another), read from the smallest."""
+    digits = [int(c.face) for c in seen.corners]
+    k = digits.index(min(digits))
+    return Tile((digits[k], digits[(k + 1) % 3], digits[(k + 2) % 3]))
+
+
+def _placement(numbers: dict[str, int], on: Placement) -> Placement:
+    """The tile with ``numbers`` on its corners (E, SW, NW -> digit) laid on ``on``'s cell."""
+    first = min(NUMBERED, key=lambda name: numbers[name])
+    k = NUMBERED.index(first)
+    tile = Tile((numbers[first], numbers[NUMBERED[(k + 1) % 3]], numbers[NUMBERED[(k + 2) % 3]]))
+    return Placement(tile, on.cell, first)
 
 
 def _neighbours(centres: np.ndarray, radius: float, turn: float, shape: tuple[int, ...]) -> np.ndarray:

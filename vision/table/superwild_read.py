@@ -16,6 +16,9 @@
    taken getting its likeliest free one (on TRAIN-style tables, bench/bench_table.py --split
    train --seed 0 --tables 60 --photos: per-tile error 5.1 -> 4.3%, real crops 4.7 -> 4.6%).
 4. vision.table.superwild_grid places them on the grid, the Super Wild at 0,0.
+5. Each number tile placed keeps its likeliest other names (``ALTERNATIVES``: another number and
+   colour of the same body, from the same probabilities, each with its probability over the name
+   read), so that the rules can take a runner-up where the name read makes a turn illegal.
 """
 
 from __future__ import annotations
@@ -26,10 +29,11 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from engine.superwild.tiles import Move, Pos, Tile, format_move
 from vision.reader.crop import tile_crops
 from vision.reader.faces import COLOURS, FACES, JOKER_FACE, NO_COLOUR, NOT_A_FACE, SIX_NINE_FACE
 from vision.reader.model import ALL_VIEWS, TileReader
-from vision.table.superwild_grid import SeenTile, SuperWildGrid, superwild_grid
+from vision.table.superwild_grid import SeenTile, SuperWildGrid, superwild_grid, tile_of
 from vision.table.tile_bodies import Body, find_bodies
 
 #: The faces of the Super Wild set (games.md "Super Wild": the 6 and the 9 are one tile, "6/9").
@@ -47,6 +51,9 @@ UP_SHIFT = 0.04
 #: / 3 tables unread (per-tile error 7.8 / 8.0 / 8.1 / 8.1%); 0 would take some tile for the Super
 #: Wild on any table, so a photo with none could not be told (games.md: say so).
 WILD_FLOOR = 0.01
+#: Other names kept per tile read: the runner-ups of a misread seen on TRAIN-style tables are
+#: mostly the second or third (a number's look-alike, or the same number in a look-alike colour).
+ALTERNATIVES = 3
 #: A print pixel is this far (OpenCV 8-bit Lab distance) from the median colour of its body.
 INK_DISTANCE = 30.0
 
@@ -59,11 +66,16 @@ class SuperWildReading:
         grid: the tiles on the grid, and the seen tiles left out with why.
         seen: every tile found and read, photo pixels.
         dropped: bodies read as no tile face, as "tile at (x, y) px" sentences.
+        alternatives: a number tile placed, as a placement (``R8@3,0``) -> its likeliest other
+            names on the same place (``(("R3@3,0", 0.4), ...)``, each with the reader's probability
+            over the name read's, best first, at most ALTERNATIVES); the Super Wild and a tile
+            placed twice (a colour's 6/9) have none.
     """
 
     grid: SuperWildGrid
     seen: tuple[SeenTile, ...]
     dropped: tuple[str, ...]
+    alternatives: dict[str, tuple[tuple[str, float], ...]]
 
 
 def body_axes(image: np.ndarray, body: Body) -> tuple[float, float, bool]:
@@ -105,16 +117,36 @@ def read_superwild(image: np.ndarray, reader: TileReader) -> SuperWildReading:
     """
     bodies = find_bodies(image)
     axes = [body_axes(image, b) for b in bodies]
-    seen, dropped = _seen(image, bodies, axes, reader)
-    return SuperWildReading(superwild_grid(seen), tuple(seen), tuple(dropped))
+    seen, dropped, others = _seen(image, bodies, axes, reader)
+    grid = superwild_grid(seen)
+    return SuperWildReading(grid, tuple(seen), tuple(dropped), _placed_alternatives(grid, seen, others))
+
+
+def _placed_alternatives(
+    grid: SuperWildGrid, seen: Sequence[SeenTile], others: Sequence[tuple[tuple[Tile, float], ...]]
+) -> dict[str, tuple[tuple[str, float], ...]]:
+    """Each placed tile's other names as placements on its place (SuperWildReading.alternatives)."""
+    where: dict[Tile, list[Pos]] = {}
+    for pos, tile in grid.tiles:
+        where.setdefault(tile, []).append(pos)
+    read = [tile_of(s) for s in seen]
+    out: dict[str, tuple[tuple[str, float], ...]] = {}
+    for named, alts in zip(read, others, strict=True):
+        places = where.get(named) if named is not None else None
+        if named is not None and alts and places is not None and len(places) == 1 and read.count(named) == 1:
+            out[format_move(Move(named, places[0]))] = tuple(
+                (format_move(Move(t, places[0])), ratio) for t, ratio in alts
+            )
+    return out
 
 
 def _seen(
     image: np.ndarray, bodies: Sequence[Body], axes: Sequence[tuple[float, float, bool]], reader: TileReader
-) -> tuple[list[SeenTile], list[str]]:
-    """The bodies read as Super Wild tiles, and those read as no face."""
+) -> tuple[list[SeenTile], list[str], list[tuple[tuple[Tile, float], ...]]]:
+    """The bodies read as Super Wild tiles, those read as no face, and each seen tile's likeliest
+    other number tiles with their probability over the name read's (none for the Super Wild)."""
     if not bodies:
-        return [], []
+        return [], [], []
     centres = np.array([b.centre for b in bodies], np.float64)
     crops = tile_crops(image, centres, np.array([d for d, _, _ in axes]))
     faces, colours = reader.probabilities(crops, (*SUPERWILD_FACES, "6", "9"), ALL_VIEWS)
@@ -128,15 +160,33 @@ def _seen(
     if not (chosen == joker).any() and faces[likeliest, joker] >= WILD_FLOOR:
         chosen[likeliest] = joker  # every Super Wild table has its Super Wild
     named = _each_tile_once(faces, colours, chosen)
-    seen, dropped = [], []
-    for body, (diagonal, angle, has_up), pick in zip(bodies, axes, named, strict=True):
+    seen, dropped, others = [], [], []
+    for i, (body, (diagonal, angle, has_up), pick) in enumerate(zip(bodies, axes, named, strict=True)):
         if pick is None:
             dropped.append(f"tile at ({body.centre[0]:.0f}, {body.centre[1]:.0f}) px")
             continue
         face, colour, confidence = pick
         seen.append(SeenTile(body.centre, diagonal, angle, face, colour, min(confidence, 1.0),
                              has_up and face != SIX_NINE_FACE))
-    return seen, dropped
+        others.append(() if face == JOKER_FACE
+                      else _runner_ups(faces[i], colours[i], face, colour, confidence))
+    return seen, dropped, others
+
+
+def _runner_ups(
+    faces: np.ndarray, colours: np.ndarray, face: str, colour: str, p_read: float
+) -> tuple[tuple[Tile, float], ...]:
+    """The ALTERNATIVES likeliest number tiles other than ``face`` ``colour`` for one body (its
+    face row float [len(FACES)] and colour row [len(COLOURS)]), each with p(face) p(colour) over
+    ``p_read``, the name read's."""
+    options = sorted(
+        ((float(faces[FACES.index(f)] * colours[COLOURS.index(c)]), f, c)
+         for f in SUPERWILD_FACES if f != JOKER_FACE for c in COLOURS if c != NO_COLOUR
+         if (f, c) != (face, colour)),
+        reverse=True,
+    )[:ALTERNATIVES]
+    return tuple((Tile(c, 6 if f == SIX_NINE_FACE else int(f)), p / max(p_read, 1e-12))
+                 for p, f, c in options)
 
 
 def _each_tile_once(

@@ -29,12 +29,17 @@ class TableReading:
         tiles: games.md's tiles list, in the game's notation.
         problems: one sentence per tile seen and left out.
         ms: the reading's own time, milliseconds.
+        alternatives: a tile placed, in the game's notation (``R8@3,0``, ``256@1,0/E``) -> its
+            likeliest other readings on the same place, each with the reader's probability over the
+            reading taken, best first (SuperWildReading / HolominoesReading.alternatives); not
+            part of the JSON.
     """
 
     game: str
     tiles: tuple[dict[str, Any], ...]
     problems: tuple[str, ...]
     ms: float
+    alternatives: dict[str, tuple[tuple[str, float], ...]]
 
     def to_json(self) -> dict[str, Any]:
         """``{"tiles": [...], "ms": 85.0}`` (games.md "Reading a table")."""
@@ -70,11 +75,12 @@ def read_table(game: str, image: np.ndarray, reader: TileReader) -> TableReading
     name = table_game(game)
     start = time.perf_counter()
     if name == "Super Wild":
-        grid_sw = read_superwild(image, reader).grid
-        tiles, problems = grid_sw.to_json()["tiles"], grid_sw.problems
+        sw = read_superwild(image, reader)
+        tiles, problems, alternatives = sw.grid.to_json()["tiles"], sw.grid.problems, sw.alternatives
     elif name == "Holominoes":
-        grid_h = read_holominoes(image, reader).grid
-        tiles, problems = grid_h.to_json()["tiles"], grid_h.problems
+        holo = read_holominoes(image, reader)
+        tiles, problems, alternatives = holo.grid.to_json()["tiles"], holo.grid.problems, holo.alternatives
     else:
         raise ValueError(f"{game!r} is not read from a bare table; table games: {', '.join(TABLE_GAMES)}")
-    return TableReading(name, tuple(tiles), tuple(problems), (time.perf_counter() - start) * 1000)
+    ms = (time.perf_counter() - start) * 1000
+    return TableReading(name, tuple(tiles), tuple(problems), ms, alternatives)

@@ -1,0 +1,71 @@
+"""The table readers' runner-ups (TableReading.alternatives) on rendered TRAIN-style tables: each
+tile placed keeps other readings on its own place, likeliest first, from the reader's
+probabilities, and a tile misread has its true reading among them."""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from typing import Any
+
+import pytest
+
+from engine.holominoes.tiles import parse_placement
+from engine.superwild.tiles import parse_move
+from tilescribe.table_observer import layout_tokens
+from vision.reader.model import TileReader
+from vision.sim.table_errors import table_errors
+from vision.sim.table_shots import random_shot
+from vision.table.holominoes_read import ALTERNATIVES as HOLOMINOES_ALTERNATIVES
+from vision.table.superwild_read import ALTERNATIVES as SUPERWILD_ALTERNATIVES
+from vision.table.table_reading import read_table
+
+#: TRAIN-style tables read per game (seeds apart from test_table_read's and bench_table's).
+TABLES = range(3000, 3010)
+GAMES = {"superwild": ("Super Wild", SUPERWILD_ALTERNATIVES),
+         "holominoes": ("Holominoes", HOLOMINOES_ALTERNATIVES)}
+
+
+def _place(game: str, token: str) -> tuple[int, int]:
+    if game == "Super Wild":
+        pos = parse_move(token).pos
+        return pos.x, pos.y
+    cell = parse_placement(token).cell
+    return cell.q, cell.r
+
+
+def _tiles(game: str, tokens: Collection[str]) -> list[dict[str, Any]]:
+    """Layout tokens as games.md's reading JSON tiles."""
+    out: list[dict[str, Any]] = []
+    for token in tokens:
+        name = token.split("@")[0]
+        if game == "Super Wild":
+            x, y = _place(game, token)
+            out.append({"tile": name, "x": x, "y": y})
+        else:
+            placed = parse_placement(token)
+            out.append({"tile": name, "q": placed.cell.q, "r": placed.cell.r, "first": placed.first})
+    return out
+
+
+@pytest.mark.parametrize("key", list(GAMES))
+def test_runner_ups_lie_on_the_tiles_place_and_hold_the_true_tile_of_a_misread(key: str) -> None:
+    game, most = GAMES[key]
+    reader = TileReader()
+    misread = fixed = 0
+    for seed in TABLES:
+        shot = random_shot(key, seed, "train")
+        reading = read_table(game, shot.image, reader)
+        tokens = layout_tokens(game, reading.tiles)
+        assert reading.alternatives and set(reading.alternatives) <= tokens
+        for token, others in reading.alternatives.items():
+            ratios = [r for _, r in others]
+            assert 0 < len(others) <= most and ratios == sorted(ratios, reverse=True) and min(ratios) > 0
+            assert all(o != token and _place(game, o) == _place(game, token) for o, _ in others)
+        before = table_errors(shot, list(reading.tiles))
+        misread += before.wrong_face
+        fixed += sum(
+            any(table_errors(shot, _tiles(game, tokens - {token} | {o})).errors < before.errors
+                for o, _ in others)
+            for token, others in reading.alternatives.items()
+        )
+    assert misread > 0 and 2 * fixed >= misread, (misread, fixed)

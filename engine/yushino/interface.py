@@ -30,7 +30,7 @@ from engine.yushino.tiles import (
 )
 from engine.yushino.transcript import parse_transcript, replay
 
-#: Longest time a hint may take, seconds (the brief's limit; bench/games_yushino.py measures it).
+#: Longest time a hint may take, seconds (a player waits no longer; bench/games_yushino.py measures it).
 HINT_LIMIT_S = 1.0
 
 

@@ -259,9 +259,10 @@ class GameTable(TurnSignals[TableRecord]):
         """The likeliest (by the product of the reader's ratios) way of reading one tile of
         ``layout``, else two, as one of its other readings so that the table is in sync and the turn
         legal: (the tiles swapped (read, taken), the judged layout), None when there is none."""
+        placed = self.rules.layout(self.game.text)  # read right: nothing to swap there
         options = sorted(
             ((ratio, seen, other) for seen, others in self._alternatives.items()
-             if seen in layout and seen not in self._fixes
+             if seen in layout and seen not in self._fixes and seen not in placed
              for other, ratio in others if ratio >= RUNNER_UP_FLOOR and other not in layout),
             reverse=True,
         )[:RUNNER_UPS]

@@ -114,7 +114,7 @@ def bench_game(game: str, count: int, turns: int, truth: bool, work: Path) -> in
         table = GameTable(settings)
         observer: Observer | None = TruthObserver(source.recording, settings.still_seconds)
         if not truth:  # the game's camera observer, as tilescribe run picks it
-            observer = observer_for(rules.name, source, settings, argparse.Namespace(board=None))
+            observer = observer_for(rules.name, source, settings, None)
         assert observer is not None  # a layout-read game's
         with Journal.create(work / "games", settings) as journal, source:
             result = Session(source, observer, table, journal).run()

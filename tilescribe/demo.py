@@ -45,7 +45,7 @@ from vision.sim.timeline import Detour, Pacing, SimPlacement
 from vision.sim.transcripts import face_of
 
 #: Bump when the demo's game or look changes, so that old caches are rebuilt.
-DEMO_VERSION = 3
+DEMO_VERSION = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -295,11 +295,8 @@ def game_demo_recording(game: str, cache_dir: Path) -> Path:
     text = demo_transcript(name)
     render = game_renderer(name)
     if render is not None:
-        def make(tmp: Path) -> None:
-            render(text, tmp, DEMO_SEEDS[name], styles=DEMO_STYLES)
-            store_settings(tmp, TableSettings.of_transcript(text))
-
-        return cached_recording(cache_dir, f"demo-{slug}-v{DEMO_VERSION}", make)
+        return cached_recording(cache_dir, f"demo-{slug}-v{DEMO_VERSION}",
+                                lambda tmp: render(text, tmp, DEMO_SEEDS[name], styles=DEMO_STYLES))
     return cached_recording(cache_dir, f"demo-{slug}-truth-v{DEMO_VERSION}",
                             lambda tmp: write_layout_recording(rules, text, tmp, DEMO_WRONG_TURN))
 
@@ -322,15 +319,6 @@ def game_renderer(game: str) -> Callable[..., Path] | None:
     except ImportError:
         return None
     return found
-
-
-def store_settings(folder: Path, settings: TableSettings) -> None:
-    """Store the table settings in a recording's frames.json (read back by :func:`recording_settings`),
-    so that a session of the recording starts with the recorded game's players and tags."""
-    index = folder / "frames.json"
-    doc = json.loads(index.read_text(encoding="utf-8"))
-    doc["settings"] = settings.to_dict()
-    index.write_text(json.dumps(doc), encoding="utf-8")
 
 
 def recording_settings(folder: Path) -> TableSettings | None:

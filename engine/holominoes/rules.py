@@ -104,8 +104,8 @@ class HolominoesRules:
         engine.games.TableRules).
 
         Raises:
-            ValueError: an unreadable placement, a placed tile gone or moved, several new tiles, or
-                a tile seen twice.
+            ValueError: an unreadable placement, several new tiles, two on one cell, or a new tile
+                already placed elsewhere (what is seen on a placed tile's cell is that tile).
         """
         game = replay(text)[0]
         layout = []

@@ -181,10 +181,10 @@ def _resumed(args: argparse.Namespace) -> Journal | None:
 
 
 def observer_for(game: str | None, source: FrameSource, settings: TableSettings,
-                 args: argparse.Namespace) -> Observer | None:
+                 board: Path | None) -> Observer | None:
     """The observer of a Yushino, Super Wild or Holominoes table (``game``), None for MODLINSEQ's
     (see :func:`_observer`): the game's camera observer (Yushino: tilescribe.yushino_observer on the
-    printed square board, ``--board`` or the recording's own board.json; Super Wild and Holominoes:
+    printed square board, ``board`` or the recording's own board.json; Super Wild and Holominoes:
     tilescribe.table_observer on the bare table).
 
     Raises:
@@ -200,7 +200,6 @@ def observer_for(game: str | None, source: FrameSource, settings: TableSettings,
         if game == "Yushino":
             from tilescribe.yushino_observer import YushinoObserver
 
-            board = args.board
             if board is None and isinstance(source, RecordingSource):
                 board = source.recording.board
             if board is None:
@@ -228,7 +227,7 @@ def _observer(args: argparse.Namespace, source: FrameSource, settings: TableSett
         if not isinstance(source, RecordingSource):
             raise SourceError("--truth needs a recording folder as the source")
         return TruthObserver(source.recording, settings.still_seconds)
-    layout_observer = observer_for(settings.table_game, source, settings, args)
+    layout_observer = observer_for(settings.table_game, source, settings, args.board)
     if layout_observer is not None:
         return layout_observer
 

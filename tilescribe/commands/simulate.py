@@ -124,7 +124,7 @@ def run(args: argparse.Namespace) -> int:
         )
         board = design_square_board(SquareSpec()) if args.board is None else args.board
         info = make_recording(plan.turns, board, args.out, options, initial=plan.initial,
-                              progress=not args.quiet)
+                              progress=not args.quiet, transcript=text if args.game == "Yushino" else None)
     except BoardFileError as exc:
         print(f"tilescribe simulate: {exc}", file=sys.stderr)
         return 2

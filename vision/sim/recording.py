@@ -15,8 +15,9 @@ arm covers part of the sheet; ``occluded`` lists the cells whose centre a hand, 
 ``board`` names the copy of board.json in the folder (no path leads outside it). frames.json
 extends the basic format above with ``size``, ``seed``, ``poses`` (per pose index: the homography from
 board.png pixels to ideal image pixels and the lens term k1, see vision.sim.camera), ``tiles`` (per
-cell: face, style, angle in degrees counter-clockwise, turn) and the frames' ``pose`` and
-``occluded``. Turns are numbered from 1 in
+cell: face, style, angle in degrees counter-clockwise, turn), the frames' ``pose`` and
+``occluded``, and for a recording of a Yushino transcript the transcript itself (``transcript``:
+a session of the recording takes the game, its players and tags from it). Turns are numbered from 1 in
 the order given. Everything is drawn from ``SimOptions.seed``: the same inputs give byte-identical
 frames.
 """
@@ -396,6 +397,7 @@ def make_recording(
     *,
     initial: Turn = (),
     progress: bool = False,
+    transcript: str | None = None,
 ) -> RecordingInfo:
     """Write a recording folder (module docstring) for a game.
 
@@ -407,6 +409,7 @@ def make_recording(
         options: simulation options.
         initial: tiles on the board from the start (e.g. the modulus marker on A0, §8).
         progress: show a tqdm progress bar.
+        transcript: the game's transcript, stored in frames.json (``transcript``), or None.
 
     Raises:
         ValueError: see :class:`Simulation`.
@@ -427,8 +430,12 @@ def make_recording(
         return {**tiles, "hand": frame.hand, "pose": frame.pose,
                 "occluded": sorted(frame.occluded, key=_address_order)}
 
-    facts = {"board": "board.json", "fps": options.fps, "size": list(options.size), "seed": options.seed,
-             "poses": [p.to_json() for p in sim.poses], "tiles": sim.tiles_json()}
+    facts: dict[str, object] = {
+        "board": "board.json", "fps": options.fps, "size": list(options.size), "seed": options.seed,
+        "poses": [p.to_json() for p in sim.poses], "tiles": sim.tiles_json(),
+    }
+    if transcript is not None:
+        facts["transcript"] = transcript
     frames, events = write_recording_files(out, sim.frames(), sim.frame_count, progress, truth, facts)
     return RecordingInfo(out, frames, events, sim.timeline.duration)
 
@@ -460,7 +467,7 @@ def record_yushino_game(text: str, out: Path, seed: int, styles: Split = "held_o
         raise ValueError(f"line {errors[0].line}: {errors[0].message}")
     plan = plan_yushino(transcript)
     options = SimOptions(seed=seed, split=styles, players=plan.players, game="yushino", **opts)
-    make_recording(plan.turns, design_square_board(SquareSpec()), out, options)
+    make_recording(plan.turns, design_square_board(SquareSpec()), out, options, transcript=text)
     return Path(out)
 
 

@@ -4,12 +4,13 @@ A recording folder holds::
 
     000000.jpg 000001.jpg ...      camera frames, in order
     frames.json                    {"game": "Super Wild", "fps": F, "size": [W, H], "seed": S,
-                                    "styles": "held_out", "frames": [
+                                    "styles": "held_out", "transcript": "...", "frames": [
                                       {"file": "000000.jpg", "t": 0.0, "cells": {}, "hand": false,
                                        "layout": ["R7@3,0", "W@0,0", ...]}, ...]}
     events.jsonl                   {"t": seconds, "frame": index, "type": "end_turn", "turn": n}
 
-``layout`` is every tile lying on the table in that frame (a tile in a hand is on none), in the
+``transcript`` is the game rendered (a session of the recording takes the game, its players and
+tags from it). ``layout`` is every tile lying on the table in that frame (a tile in a hand is on none), in the
 transcript's frame and as a reading writes it (vision.sim.table_plan); ``hand`` tells whether a
 hand or arm is in the picture; ``cells`` stays empty (no board). Every turn's end is signalled
 after its hand has left, turns numbered from 1 in the transcript's order.
@@ -307,6 +308,7 @@ def record_table_game(
     write_recording_files(
         out, sim.frames(), sim.frame_count, progress,
         lambda frame: {"cells": {}, "hand": frame.hand, "layout": list(frame.layout)},
-        {"game": name, "fps": options.fps, "size": list(options.size), "seed": seed, "styles": styles},
+        {"game": name, "fps": options.fps, "size": list(options.size), "seed": seed, "styles": styles,
+         "transcript": text},
     )
     return out

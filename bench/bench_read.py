@@ -1,23 +1,25 @@
-"""Issue-3 benchmark: reading every tile of an order-9 board (271 cells) from simulated frames.
+"""Reading every tile of MODLINSEQ's printed board from simulated frames, at orders 9, 13 and 18.
 
 Reads with the table session's default tile-set profile ("modlinseq": faces 0..12, "#", the
 modulus marker), whose faces are the reader's prior. Simulates random legal games
-(engine.randomgame) with the scene simulator using the HELD-OUT tile styles and fonts
-(vision.sim.tiles: the tile reader and the presence model never saw them), tiles at any rotation,
-hands, light changes and a bump of the sheet; writes the frames as JPEG and reads them back. On
-the still frames without a hand it measures:
+(engine.randomgame) on boards of each ``--orders`` with the scene simulator using the HELD-OUT tile
+styles and fonts (vision.sim.tiles: the tile reader and the presence model never saw them),
+pentagons in one game and pentagons with Rummikub-like rectangles in the next, tiles at any
+rotation, hands, light changes and a bump of the sheet; writes the frames as JPEG and reads them
+back. On the still frames without a hand it measures, per order and in all:
 
 - per-cell error rate (a cell is wrong when its occupancy or its face differs from the truth) and
-  the share of frames read entirely right, for a full read (vision.board.board_reader.BoardReader);
-- median and 95th-percentile milliseconds of a full read, and of a read of a still frame in which
-  only a few cells changed (BoardWatcher.observe: locate + gate + read of the changed cells);
-- the same for the naive baseline, pytesseract on every cell crop, on a subset of the frames in
-  the same run, and the ratio of the medians.
+  the share of frames read entirely right, for a full read (vision.board.board_reader.BoardReader)
+  with the learned reader (vision.reader.model, the default), and in the same run with the glyph
+  reader it replaced (vision.reader.glyph_reader, ``--old``), with the ratio of their medians;
+- median and 95th-percentile milliseconds of a full read, and at the first order of a read of a
+  still frame in which only a few cells changed (BoardWatcher.observe: locate + gate + read of the
+  changed cells), and of the naive baseline, pytesseract on every cell crop, on a few frames.
 
 Runs on one core (sched_setaffinity + cv2.setNumThreads(1)), with glibc keeping freed memory as
 the application does (tilescribe/allocator.py).
 
-    .venv/bin/python bench/bench_read.py [--games 4] [--frames 200] [--baseline-frames 4]
+    .venv/bin/python bench/bench_read.py [--orders 9,13,18] [--games 4] [--old] [--baseline-frames 4]
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ import os
 import sys
 import tempfile
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import cv2
@@ -45,7 +48,8 @@ from tilescribe.allocator import keep_freed_memory  # noqa: E402
 from tilescribe.progress import add_quiet_option, progress  # noqa: E402
 from vision.board.board_reader import BoardReader, ReadConfig  # noqa: E402
 from vision.gate.watcher import BoardWatcher  # noqa: E402
-from vision.reader.glyph_reader import TileReader  # noqa: E402
+from vision.reader.glyph_reader import TileReader as GlyphReader  # noqa: E402
+from vision.reader.model import TileReader  # noqa: E402
 
 TESSERACT_CONFIG = "--psm 7 -c tessedit_char_whitelist=0123456789#"
 
@@ -86,19 +90,129 @@ def naive_read(reader: BoardReader, image: np.ndarray) -> tuple[dict[str, str], 
     return faces, (time.perf_counter() - start) * 1e3
 
 
+@dataclass
+class Tally:
+    """One reader's full reads at one order."""
+
+    errors: int = 0
+    occupancy: int = 0
+    cells: int = 0
+    right: int = 0
+    frames: int = 0
+    ms: list[float] = field(default_factory=list)
+
+    def add(self, truth: dict[str, str], reading_cells: dict[str, str], cells: int, ms: float) -> None:
+        """Count one frame's read."""
+        wrong = cell_errors(truth, reading_cells)
+        self.errors += wrong
+        self.occupancy += occupancy_errors(truth, reading_cells)
+        self.cells += cells
+        self.right += wrong == 0
+        self.frames += 1
+        self.ms.append(ms)
+
+    def merged(self, other: Tally) -> Tally:
+        """The two tallies as one."""
+        return Tally(self.errors + other.errors, self.occupancy + other.occupancy, self.cells + other.cells,
+                     self.right + other.right, self.frames + other.frames, self.ms + other.ms)
+
+    def line(self) -> str:
+        """Its figures on one line."""
+        if not self.frames:
+            return "no frames"
+        return (f"per-cell error {self.errors / self.cells:.4%} ({self.errors} of {self.cells} cells; "
+                f"{self.occupancy} occupancy, {self.errors - self.occupancy} faces), frames entirely right "
+                f"{self.right / self.frames:.1%} of {self.frames}; {percentiles(self.ms)}")
+
+
 def percentiles(values: list[float]) -> str:
     """'median X ms, p95 Y ms'."""
     return f"median {np.median(values):.1f} ms, p95 {np.percentile(values, 95):.1f} ms"
 
 
+def read_order(order: int, args: argparse.Namespace, work: Path) -> dict[str, Tally]:
+    """Record ``args.games`` games on a board of ``order`` and read their still frames with each
+    reader; at the first order also time the watcher and the naive baseline."""
+    geometry = print_board(SheetSpec(order=order), work / f"board{order}")
+    folders = record_games(work / f"board{order}" / "board.json", work / f"order{order}", args.games,
+                           quiet=args.quiet)
+    # the table session's default tile set (tilescribe.settings): the held-out tiles are MODLINSEQ tiles
+    face_values = load_tileset("modlinseq").face_values(13)
+    readers = {"learned": BoardReader(ReadConfig(geometry, 13, TileReader(), face_values))}
+    if args.old:
+        readers["glyph"] = BoardReader(ReadConfig(geometry, 13, GlyphReader(), face_values,
+                                                  read_pitch_px=48.0, read_roi_factor=0.9))
+    tallies = {name: Tally() for name in readers}
+    first = order == args.orders[0]
+    watch_ms: list[float] = []
+    few_ms: list[float] = []
+    board_ms: list[float] = []
+    still: list[tuple[np.ndarray, dict[str, str]]] = []
+    docs = [json.loads((folder / "frames.json").read_text()) for folder in folders]
+    bar = progress(total=sum(len(doc["frames"]) for doc in docs), unit="frame", desc=f"order {order}",
+                   quiet=args.quiet)
+    for folder, doc in zip(folders, docs, strict=True):
+        watcher = BoardWatcher(readers["learned"]) if first else None
+        for i, frame in enumerate(doc["frames"]):
+            bar.update()
+            image = cv2.imread(str(folder / frame["file"]))
+            if watcher is not None:
+                start = time.perf_counter()
+                result = watcher.observe(image, frame["file"])
+                elapsed = (time.perf_counter() - start) * 1e3
+                watch_ms.append(elapsed)
+                if result.reading is not None and len(result.reading.read_cells) < len(geometry.cells):
+                    few_ms.append(elapsed)
+            if frame["hand"] or i % 2:
+                continue
+            still.append((image, frame["cells"]))
+            for name, reader in readers.items():
+                reading = reader.read(image, frame["file"])
+                faces = {format_address(c): r.face for c, r in reading.cells.items()}
+                tallies[name].add(frame["cells"], faces, len(geometry.cells), reading.ms)
+            if first:
+                board_ms.append(board_part_ms(readers["learned"], image))
+    bar.close()
+    tiles = [len(cells) for _, cells in still]
+    print(f"order {order} ({len(geometry.cells)} cells): {len(still)} still frames of {len(folders)} games, "
+          f"{min(tiles)}..{max(tiles)} tiles")
+    for name, tally in tallies.items():
+        print(f"  {name:<8} {tally.line()}")
+    if first:
+        print(f"  board part alone (locate, rectify, presence, crops; no face reading): "
+              f"{percentiles(board_ms)}")
+        print(f"  few cells changed (locate + gate + read of changed cells): {len(few_ms)} reads, "
+              f"{percentiles(few_ms)}")
+        print(f"  every frame through BoardWatcher.observe (gate; reads when ready and changed): "
+              f"{len(watch_ms)} frames, {percentiles(watch_ms)}, {1000 / np.mean(watch_ms):.0f} frames/s")
+        baseline(readers["learned"], still, tallies["learned"], geometry.cells, args)
+    return tallies
+
+
+def baseline(reader: BoardReader, still: list[tuple[np.ndarray, dict[str, str]]], learned: Tally,
+             cells: object, args: argparse.Namespace) -> None:
+    """The naive baseline (pytesseract on every cell crop) on a few of the still frames."""
+    if args.baseline_frames <= 0:
+        return
+    base = Tally()
+    step = max(1, len(still) // args.baseline_frames)
+    for image, truth in progress(still[::step][: args.baseline_frames], desc="naive baseline", unit="frame",
+                                 quiet=args.quiet):
+        faces, ms = naive_read(reader, image)
+        base.add(truth, faces, len(cells), ms)  # type: ignore[arg-type]
+    print(f"  naive baseline (pytesseract on every cell crop): {base.line()}; the full read is "
+          f"{np.median(base.ms) / np.median(learned.ms):.0f}x faster (medians)")
+
+
 def main() -> int:
     """Run the benchmark and print its figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=4)
-    parser.add_argument("--frames", type=int, default=200, help="still frames to read in full (at least)")
+    parser.add_argument("--orders", type=lambda text: [int(o) for o in text.split(",")], default=[9, 13, 18],
+                        help="board orders, comma-separated (default 9,13,18)")
+    parser.add_argument("--games", type=int, default=4, help="games per order")
+    parser.add_argument("--old", action=argparse.BooleanOptionalAction, default=True,
+                        help="also read with the glyph reader the learned reader replaced (default on)")
     parser.add_argument("--baseline-frames", type=int, default=4, help="frames read by the naive baseline")
-    parser.add_argument("--second-opinion", type=float, default=None,
-                        help="TileReader second_opinion_below (default: the reader's own)")
     parser.add_argument("--keep", help="keep the recordings in this folder (and reuse them next time)")
     add_quiet_option(parser)
     args = parser.parse_args()
@@ -107,76 +221,18 @@ def main() -> int:
         os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
     cv2.setNumThreads(1)
     work = Path(args.keep or tempfile.mkdtemp(prefix="bench_read_"))
-    geometry = print_board(SheetSpec(order=9), work / "board")
-    folders = record_games(work / "board" / "board.json", work, args.games, quiet=args.quiet)
-    kwargs = {} if args.second_opinion is None else {"second_opinion_below": args.second_opinion}
-    # the table session's default tile set (tilescribe.settings): the held-out tiles are MODLINSEQ tiles
-    face_values = load_tileset("modlinseq").face_values(13)
-    reader = BoardReader(ReadConfig(geometry, 13, TileReader(**kwargs), face_values))
-    full_ms, errors, right_frames, read_frames, tiles = [], 0, 0, 0, []
-    board_ms, occupancy = [], 0
-    few_ms: list[float] = []
-    watch_ms: list[float] = []
-    still: list[tuple[np.ndarray, dict[str, str]]] = []
-    docs = [json.loads((folder / "frames.json").read_text()) for folder in folders]
-    frames = sum(len(doc["frames"]) for doc in docs)
-    bar = progress(total=frames, unit="frame", desc="reading", quiet=args.quiet)
-    for folder, doc in zip(folders, docs, strict=True):
-        watcher = BoardWatcher(reader)
-        for i, frame in enumerate(doc["frames"]):
-            bar.update()
-            image = cv2.imread(str(folder / frame["file"]))
-            start = time.perf_counter()
-            result = watcher.observe(image, frame["file"])
-            elapsed = (time.perf_counter() - start) * 1e3
-            watch_ms.append(elapsed)
-            if result.reading is not None and len(result.reading.read_cells) < len(geometry.cells):
-                few_ms.append(elapsed)
-            if frame["hand"] or i % 2:
-                continue
-            still.append((image, frame["cells"]))
-            reading = reader.read(image, frame["file"])
-            full_ms.append(reading.ms)
-            faces = {format_address(c): r.face for c, r in reading.cells.items()}
-            wrong = cell_errors(frame["cells"], faces)
-            occupancy += occupancy_errors(frame["cells"], faces)
-            board_ms.append(board_part_ms(reader, image))
-            errors += wrong
-            right_frames += wrong == 0
-            read_frames += 1
-            tiles.append(len(frame["cells"]))
-    bar.close()
-    cells = read_frames * len(geometry.cells)
-    print(f"order-9 board, 271 cells; {read_frames} still frames from {len(folders)} simulated games "
-          f"(held-out tile styles, any rotation, {min(tiles)}..{max(tiles)} tiles, 1280x960 JPEG), one core")
-    if read_frames < args.frames:
-        print(f"WARNING: only {read_frames} frames, fewer than the {args.frames} asked for")
-    print(f"full read:  per-cell error {errors / cells:.4%} ({errors} of {cells} cells), "
-          f"frames entirely right {right_frames / read_frames:.1%}; {percentiles(full_ms)}")
-    print(f"  of which occupancy (phantom or missed tiles): {occupancy} cells, {occupancy / cells:.4%}; "
-          f"face misreads: {errors - occupancy} cells")
-    print(f"  board part alone (locate, rectify, presence, crops; no face reading): {percentiles(board_ms)}")
-    print(f"few cells changed (locate + gate + read of changed cells): {len(few_ms)} reads, "
-          f"{percentiles(few_ms)}")
-    print(f"every frame through BoardWatcher.observe (gate; reads when ready and changed): "
-          f"{len(watch_ms)} frames, {percentiles(watch_ms)}, "
-          f"{1000 / np.mean(watch_ms):.0f} frames/s on average")
-    base_ms, base_errors, base_right = [], 0, 0
-    step = max(1, len(still) // max(1, args.baseline_frames))
-    for image, truth in progress(still[::step][: args.baseline_frames], desc="naive baseline", unit="frame",
-                                 quiet=args.quiet):
-        faces, ms = naive_read(reader, image)
-        base_ms.append(ms)
-        wrong = cell_errors(truth, faces)
-        base_errors += wrong
-        base_right += wrong == 0
-    n = len(base_ms)
-    print(f"naive baseline (pytesseract on all 271 cell crops), {n} frames: per-cell error "
-          f"{base_errors / (n * len(geometry.cells)):.4%}, frames entirely right {base_right / n:.1%}; "
-          f"{percentiles(base_ms)}")
-    print(f"speed-up: full read {np.median(base_ms) / np.median(full_ms):.0f}x, "
-          f"few-changed read {np.median(base_ms) / np.median(few_ms):.0f}x faster than the baseline "
-          f"(medians)")
+    print(f"held-out tile styles, any rotation, 1280x960 JPEG, one core; orders {args.orders}, "
+          f"{args.games} games each")
+    totals: dict[str, Tally] = {}
+    for order in args.orders:
+        for name, tally in read_order(order, args, work).items():
+            totals[name] = totals[name].merged(tally) if name in totals else tally
+    print("all orders:")
+    for name, tally in totals.items():
+        print(f"  {name:<8} {tally.line()}")
+    if "glyph" in totals:
+        ratio = np.median(totals["learned"].ms) / np.median(totals["glyph"].ms)
+        print(f"  learned / glyph median full read: {ratio:.2f}")
     return 0
 
 

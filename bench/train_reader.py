@@ -37,7 +37,7 @@ import torch
 from torch import nn
 
 from tilescribe.progress import add_quiet_option, progress
-from vision.reader.crop import INPUT_PX, upright
+from vision.reader.crop import face_view, up_view
 from vision.reader.faces import COLOURS, FACES, NO_COLOUR
 from vision.reader.model import (
     COLOUR_OUTPUT,
@@ -63,9 +63,11 @@ CARD = MODEL_PATH.with_suffix(".md")
 SEED = 1
 Layers = tuple[tuple[int, int, int], ...]
 #: The convolutions (channels, kernel, stride) of each candidate size: a 2 x 2 stride-2 patch layer
-#: (40 -> 20 px, the cheapest first layer that keeps the strokes), then 3 x 3 ones down to 5 x 5.
+#: (48 -> 24 px for the face, 32 -> 16 for the up; the cheapest first layer that keeps the
+#: strokes), then 3 x 3 ones down to a 6 x 6 (face) or 4 x 4 (up) map.
 SIZES: dict[str, Layers] = {
     "base": ((16, 2, 2), (32, 3, 2), (64, 3, 2), (64, 3, 1)),
+    "wide": ((24, 2, 2), (48, 3, 2), (64, 3, 1), (96, 3, 2)),
     "small": ((16, 2, 2), (32, 2, 2), (48, 3, 2), (64, 3, 1)),
 }
 EMBEDDING = 64
@@ -113,11 +115,12 @@ UP_HEADS = {UP_OUTPUT: UP_BINS}
 
 
 class ReaderNet(nn.Module):
-    """A CNN: crops (N x 3 x 40 x 40, BGR scaled by INPUT_SCALE) -> the logits of each head (in the
-    order of ``heads``), then the embedding."""
+    """A CNN: views (N x 3 x side x side, BGR scaled by INPUT_SCALE) -> the logits of each head (in
+    the order of ``heads``), then the embedding."""
 
-    def __init__(self, layers: Layers, heads: dict[str, int]) -> None:
+    def __init__(self, layers: Layers, heads: dict[str, int], side: int) -> None:
         super().__init__()
+        self.side = side
         modules: list[nn.Module] = []
         channels = 3
         for out, kernel, stride in layers:
@@ -125,8 +128,8 @@ class ReaderNet(nn.Module):
             channels = out
         self.features = nn.Sequential(*modules)
         # the whole 5 x 5 map into the embedding: one layer that sees the tile's shape and print together
-        side = self.features(torch.zeros(1, 3, INPUT_PX, INPUT_PX)).shape[-1]
-        self.embedding = nn.Sequential(nn.Flatten(), nn.Linear(channels * side * side, EMBEDDING), nn.ReLU())
+        last = self.features(torch.zeros(1, 3, side, side)).shape[-1]
+        self.embedding = nn.Sequential(nn.Flatten(), nn.Linear(channels * last * last, EMBEDDING), nn.ReLU())
         self.dropout = nn.Dropout(DROPOUT)
         self.heads = nn.ModuleList([nn.Linear(EMBEDDING, k) for k in heads.values()])
 
@@ -157,7 +160,7 @@ def _rendered(job: tuple[Split, int, int, tuple[str, ...]]) -> CropSet:
 
 
 def _batch(images: torch.Tensor, gen: torch.Generator, ups: torch.Tensor | None) -> torch.Tensor:
-    """uint8 N x 40 x 40 x 3 -> float N x 3 x 40 x 40 with brightness / contrast jitter; given the
+    """uint8 N x side x side x 3 -> float N x 3 x side x side with brightness / contrast jitter; given the
     up bins ``ups`` (int64 [N], -1: unknown), random quarter turns too, the bins turned with the
     crops in place."""
     x = images.permute(0, 3, 1, 2).float() * INPUT_SCALE
@@ -188,7 +191,7 @@ def train(images: np.ndarray, labels: dict[str, np.ndarray], layers: Layers, epo
     """Train one network (seeded: the same data and seed give the same weights).
 
     Args:
-        images: BGR uint8 [n, 40, 40, 3].
+        images: BGR uint8 [n, side, side, 3], the network's views (up_view or face_view).
         labels: int64 [n] class labels by head, in the order of the network's heads (FACE_HEADS:
             faces and colours, weighted 1 and 0.5; UP_HEADS: up bins, -1 for unknown ones, which
             also switches on quarter turns).
@@ -196,7 +199,7 @@ def train(images: np.ndarray, labels: dict[str, np.ndarray], layers: Layers, epo
     torch.manual_seed(seed)
     gen = torch.Generator().manual_seed(seed)
     turning = UP_OUTPUT in labels
-    model = ReaderNet(layers, UP_HEADS if turning else FACE_HEADS)
+    model = ReaderNet(layers, UP_HEADS if turning else FACE_HEADS, images.shape[1])
     pixels = torch.from_numpy(images)
     targets = [torch.from_numpy(v.astype(np.int64)) for v in labels.values()]
     weights = [1.0, 0.5][: len(targets)]
@@ -228,7 +231,7 @@ def export(model: ReaderNet, path: Path, heads: dict[str, int]) -> None:
     """Write a network as ONNX (opset 13, which cv2.dnn 4.x runs) with a free batch size."""
     import onnx
 
-    dummy = torch.zeros(1, 3, INPUT_PX, INPUT_PX)
+    dummy = torch.zeros(1, 3, model.side, model.side)
     path.parent.mkdir(parents=True, exist_ok=True)
     torch.onnx.export(model, (dummy,), str(path), input_names=[INPUT_NAME],
                       output_names=[*heads, EMBEDDING_OUTPUT],
@@ -328,14 +331,14 @@ def main(argv: list[str] | None = None) -> int:
     print(f"training crops: {len(train_set.faces)}; valid/ crops: {len(valid_set.faces)}", file=sys.stderr)
 
     known = ~np.isnan(train_set.ups)
-    up_net = train(train_set.images[known], {UP_OUTPUT: up_bins(train_set.ups[known])}, SIZES[UP_SIZE],
-                   plan.up_epochs, plan, args.seed, args.quiet)
+    up_net = train(up_view(train_set.images[known]), {UP_OUTPUT: up_bins(train_set.ups[known])},
+                   SIZES[UP_SIZE], plan.up_epochs, plan, args.seed, args.quiet)
     export(up_net, args.up_out, UP_HEADS)
     # the face network learns from crops turned upright by the exported up network, as at the table
     finder = UpFinder(args.up_out)
     ups = np.concatenate([finder.ups(train_set.images[i : i + CHUNK])  # chunks bound the network's memory
                           for i in range(0, len(train_set.images), CHUNK)])
-    upright_images = upright(train_set.images, ups)
+    upright_images = face_view(train_set.images, ups)
     labels = {FACE_OUTPUT: train_set.faces, COLOUR_OUTPUT: train_set.colours}
     candidates = []
     with tempfile.TemporaryDirectory() as tmp:

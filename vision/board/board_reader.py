@@ -19,6 +19,7 @@ Run ``python -m vision.board.board_reader board.json IMAGE [MODULUS]`` to print 
 
 from __future__ import annotations
 
+import math
 import sys
 import time
 from collections.abc import Collection, Iterable, Mapping, Sequence
@@ -35,11 +36,15 @@ from vision.board.board_view import BoardView
 from vision.board.line_prior import LINE_PENALTY, decode_lines
 from vision.board.locate import BoardLocation, BoardLocator, BoardNotFoundError
 from vision.board.presence import PresenceConfig, PresenceDetector
+from vision.reader.crop import CROP_SCALE, INPUT_PX
 from vision.reader.faces import MARKER_FACE, NUMBER_FACES, WILD_FACES
 
 if TYPE_CHECKING:
     from vision.board.square_reader import SquareReadConfig
 
+#: A tile's size (vision.reader.crop: the diameter of the circle through its corners) in
+#: millimetres by its shape: the pentagon 25 mm wide (§1-3), a Rummikub-like tile 26 x 19.5 mm.
+TILE_SIZE_MM: dict[str, float] = {"pentagon": 25.0 / math.sin(math.radians(72)), "rectangle": 32.5}
 KNOWN_FACES: frozenset[str] = frozenset((*NUMBER_FACES, *WILD_FACES, MARKER_FACE))
 #: The face reported for an occupied cell whose tile the reader could not read (confidence 0).
 UNREADABLE_FACE = "?"
@@ -154,9 +159,13 @@ class ReadConfig:
             marker 0, and any face may be read.
         empty_board: the empty board rectified at the presence pitch (from a calibration), or
             None to compare with the board drawing.
-        read_pitch_px: distance between cell centres in the crops given to the reader (pixels).
-        read_roi_factor: side of the reader's square crops in pitches (0.9: the tile with little
-            of the neighbouring tiles; measured slightly better than 1.0 on held-out styles).
+        tile_shape: the tiles' shape, "pentagon" (§1-3) or "rectangle" (a Rummikub-like set): with
+            the printed pitch it sizes the reader's crops (TILE_SIZE_MM).
+        read_pitch_px: distance between cell centres in the crops given to the reader (pixels);
+            None: the crops are cut as the learned reader's tile crops (vision.reader.crop:
+            CROP_SCALE times the tile's size, INPUT_PX pixels).
+        read_roi_factor: side of the reader's square crops in pitches; None: as the learned
+            reader's tile crops.
         presence: presence thresholds.
         line_penalty: log-odds against a full read in which a line of tiles breaks §2-2
             (vision.board.line_prior); 0 turns the line prior off.
@@ -167,14 +176,23 @@ class ReadConfig:
     reader: FaceReader
     face_values: Mapping[str, int | None] = field(default_factory=dict)
     empty_board: np.ndarray | None = None
-    read_pitch_px: float = 48.0
-    read_roi_factor: float = 0.9
+    tile_shape: str = "pentagon"
+    read_pitch_px: float | None = None
+    read_roi_factor: float | None = None
     presence: PresenceConfig = field(default_factory=PresenceConfig)
     line_penalty: float = LINE_PENALTY
 
     def __post_init__(self) -> None:
         if not 1 <= self.modulus <= 20:
             raise ValueError(f"modulus must be 1..20, got {self.modulus!r}")
+        if self.tile_shape not in TILE_SIZE_MM:
+            raise ValueError(f"tile shape must be one of {sorted(TILE_SIZE_MM)}, got {self.tile_shape!r}")
+
+    def read_view(self) -> tuple[float, float]:
+        """(pitch in pixels, crop side in pitches) of the reader's cell crops: as given, or cut as
+        the learned reader's tile crops (CROP_SCALE times the tile's size, INPUT_PX pixels across)."""
+        roi = self.read_roi_factor or CROP_SCALE * TILE_SIZE_MM[self.tile_shape] / self.geometry.cell_mm
+        return self.read_pitch_px or INPUT_PX / roi, roi
 
     def value_of(self, face: str) -> int | None:
         """The value of a face under this config (§1-3, §7-1 wild, §8 marker = 0); with a tile-set
@@ -224,7 +242,7 @@ class BoardReader:
     def __init__(self, config: ReadConfig) -> None:
         self.config = config
         self.locator = BoardLocator(config.geometry)
-        self.read_view = BoardView(config.geometry, config.read_pitch_px, config.read_roi_factor)
+        self.read_view = BoardView(config.geometry, *config.read_view())
         self.presence_view = BoardView(config.geometry, config.presence.pitch_px)
         self.presence = PresenceDetector(self.presence_view, config.empty_board, config.presence)
         self._cells = tuple(parse_address(a) for a in self.read_view.addresses)  # by cell index

@@ -55,7 +55,7 @@ def read_faces(
 
     Args:
         config: the model and the game's faces.
-        crops: BGR uint8 [n, 40, 40, 3] (vision.reader.crop.tile_crops).
+        crops: BGR uint8 [n, 64, 64, 3] (vision.reader.crop.tile_crops).
         allowed: a narrower prior for this batch (e.g. the faces the rules allow at a cell); it is
             intersected with ``config.allowed``. "none" is always allowed.
 
@@ -64,7 +64,7 @@ def read_faces(
 
     Raises:
         ReaderError: the model file is missing or damaged.
-        ValueError: ``crops`` is not uint8 [n, 40, 40, 3], or a prior names an unknown face.
+        ValueError: ``crops`` is not uint8 [n, 64, 64, 3], or a prior names an unknown face.
     """
     prior = config.allowed
     if allowed is not None:

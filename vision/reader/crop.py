@@ -19,8 +19,16 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
-#: Side in pixels of the square the model reads (a two-digit face keeps strokes of >= 2 px).
-INPUT_PX = 40
+#: Side in pixels of a tile crop, the reader's input.
+INPUT_PX = 64
+#: Side of the up network's view of a crop (:func:`up_view`).
+UP_PX = 32
+#: Side of the face network's view (:func:`face_view`): the central FACE_WINDOW of the crop turned
+#: upright, at the crop's own resolution (64 x 0.75 = 48 px). The window holds a pentagon's or a
+#: rectangle's print with room for a finder's error of 8 % of the size; the print of a real Rummikub
+#: tile 100 px tall is then about 17 px tall (10 px in the 40 px whole-tile crop read before).
+FACE_PX = 48
+FACE_WINDOW = 0.75
 
 #: Crop side over the tile's size: the whole tile and a thin ring of its surroundings.
 CROP_SCALE = 1.1
@@ -81,22 +89,43 @@ def tile_crops(image: np.ndarray, centres: np.ndarray, sizes: np.ndarray) -> np.
     return out
 
 
-def upright(crops: np.ndarray, ups_deg: np.ndarray) -> np.ndarray:
-    """Turn each crop about its centre so that its print stands upright.
+def up_view(crops: np.ndarray) -> np.ndarray:
+    """What the up network reads: each crop shrunk to UP_PX x UP_PX (area averaging; finding the up
+    from a tile's shape and print needs no more detail).
+
+    Args:
+        crops: BGR uint8 [n, INPUT_PX, INPUT_PX, 3].
+
+    Returns:
+        BGR uint8 [n, UP_PX, UP_PX, 3].
+    """
+    out = np.empty((len(crops), UP_PX, UP_PX, 3), np.uint8)
+    for i, crop in enumerate(crops):
+        out[i] = cv2.resize(crop, (UP_PX, UP_PX), interpolation=cv2.INTER_AREA)
+    return out
+
+
+def face_view(crops: np.ndarray, ups_deg: np.ndarray) -> np.ndarray:
+    """What the face network reads: each crop turned about its centre so that its print stands
+    upright, and its central FACE_WINDOW share cut at FACE_PX x FACE_PX (the crop's own pixels; the
+    print lies within it whatever the tile's shape).
 
     Args:
         crops: BGR uint8 [n, INPUT_PX, INPUT_PX, 3].
         ups_deg: float [n], which way each crop's print points: degrees counter-clockwise as seen
-            from upright (what vision.reader.model.TileReader.ups finds).
+            from upright (what vision.reader.model.UpFinder.ups finds).
 
     Returns:
-        BGR uint8 [n, INPUT_PX, INPUT_PX, 3]; the corners turned in from outside are the nearest
-        edge pixels (replicated border).
+        BGR uint8 [n, FACE_PX, FACE_PX, 3]; corners turned in from outside the crop are its
+        nearest edge pixels (replicated border).
     """
-    out = np.empty_like(crops)
+    out = np.empty((len(crops), FACE_PX, FACE_PX, 3), np.uint8)
     centre = ((INPUT_PX - 1) / 2, (INPUT_PX - 1) / 2)
+    scale = FACE_PX / (FACE_WINDOW * INPUT_PX)
+    shift = (FACE_PX - 1) / 2 - np.array(centre) * scale
     for i, (crop, up) in enumerate(zip(crops, ups_deg, strict=True)):
-        matrix = cv2.getRotationMatrix2D(centre, -float(up), 1.0)
-        out[i] = cv2.warpAffine(crop, matrix, (INPUT_PX, INPUT_PX), flags=cv2.INTER_LINEAR,
+        matrix = cv2.getRotationMatrix2D(centre, -float(up), scale)
+        matrix[:, 2] += shift - np.array(centre) * (1 - scale)
+        out[i] = cv2.warpAffine(crop, matrix, (FACE_PX, FACE_PX), flags=cv2.INTER_LINEAR,
                                 borderMode=cv2.BORDER_REPLICATE)
     return out

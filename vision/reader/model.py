@@ -1,14 +1,15 @@
 """The learned tile reader: two small CNNs run with cv2.dnn, which way is up, then the face.
 
-Tile crops (vision.reader.crop: 40 x 40 BGR, the tile at any rotation) pass two networks:
+Tile crops (vision.reader.crop: 64 x 64 BGR, the tile at any rotation) pass two networks:
 
 1. the up network (vision/reader/tile_up.onnx) finds which way the print's up points, from the
    tile's shape and print (a pentagon's apex, Yushino's underline or bar, where the number sits on
-   a Rummikub tile, a Holominoes digit's own up), as one of ``UP_BINS`` directions;
-2. each crop is turned upright (vision.reader.crop.upright) and the face network
-   (vision/reader/tile_reader.onnx) gives a probability for every face of the vocabulary
-   (vision.reader.faces.FACES), one for every colour (COLOURS) and an embedding (its penultimate
-   layer) for a user's own tile-set exemplars.
+   a Rummikub tile, a Holominoes digit's own up), as one of ``UP_BINS`` directions, on the crop
+   shrunk to 32 x 32 (vision.reader.crop.up_view);
+2. each crop is turned upright and its centre cut at full resolution (vision.reader.crop.face_view,
+   48 x 48), and the face network (vision/reader/tile_reader.onnx) gives a probability for every
+   face of the vocabulary (vision.reader.faces.FACES), one for every colour (COLOURS) and an
+   embedding (its penultimate layer) for a user's own tile-set exemplars.
 
 Reading upright crops lets the face network spend itself on type designs rather than turns, and
 keeps 6 and 9 apart wherever the tile shows its up. Both are trained by bench/train_reader.py
@@ -18,7 +19,7 @@ vision/reader/tile_reader.md.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,7 +27,7 @@ import cv2
 import numpy as np
 
 from vision.errors import VisionError
-from vision.reader.crop import INPUT_PX, upright
+from vision.reader.crop import FACE_PX, INPUT_PX, UP_PX, face_view, up_view
 from vision.reader.faces import COLOURS, FACES, MIN_ALTERNATIVE, NOT_A_FACE
 
 #: The shipped face network.
@@ -38,7 +39,7 @@ UP_MODEL_PATH = MODEL_PATH.with_name("tile_up.onnx")
 #: turned up to half a bin either way).
 UP_BINS = 36
 
-#: The network's input is the crop's BGR values times this (0..1), channels first (N x 3 x 40 x 40).
+#: A network's input is its view's BGR values times this (0..1), channels first (N x 3 x side x side).
 INPUT_SCALE = 1.0 / 255.0
 
 #: The ONNX graph's input and output names (bench/train_reader.py exports them).
@@ -57,8 +58,9 @@ class ReaderError(VisionError):
     """The reader's model file is missing or damaged (the message names the file)."""
 
 
-def _load(path: Path, outputs: list[str]) -> tuple[cv2.dnn.Net, list[np.ndarray]]:
-    """Load an ONNX network and run it on one blank crop: (net, its outputs, each [1, k]).
+def _load(path: Path, outputs: list[str], side: int) -> tuple[cv2.dnn.Net, list[np.ndarray]]:
+    """Load an ONNX network and run it on one blank view of ``side`` pixels: (net, its outputs, each
+    [1, k]).
 
     Raises:
         ReaderError: the file is missing or is not a network with ``outputs`` cv2.dnn can run.
@@ -67,7 +69,7 @@ def _load(path: Path, outputs: list[str]) -> tuple[cv2.dnn.Net, list[np.ndarray]
         raise ReaderError(f"{path}: tile reader model not found")
     try:
         net = cv2.dnn.readNetFromONNX(str(path))
-        net.setInput(np.zeros((1, 3, INPUT_PX, INPUT_PX), np.float32), INPUT_NAME)
+        net.setInput(np.zeros((1, 3, side, side), np.float32), INPUT_NAME)
         values = [v.reshape(1, -1) for v in net.forward(outputs)]
     except cv2.error as exc:
         first = str(exc).strip().splitlines()[-1] if str(exc).strip() else type(exc).__name__
@@ -92,7 +94,7 @@ class UpFinder:
 
     def __init__(self, model_path: Path | str = UP_MODEL_PATH) -> None:
         self.model_path = Path(model_path)
-        self._net, (up,) = _load(self.model_path, [UP_OUTPUT])
+        self._net, (up,) = _load(self.model_path, [UP_OUTPUT], UP_PX)
         if up.shape != (1, UP_BINS):
             raise ReaderError(f"{self.model_path}: output {up.shape} is not {UP_BINS} directions")
 
@@ -100,18 +102,18 @@ class UpFinder:
         """Which way each crop's print points (one forward pass).
 
         Args:
-            crops: BGR uint8 [n, 40, 40, 3].
+            crops: BGR uint8 [n, 64, 64, 3].
 
         Returns:
             float32 [n], degrees counter-clockwise as seen from upright, 0..360: the likeliest
             direction, refined by the circular mean of it and its two neighbouring bins.
 
         Raises:
-            ValueError: ``crops`` is not uint8 [n, 40, 40, 3].
+            ValueError: ``crops`` is not uint8 [n, 64, 64, 3].
         """
         if len(_checked(crops)) == 0:
             return np.zeros(0, np.float32)
-        self._net.setInput(_blob(crops), INPUT_NAME)
+        self._net.setInput(_blob(up_view(crops)), INPUT_NAME)
         p = _softmax(self._net.forward(UP_OUTPUT).reshape(len(crops), UP_BINS))
         best = p.argmax(axis=1)
         near = (best[:, None] + np.arange(-1, 2)[None, :]) % UP_BINS
@@ -168,7 +170,7 @@ class TileReader:
         self.model_path = Path(model_path)
         self.up_finder = UpFinder(up_model_path)
         self._net, (face, colour, embedding) = _load(
-            self.model_path, [FACE_OUTPUT, COLOUR_OUTPUT, EMBEDDING_OUTPUT])
+            self.model_path, [FACE_OUTPUT, COLOUR_OUTPUT, EMBEDDING_OUTPUT], FACE_PX)
         if face.shape != (1, len(FACES)) or colour.shape != (1, len(COLOURS)) or embedding.ndim != 2:
             raise ReaderError(
                 f"{self.model_path}: outputs {face.shape}, {colour.shape}, {embedding.shape} do not match "
@@ -183,7 +185,7 @@ class TileReader:
         """Read a batch of crops (one pass of each network).
 
         Args:
-            crops: BGR uint8 [n, 40, 40, 3] (vision.reader.crop.tile_crops), n >= 0.
+            crops: BGR uint8 [n, 64, 64, 3] (vision.reader.crop.tile_crops), n >= 0.
             allowed: the faces that may be there (a prior, e.g. from the rules or a tile set):
                 every other face gets probability 0 and the rest are renormalised; "none" is always
                 allowed. None: every face.
@@ -193,7 +195,7 @@ class TileReader:
             One reading per crop, in order.
 
         Raises:
-            ValueError: ``crops`` is not uint8 [n, 40, 40, 3], ``allowed`` names an unknown face,
+            ValueError: ``crops`` is not uint8 [n, 64, 64, 3], ``allowed`` names an unknown face,
                 or ``views`` is not 1 to 4.
         """
         faces, colours = self.probabilities(crops, allowed, views)
@@ -209,6 +211,32 @@ class TileReader:
                                         COLOURS[colour[i]], min(colour_p[i], 1.0)))
         return readings
 
+    def read_batch(
+        self, crops: Sequence[np.ndarray], allowed: Iterable[str] | None = None
+    ) -> list[FaceReading]:
+        """Read square crops of any side, each cut as :func:`vision.reader.crop.tile_crop` cuts a
+        tile (CROP_SCALE times its size, centred on it; the board stage's cell crops), in one batch.
+
+        Args:
+            crops: BGR uint8 [side, side, 3] each, any side >= 8; resized to INPUT_PX first.
+            allowed: the prior, as for :meth:`read`.
+
+        Returns:
+            One reading per crop, in order.
+
+        Raises:
+            ValueError: a crop is not a square BGR uint8 image, or as for :meth:`read`.
+        """
+        sized = np.empty((len(crops), INPUT_PX, INPUT_PX, 3), np.uint8)
+        for i, crop in enumerate(crops):
+            side = crop.shape[0]
+            if crop.dtype != np.uint8 or crop.ndim != 3 or crop.shape[1:] != (side, 3) or side < 8:
+                raise ValueError(f"crop {i}: expected a square BGR uint8 image, got {crop.dtype} "
+                                 f"{crop.shape}")
+            shrink = cv2.INTER_AREA if side > INPUT_PX else cv2.INTER_LINEAR
+            sized[i] = crop if side == INPUT_PX else cv2.resize(crop, (INPUT_PX,) * 2, interpolation=shrink)
+        return self.read(sized, None if allowed is None else frozenset(allowed))
+
     def probabilities(
         self, crops: np.ndarray, allowed: Collection[str] | None = None, views: int = 1
     ) -> tuple[np.ndarray, np.ndarray]:
@@ -220,7 +248,7 @@ class TileReader:
         ``views`` times the time (figures: bench/bench_yushino_read.py --views).
 
         Args:
-            crops: BGR uint8 [n, 40, 40, 3].
+            crops: BGR uint8 [n, 64, 64, 3].
             allowed: the prior, as for :meth:`read`.
             views: how many quarter turns of each crop to read, 1 to 4.
 
@@ -249,13 +277,13 @@ class TileReader:
         user's own tile set with exemplars of its faces.
 
         Args:
-            crops: BGR uint8 [n, 40, 40, 3].
+            crops: BGR uint8 [n, 64, 64, 3].
 
         Returns:
             float32 [n, embedding_size], each row of unit length (all zero rows stay zero).
 
         Raises:
-            ValueError: ``crops`` is not uint8 [n, 40, 40, 3].
+            ValueError: ``crops`` is not uint8 [n, 64, 64, 3].
         """
         if len(_checked(crops)) == 0:
             return np.zeros((0, self.embedding_size), np.float32)
@@ -265,7 +293,7 @@ class TileReader:
 
     def _forward(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Both networks: the crops turned upright by the up network, then the face network."""
-        self._net.setInput(_blob(upright(crops, self.up_finder.ups(crops))), INPUT_NAME)
+        self._net.setInput(_blob(face_view(crops, self.up_finder.ups(crops))), INPUT_NAME)
         face, colour, embedding = self._net.forward([FACE_OUTPUT, COLOUR_OUTPUT, EMBEDDING_OUTPUT])
         n = len(crops)
         return face.reshape(n, -1), colour.reshape(n, -1), embedding.reshape(n, -1)

@@ -27,7 +27,7 @@ import cv2
 import numpy as np
 
 from vision.sim.options import Split
-from vision.sim.tiles import FontSpec, TileStyleError, blend_ink, fonts, glyph_mask, tile_outline
+from vision.sim.tiles import FontSpec, TileStyleError, blend_ink, fonts, printed_glyph, tile_outline
 
 #: The games drawn here.
 GAMES: tuple[str, ...] = ("yushino", "superwild", "holominoes")
@@ -89,6 +89,7 @@ class GameStyle:
         ink: ink colour, BGR (Super Wild numbers use their colour's ink instead).
         variant: Yushino "underline" or "bar"; Super Wild "upper" or "centre"; Holominoes
             "upright" or "pointing".
+        vary_glyphs: print each face varied beyond the font's own design (vision.sim.tiles.TileStyle).
     """
 
     game: str
@@ -97,6 +98,7 @@ class GameStyle:
     body: tuple[int, int, int]
     ink: tuple[int, int, int]
     variant: str
+    vary_glyphs: bool = False
 
     def __post_init__(self) -> None:
         if self.game not in GAMES or self.variant not in _VARIANTS[self.game]:
@@ -162,7 +164,7 @@ def render_yushino(face: str, style: GameStyle, size_px: int, rng: np.random.Gen
     t = max(1, round(s * 0.045))
     if face != "#":
         box = np.array([0.5, 0.5]) * s * rng.uniform(0.75, 1.1)  # small to bold prints
-        _, y0, _, gh = _print(image, style.font, face, centre, box, ink)
+        _, y0, _, gh = _print(image, style, face, centre, box, ink, rng=rng)
         if style.variant == "underline":
             y = y0 + gh + 2 * t
             cv2.line(image, (round(0.36 * s), y), (round(0.64 * s), y), ink, t, cv2.LINE_AA)
@@ -209,13 +211,13 @@ def render_superwild(
             foot = int(0.86 * s)
             cv2.line(image, (int(0.3 * s), foot), (int(0.45 * s), foot), tint, max(1, s // 28))
         else:
-            _print(image, style.font, "Super Wild", np.array([0.5, 0.8]) * s, np.array([0.5, 0.08]) * s, tint)
+            _print(image, style, "Super Wild", np.array([0.5, 0.8]) * s, np.array([0.5, 0.08]) * s, tint)
     if face == "joker":
         ring = SUPERWILD_INKS["RKBO"[int(rng.integers(4))]][0]
         cv2.circle(image, _pt(centre), int(0.3 * s), ring, max(1, s // 24), cv2.LINE_AA)
-        _print(image, style.font, "W", centre, box * 0.7, ink)
+        _print(image, style, "W", centre, box * 0.7, ink, rng=rng)
     else:
-        _print(image, style.font, "6" if face == "6/9" else face, centre, box, ink)
+        _print(image, style, "6" if face == "6/9" else face, centre, box, ink, rng=rng)
     return _finish(image, alpha)
 
 
@@ -252,7 +254,7 @@ def render_holomino(
     at = c + HOLOMINO_DIGIT_AT * r * _NUMBERED + rng.uniform(-0.015, 0.015, (3, 2)) * s
     box = np.array([0.30, 0.30]) * r * rng.uniform(0.8, 1.2)
     for corner, (digit, centre) in enumerate(zip(digits, at, strict=True)):
-        _print(image, style.font, str(digit), centre, box, ink, holomino_digit_turn(style, corner))
+        _print(image, style, str(digit), centre, box, ink, holomino_digit_turn(style, corner), rng)
     return HolominoTile(_finish(image, alpha), (float(c[0]), float(c[1])), float(r), at,
                         bites)
 
@@ -297,16 +299,18 @@ def _finish(image: np.ndarray, alpha: np.ndarray) -> np.ndarray:
 
 def _print(
     image: np.ndarray,
-    font: FontSpec,
+    style: GameStyle,
     text: str,
     centre: np.ndarray,
     box: np.ndarray,
     ink: tuple[int, ...],
     turn_deg: float = 0.0,
+    rng: np.random.Generator | None = None,
 ) -> tuple[int, int, int, int]:
     """Print ``text`` fitted into ``box`` (w, h) centred at ``centre``, turned by ``turn_deg``
-    (counter-clockwise); returns the upright glyph's (x0, y0, w, h)."""
-    mask = glyph_mask(font, text)
+    (counter-clockwise), in ``style``'s font, varied by ``rng`` where the style varies its glyphs;
+    returns the upright glyph's (x0, y0, w, h)."""
+    mask = printed_glyph(style.font, text, rng if style.vary_glyphs else None)
     scale = min(box[0] / mask.shape[1], box[1] / mask.shape[0])
     gw, gh = max(1, int(mask.shape[1] * scale)), max(1, int(mask.shape[0] * scale))
     glyph = cv2.resize(mask, (gw, gh), interpolation=cv2.INTER_AREA)

@@ -2,10 +2,11 @@
 neighbours, on its board or on a table, as the camera of the board or table stage would see it
 from straight above (vision.sim.tile_crops then turns it, adds the camera's faults and cuts it).
 
-- "modlinseq": a pentagon (§1-3) in its cell of the printed hex sheet (§1-2: faint outlines
-  and addresses, as calibration.board_print draws them), tiles in some neighbouring cells;
-- "yushino": a square tile on its board square, premium squares coloured and labelled
-  (3X, 2X, 3*, 2*), tiles on some neighbouring squares;
+- "modlinseq": a pentagon (§1-3) at any angle in its cell of the printed hex sheet (§1-2: faint
+  outlines and addresses, as calibration.board_print draws them), tiles in some neighbouring
+  cells; the cell's outline says nothing of which way the tile's print points;
+- "yushino": a square tile on its board square, facing any of the board's sides, premium squares
+  coloured and labelled (3X, 2X, 3*, 2*), tiles on some neighbouring squares;
 - "superwild": a portrait tile loose on a table top, neighbours on the grid, sometimes touching;
 - "holominoes": one numbered corner of a hexagon loose on the table, edge neighbours sometimes in
   place; the crop is centred on the corner's digit and its size is the tile's radius.
@@ -17,9 +18,11 @@ sometimes), the gap between two tiles, or a bitten Holominoes corner.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 import cv2
 import numpy as np
@@ -33,6 +36,7 @@ from vision.sim.game_tiles import (
     SUPERWILD_FACES,
     SUPERWILD_INKS,
     YUSHINO_FACES,
+    GameStyle,
     holomino_digit_turn,
     render_holomino,
     render_superwild,
@@ -41,7 +45,9 @@ from vision.sim.game_tiles import (
 )
 from vision.sim.options import Split
 from vision.sim.scene import TILE_MM, table_top
-from vision.sim.tiles import render_tile, sample_style, tile_outline
+from vision.sim.tiles import TileStyle, render_tile, sample_style, tile_outline
+
+StyleT = TypeVar("StyleT", TileStyle, GameStyle)
 
 #: Tile sizes (circumscribed diameter; a Holominoes tile's radius) in image pixels: from a far
 #: 1080p camera's tile to a close phone's.
@@ -151,11 +157,17 @@ def _pick(rng: np.random.Generator, options: Sequence[str]) -> str:
     return options[int(rng.integers(len(options)))]
 
 
+def _varied(style: StyleT) -> StyleT:
+    """A TRAIN style prints its faces varied beyond its font's design (vision.sim.glyph_variation);
+    a held-out style prints its font as it is."""
+    return dataclasses.replace(style, vary_glyphs=style.split == "train")
+
+
 def _modlinseq(rng: np.random.Generator, split: Split, tables: list[np.ndarray], empty: bool) -> Scene:
     """A pentagon (§1-3) or a rectangle (a Rummikub-like set played as MODLINSEQ tiles) in its cell
     of the printed hex sheet (§1-2), neighbours in the next cells."""
     size = _draw_size(rng)
-    style = sample_style(rng, split, ("pentagon", "rectangle"))
+    style = _varied(sample_style(rng, split, ("pentagon", "rectangle")))
     if style.shape == "pentagon":
         s = max(16, round(size / _PENTAGON_DIAMETER))
         ppm = s / 25.0  # the pentagon is 25 mm wide (§1-3)
@@ -194,7 +206,7 @@ def _modlinseq(rng: np.random.Generator, split: Split, tables: list[np.ndarray],
         face = _pick(rng, MODLINSEQ_FACES)
         at = cell + rng.normal(0, 0.6, 2) * ppm
         sprite = render_tile(face, style, s, rng, modulus=int(rng.integers(5, 20)))
-        turn = float(rng.normal(0, 8))
+        turn = float(rng.uniform(0, 360))  # players around the table lay tiles at any angle to the cells
         place_sprite(canvas, sprite, anchor, at, turn)
         if k == 0 and not empty:
             scene = Scene(canvas, (float(at[0]), float(at[1])), size, face, up_deg=turn)
@@ -215,7 +227,7 @@ def _yushino(rng: np.random.Generator, split: Split, tables: list[np.ndarray], e
     between = empty and rng.random() < 0.4  # the crop on a corner where four squares meet
     c = middle + rng.uniform(-0.5, 0.5, 2) - (rng.choice([-0.5, 0.5], 2) * pitch if between else 0.0)
     line = tuple(int(v * rng.uniform(0.5, 0.8)) for v in board)
-    style = sample_game_style(rng, split, "yushino")
+    style = _varied(sample_game_style(rng, split, "yushino"))
     cells = [c + pitch * np.array([i, j]) for j in (0, -1, 1) for i in (0, -1, 1)]
     scene = Scene(canvas, (float(middle[0]), float(middle[1])), size, NOT_A_FACE)
     for cell in cells:
@@ -237,7 +249,7 @@ def _yushino(rng: np.random.Generator, split: Split, tables: list[np.ndarray], e
         face = _pick(rng, YUSHINO_FACES)
         at = cell + rng.normal(0, 0.03, 2) * s
         sprite = render_yushino(face, style, s, rng)
-        turn = float(rng.normal(0, 4))
+        turn = float(rng.normal(0, 4) + 90 * int(rng.integers(4)))  # square to the board, facing a side
         place_sprite(canvas, sprite, (s / 2, s / 2), at, turn)
         if k == 0 and not empty:
             scene = Scene(canvas, (float(at[0]), float(at[1])), size, face, up_deg=turn)
@@ -258,7 +270,7 @@ def _superwild(rng: np.random.Generator, split: Split, tables: list[np.ndarray],
     side = int(math.ceil(2.2 * size)) + 4
     canvas = _table_patch(tables, rng, side)
     c = np.array([side / 2, side / 2])
-    style = sample_game_style(rng, split, "superwild")
+    style = _varied(sample_game_style(rng, split, "superwild"))
     step = np.array([0.75 * s, s]) * rng.uniform(1.0, 1.3, 2)
     gap = empty and rng.random() < 0.5  # the crop between two tiles
     where = [np.array([-0.5, 0.0]), np.array([0.5, 0.0])] if gap else [np.zeros(2)] + [
@@ -288,7 +300,7 @@ def _holominoes(rng: np.random.Generator, split: Split, tables: list[np.ndarray]
     side = int(math.ceil(2 * (HOLOMINO_DIGIT_AT + 1.1) * radius)) + 4
     canvas = _table_patch(tables, rng, side)
     c = np.array([side / 2, side / 2])
-    style = sample_game_style(rng, split, "holominoes")
+    style = _varied(sample_game_style(rng, split, "holominoes"))
     bare = empty and rng.random() < 0.3
     neighbours = [c + math.sqrt(3) * radius * np.array([math.cos(a), math.sin(a)])
                   for a in np.deg2rad(np.arange(30, 390, 60))]

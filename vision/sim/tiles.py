@@ -33,6 +33,7 @@ import cv2
 import numpy as np
 
 from vision.reader.faces import TILE_FACES
+from vision.sim.glyph_variation import vary_glyph
 from vision.sim.options import SHAPES, SPLITS, Shape, Split
 
 if TYPE_CHECKING:
@@ -56,7 +57,7 @@ _TTF_FAMILIES: dict[Split, tuple[str, ...]] = {
         r"Nimbus(Sans|SansNarrow|Roman|MonoPS)-\w+",
         r"Free(Sans|Serif|Mono)\w*",
         r"URWBookman-\w+",
-        r"Noto(Sans|Serif|SansMono)-\w+",
+        r"Noto(Sans|Serif|SansMono|SansDisplay|SerifDisplay|KufiArabic|NastaliqUrdu)-\w+",
     ),
     "held_out": (r"URWGothic-\w+", r"P052-\w+", r"C059-\w+"),
 }
@@ -140,6 +141,8 @@ class TileStyle:
         mark_69: "underline", "dot" or "none": how 6 and 9 are told apart besides the tile shape.
         blank_wild: the wild tile is blank rather than printed "#" (§7-1).
         photo_colour: for "photo", the real ink colour: "black", "blue", "orange" or "red".
+        vary_glyphs: print each face varied in weight, width, slant and shape beyond the font's
+            own design (vision.sim.glyph_variation; the reader's training crops only).
     """
 
     name: str
@@ -151,6 +154,7 @@ class TileStyle:
     mark_69: Literal["underline", "dot", "none"] = "none"
     blank_wild: bool = False
     photo_colour: str = ""
+    vary_glyphs: bool = False
 
     def __post_init__(self) -> None:
         if self.shape not in SHAPES or self.split not in SPLITS:
@@ -275,7 +279,7 @@ def render_tile(
         cv2.circle(image, _pt(centre), int(box[0] * 0.62), tint, -1, cv2.LINE_AA)
         foot = (int(0.3 * s), int(0.86 * s)), (int(0.45 * s), int(0.86 * s))
         cv2.line(image, foot[0], foot[1], tint, max(1, s // 28), cv2.LINE_AA)
-    _draw_face(image, face, style, centre, box * rng.uniform(0.9, 1.04), ink, modulus)
+    _draw_face(image, face, style, centre, box * rng.uniform(0.9, 1.04), ink, modulus, rng)
     return np.dstack([image, alpha])
 
 
@@ -336,6 +340,7 @@ def _draw_face(
     box: np.ndarray,
     ink: tuple[int, int, int],
     modulus: int,
+    rng: np.random.Generator,
 ) -> None:
     s = image.shape[0]
     if face == "joker":
@@ -356,7 +361,7 @@ def _draw_face(
         box = box * 0.72
     if style.font is None:
         raise TileStyleError(f"style {style.name!r} has no font to print {text!r}")
-    mask = glyph_mask(style.font, text)
+    mask = printed_glyph(style.font, text, rng if style.vary_glyphs else None)
     scale = min(box[0] / mask.shape[1], box[1] / mask.shape[0])
     gw, gh = max(1, int(mask.shape[1] * scale)), max(1, int(mask.shape[0] * scale))
     glyph = cv2.resize(mask, (gw, gh), interpolation=cv2.INTER_AREA)
@@ -382,6 +387,13 @@ def blend_ink(image: np.ndarray, glyph: np.ndarray, x0: int, y0: int, ink: tuple
     a = glyph[iy0 - y0 : iy1 - y0, ix0 - x0 : ix1 - x0, None].astype(np.float32) / 255
     region = image[iy0:iy1, ix0:ix1].astype(np.float32)
     image[iy0:iy1, ix0:ix1] = (region * (1 - a) + np.array(ink, np.float32) * a).astype(np.uint8)
+
+
+def printed_glyph(font: FontSpec, text: str, vary: np.random.Generator | None = None) -> np.ndarray:
+    """The coverage mask of ``text`` in ``font`` (:func:`glyph_mask`), varied beyond the font's
+    design by :func:`vision.sim.glyph_variation.vary_glyph` when ``vary`` gives a generator."""
+    mask = glyph_mask(font, text)
+    return mask if vary is None else vary_glyph(mask, vary)
 
 
 @functools.lru_cache(maxsize=512)

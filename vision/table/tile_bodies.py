@@ -17,7 +17,9 @@ side by side or edge to edge stay apart. Stages (one function each):
    and counted in tiles by its area over a tile's: the median area of the regions shaped like
    one tile (TILE_ASPECT, TILE_FILL), of every region where none is (tiles still touching make
    one region twice as large, split by k-means on its pixels); pieces of less than half a tile are
-   joined with the pieces near them where together they make one tile, or dropped.
+   joined with the pieces near them where together they make one tile, or dropped; what is
+   not table beyond the bodies found, in regions of at least half a tile, is counted in tiles
+   the same way (a tile whose body is unlike the others', a Super Wild on a tinted body).
 
 Constants were chosen on rendered TRAIN-style tables (vision.sim.table_shots, split "train").
 """
@@ -57,6 +59,9 @@ BODY_SIGMAS = 3.5
 RIM_CHROMA = 20.0
 RIM_LIGHT = 0.6
 NEAR_BODY_PX = 3
+#: What is not table beyond the bodies found is opened over this share of a tile's side (the
+#: square root of its area): a rim or a contact shadow is thinner, a tile is not.
+UNLIKE_OPEN = 0.3
 #: Regions smaller than this many pixels are specks, not counted when measuring a tile's area.
 MIN_REGION_PX = 60
 #: A region is one tile's when it is a rectangle of this aspect (long side over short): a 3:4 tile
@@ -171,7 +176,29 @@ def find_bodies(image: np.ndarray) -> list[Body]:
             pieces.append(contour)
         else:
             bodies.extend(_split(contour, count))
-    return bodies + _joined(pieces, unit)
+    bodies += _joined(pieces, unit)
+    return bodies + _unlike_bodies(not_table, bodies, unit)
+
+
+def _unlike_bodies(not_table: np.ndarray, bodies: list[Body], unit: float) -> list[Body]:
+    """Tiles whose body is unlike the others' (a Super Wild on a tinted body, a tile shaded or
+    tinted by its style): what is not table (bool H x W) beyond the ``bodies`` found and
+    NEAR_BODY_PX around them, opened over UNLIKE_OPEN of a tile's side (the rims and shadows
+    along the tiles found are thinner), in regions of at least half a tile's area ``unit``,
+    counted in tiles as the bodies are. The reader drops what is no tile."""
+    found = np.zeros(not_table.shape, np.uint8)
+    for body in bodies:
+        found[body.points[:, 1].astype(int), body.points[:, 0].astype(int)] = 1
+    rest = (not_table & ~_near(found > 0)).astype(np.uint8)
+    side = max(3, round(UNLIKE_OPEN * math.sqrt(unit)) | 1)
+    rest = cv2.morphologyEx(rest, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (side, side)))
+    contours, _ = cv2.findContours(rest, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    out: list[Body] = []
+    for contour in contours:
+        count = math.floor(cv2.contourArea(contour) / unit + 1 - MIN_TILE_SHARE)
+        if count >= 1:
+            out.extend(_split(contour, count))
+    return out
 
 
 def _is_tile_shaped(contour: np.ndarray) -> bool:

@@ -11,9 +11,7 @@ Tiles that meet edge to edge are cells of one hexagonal lattice, so the layout i
    bites), so the print's autocorrelation peaks at the step from one tile to the next, along the
    three directions between neighbours (30 degrees off the corners'). No straight run of the
    mask's outline is longer than a hexagon's side (its radius), so the step is the highest peak
-   at sqrt(3) times that run or further (nearer peaks are two digits of one tile; STEP_RANGE),
-   or a whole fraction of it where that also peaks nearly as high (HARMONIC_SHARE: tiles two
-   apart match as well as neighbours in a layout of clusters).
+   at sqrt(3) times that run or further (nearer peaks are two digits of one tile; STEP_RANGE).
 4. The lattice's phase: of PHASES x PHASES shifts within one cell, the one whose hexagons are
    most nearly all in or all out of the mask (a hexagon's coverage is the mask filtered by a
    hexagon); every cell covered at least COVERED is a tile.
@@ -35,19 +33,13 @@ import cv2
 import numpy as np
 
 from vision.table.lattice import angle_mean
-from vision.table.table_light import table_light
-from vision.table.tile_bodies import TABLE_SIGMAS, TableFindError
+from vision.table.tile_bodies import TABLE_SIGMAS, TableFindError, table_model
 
 #: The photo is searched at this long side (pixels): the lattice needs no finer detail.
 WORK_PX = 640
 #: Tile radii searched, as shares of the working photo's short side (a far camera's tile to a
 #: close phone's).
 STEP_RANGE: tuple[float, float] = (0.02, 0.2)
-#: The highest peak of the print's autocorrelation is a multiple of the step (two tiles apart, a
-#: layout of clusters) where a peak at that step, a whole fraction of it, reaches this share of its
-#: height and lies within HARMONIC_SLACK of the fraction (the pushes and gaps between tiles).
-HARMONIC_SHARE = 0.5
-HARMONIC_SLACK = 0.05
 #: Print is what differs from the median of the lightness over this many working pixels.
 PRINT_PX = 7
 #: The mask is eroded by this many working pixels before the print is taken (the layout's outer
@@ -86,10 +78,10 @@ class HexLayout:
     turn: float
 
 
-def layout_mask(image: np.ndarray) -> np.ndarray:
-    """The pixels (uint8 0/1, H x W) of ``image`` (BGR uint8) that are not table (its colour, the
-    light taken out: vision.table.table_light), specks removed."""
-    mask = (table_light(image).distance(image) > TABLE_SIGMAS).astype(np.uint8)
+def layout_mask(lab: np.ndarray) -> np.ndarray:
+    """The pixels (uint8 0/1, H x W) of ``lab`` (float32 H x W x 3 OpenCV Lab) that are not table,
+    specks removed."""
+    mask = (table_model(lab).distance(lab) > TABLE_SIGMAS).astype(np.uint8)
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
 
 
@@ -136,15 +128,7 @@ def lattice_step(signal: np.ndarray, turn: float, least: float) -> float:
     ys = (h + np.outer(np.sin(ways), steps)).astype(np.float32)
     p = cv2.remap(auto, xs, ys, cv2.INTER_LINEAR).mean(axis=0)
     peaks = [k for k in range(1, len(p) - 1) if p[k] > p[k - 1] and p[k] >= p[k + 1]]
-    if not peaks:
-        return float(steps[int(np.argmax(p))])
-    best = max(peaks, key=lambda k: p[k])
-    for k in sorted(peaks):  # a lattice peaks at every multiple of its step: the first that does
-        ratio = steps[best] / steps[k]
-        if (k < best and p[k] >= HARMONIC_SHARE * p[best] and round(ratio) >= 2
-                and abs(ratio - round(ratio)) <= HARMONIC_SLACK * round(ratio)):
-            return float(steps[k])
-    return float(steps[best])
+    return float(steps[max(peaks, key=lambda k: p[k]) if peaks else int(np.argmax(p))])
 
 
 def longest_side(mask: np.ndarray) -> float:
@@ -187,7 +171,7 @@ def find_hexes(image: np.ndarray) -> HexLayout:
     scale = min(1.0, WORK_PX / max(image.shape[:2]))
     small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else image
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2Lab).astype(np.float32)
-    mask = layout_mask(small)
+    mask = layout_mask(lab)
     turn = outline_turn(mask)
     if turn is None:
         return HexLayout(np.zeros((0, 2)), 1.0, 0.0)

@@ -4,16 +4,22 @@ A set's tiles share one body colour (ivory, white, cream...), plain and smooth, 
 around them, and each tile's body is ringed by its darker rim and contact shadow, so tiles lying
 side by side or edge to edge stay apart. Stages (one function each):
 
-1. ``table_model``: the table's colour (a Gaussian over OpenCV 8-bit Lab) from a ring along the
-   photo's border (TABLE_RING), where the layout does not reach.
+1. The light on the table and the table's colour under it (vision.table.table_light, learned
+   from the photo's border ring and then the whole table); the photo relit evenly, so that one
+   colour model holds for every tile wherever it lies; the table's colour over OpenCV 8-bit Lab
+   from the pixels within TABLE_SIGMAS of it (``table_model``: the border ring alone, where the
+   table shows no pixel apart from the light).
 2. ``body_model``: the body colour from the smooth pixels far from the table (TABLE_SIGMAS), the
    cluster around their median (BODY_NEAR).
 3. ``find_bodies``: the body mask (within BODY_SIGMAS of the body colour, far from the table)
    with the print beside it (not the body's rim in shade nor a shadow on the table: a Super
    Wild's ring would cut its body in pieces), cut into connected regions; each region filled
-   and counted in tiles by its area over the median region's (tiles still touching make one
-   region twice as large, split by k-means on its pixels); pieces of less than half a tile are
-   joined with the pieces near them where together they make one tile, or dropped.
+   and counted in tiles by its area over a tile's: the median area of the regions shaped like
+   one tile (TILE_ASPECT, TILE_FILL), of every region where none is (tiles still touching make
+   one region twice as large, split by k-means on its pixels); pieces of less than half a tile are
+   joined with the pieces near them where together they make one tile, or dropped; what is
+   not table beyond the bodies found, in regions of at least half a tile, is counted in tiles
+   the same way (a tile whose body is unlike the others', a Super Wild on a tinted body).
 
 Constants were chosen on rendered TRAIN-style tables (vision.sim.table_shots, split "train").
 """
@@ -27,10 +33,12 @@ import cv2
 import numpy as np
 
 from vision.errors import VisionError
+from vision.table.table_light import table_light
 
 #: Width of the border ring the table is learned from, as a share of the photo's short side.
 TABLE_RING = 0.05
-#: A pixel further than this (Mahalanobis distance) from the table's colour is not table.
+#: A pixel further than this (Mahalanobis distance) from the table's colour, the light taken out
+#: (vision.table.table_light), is not table.
 TABLE_SIGMAS = 4.0
 #: Added to a colour model's covariance (Lab units squared): a floor on its spread (noise).
 COLOUR_FLOOR = 4.0
@@ -51,9 +59,19 @@ BODY_SIGMAS = 3.5
 RIM_CHROMA = 20.0
 RIM_LIGHT = 0.6
 NEAR_BODY_PX = 3
+#: What is not table beyond the bodies found is opened over this share of a tile's side (the
+#: square root of its area): a rim or a contact shadow is thinner, a tile is not.
+UNLIKE_OPEN = 0.3
 #: Regions smaller than this many pixels are specks, not counted when measuring a tile's area.
 MIN_REGION_PX = 60
-#: A region of less than this share of the median tile's area is no tile.
+#: A region is one tile's when it is a rectangle of this aspect (long side over short): a 3:4 tile
+#: is 1.33, two side by side 1.5 and more with the gap between them, a column of two 2.7, a Super
+#: Wild's ring cut out of its body 1.
+TILE_ASPECT: tuple[float, float] = (1.15, 1.45)
+#: ... filling at least this share of its smallest bounding rectangle (a tile with rounded corners
+#: about 0.95, two tiles joined in an L 0.75).
+TILE_FILL = 0.85
+#: A region of less than this share of a tile's area is no tile.
 MIN_TILE_SHARE = 0.5
 
 
@@ -136,9 +154,10 @@ def find_bodies(image: np.ndarray) -> list[Body]:
     if image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8 or min(image.shape[:2]) < 64:
         raise TableFindError(f"expected a BGR uint8 H x W x 3 photo of at least 64 px, "
                              f"got {image.dtype} {image.shape}")
-    lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab).astype(np.float32)
-    table = table_model(lab)
-    not_table = table.distance(lab) > TABLE_SIGMAS
+    light = table_light(image)
+    lab = cv2.cvtColor(light.relit(image), cv2.COLOR_BGR2Lab).astype(np.float32)
+    not_table = light.distance(image) > TABLE_SIGMAS
+    table = _model(lab[~not_table]) if (~not_table).sum() >= MIN_REGION_PX else table_model(lab)
     colour = body_model(lab, not_table)
     body = (colour.distance(lab) < BODY_SIGMAS) & not_table
     mask = (body | (_print(lab, colour, table, not_table & ~body) & _near(body))).astype(np.uint8)
@@ -147,7 +166,8 @@ def find_bodies(image: np.ndarray) -> list[Body]:
     if not regions:
         return []
     areas = np.array([cv2.contourArea(c) for c in regions])
-    unit = float(np.median(areas))
+    shaped = [a for c, a in zip(regions, areas, strict=True) if _is_tile_shaped(c)]
+    unit = float(np.median(shaped if shaped else areas))
     bodies: list[Body] = []
     pieces = []
     for contour, area in sorted(zip(regions, areas, strict=True), key=lambda ca: -ca[1]):
@@ -156,7 +176,39 @@ def find_bodies(image: np.ndarray) -> list[Body]:
             pieces.append(contour)
         else:
             bodies.extend(_split(contour, count))
-    return bodies + _joined(pieces, unit)
+    bodies += _joined(pieces, unit)
+    return bodies + _unlike_bodies(not_table, bodies, unit)
+
+
+def _unlike_bodies(not_table: np.ndarray, bodies: list[Body], unit: float) -> list[Body]:
+    """Tiles whose body is unlike the others' (a Super Wild on a tinted body, a tile shaded or
+    tinted by its style): what is not table (bool H x W) beyond the ``bodies`` found and
+    NEAR_BODY_PX around them, opened over UNLIKE_OPEN of a tile's side (the rims and shadows
+    along the tiles found are thinner), in regions of at least half a tile's area ``unit``,
+    counted in tiles as the bodies are. The reader drops what is no tile."""
+    found = np.zeros(not_table.shape, np.uint8)
+    for body in bodies:
+        found[body.points[:, 1].astype(int), body.points[:, 0].astype(int)] = 1
+    rest = (not_table & ~_near(found > 0)).astype(np.uint8)
+    side = max(3, round(UNLIKE_OPEN * math.sqrt(unit)) | 1)
+    rest = cv2.morphologyEx(rest, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (side, side)))
+    contours, _ = cv2.findContours(rest, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    out: list[Body] = []
+    for contour in contours:
+        count = math.floor(cv2.contourArea(contour) / unit + 1 - MIN_TILE_SHARE)
+        if count >= 1:
+            out.extend(_split(contour, count))
+    return out
+
+
+def _is_tile_shaped(contour: np.ndarray) -> bool:
+    """Whether a region looks like one tile: a rectangle (it fills at least TILE_FILL of its
+    smallest bounding rectangle) of a tile's aspect (TILE_ASPECT)."""
+    (_, _), (w, h), _ = cv2.minAreaRect(contour)
+    if min(w, h) <= 0:
+        return False
+    return (TILE_ASPECT[0] <= max(w, h) / min(w, h) <= TILE_ASPECT[1]
+            and cv2.contourArea(contour) >= TILE_FILL * w * h)
 
 
 def _print(lab: np.ndarray, colour: ColourModel, table: ColourModel, other: np.ndarray) -> np.ndarray:

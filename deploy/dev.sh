@@ -5,7 +5,8 @@
 #   deploy/dev.sh test [pytest options]          the test suite
 #   deploy/dev.sh tilescribe ARGS...             any other tilescribe command
 #   deploy/dev.sh train [train_reader options]   retrain the tile reader with the shipped seed
-#                                                (installs the train extra: PyTorch CPU, onnx)
+#                                                (installs the train extra: PyTorch CPU, onnx;
+#                                                and the Noto fonts it trains on)
 # Set-up (idempotent): Debian packages (tesseract-ocr, SDL/GL runtime, fonts), a virtual
 # environment in .venv, and the package with its dev extra.
 set -euo pipefail
@@ -15,16 +16,20 @@ APT_PACKAGES=(python3-venv python3-pip tesseract-ocr tesseract-ocr-eng libgl1 li
               fonts-dejavu-core fonts-dejavu-extra fonts-freefont-ttf fonts-liberation2 fonts-urw-base35
               poppler-utils)
 
-missing=()
-for p in "${APT_PACKAGES[@]}"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-    echo "Installing system packages: ${missing[*]}"
-    SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-    $SUDO apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}"
-fi
+# Install the Debian packages given that are missing (through sudo when not root).
+apt_install() {
+    local missing=() p
+    for p in "$@"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+    done
+    if [ ${#missing[@]} -gt 0 ]; then
+        echo "Installing system packages: ${missing[*]}"
+        local SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+        $SUDO apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}"
+    fi
+}
+apt_install "${APT_PACKAGES[@]}"
 
 PY=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
@@ -46,6 +51,7 @@ case "$cmd" in
     test) exec .venv/bin/python -m pytest "$@" ;;
     tilescribe) exec .venv/bin/tilescribe "$@" ;;
     train)
+        apt_install fonts-noto-core  # training type designs beyond the run-time fonts (model card)
         .venv/bin/python -m pip install -q --extra-index-url https://download.pytorch.org/whl/cpu -e ".[dev,train]"
         PYTHONPATH=. exec .venv/bin/python bench/train_reader.py "$@" ;;
     *) echo "usage: deploy/dev.sh run|test|tilescribe|train [ARGS...]" >&2; exit 2 ;;

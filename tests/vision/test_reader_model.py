@@ -10,6 +10,7 @@ import pytest
 
 from vision.errors import VisionError
 from vision.reader import ReaderConfig, read_faces, tile_reader
+from vision.reader.crop import INPUT_PX
 from vision.reader.faces import COLOURS, FACES, MIN_ALTERNATIVE, NO_COLOUR, NOT_A_FACE
 from vision.reader.model import MODEL_PATH, ReaderError, TileReader, UpFinder
 from vision.sim.tile_crops import ALL_GAMES, CropSet, photo_crops, rendered_crops
@@ -90,7 +91,7 @@ def test_readings_list_alternatives_most_probable_first(reader: TileReader, vali
         assert sum(probs) <= 1.0 + 1e-4
     # one batch or one crop at a time: the same readings
     assert [reader.read(crops[i : i + 1])[0].face for i in range(5)] == [r.face for r in readings[:5]]
-    assert reader.read(np.zeros((0, 40, 40, 3), np.uint8)) == []
+    assert reader.read(np.zeros((0, INPUT_PX, INPUT_PX, 3), np.uint8)) == []
 
 
 def test_more_views_give_one_steadier_reading_per_crop(reader: TileReader, valid_crops: CropSet) -> None:
@@ -137,7 +138,7 @@ def test_bad_crops_are_refused(reader: TileReader) -> None:
     with pytest.raises(ValueError, match="uint8"):
         reader.read(np.zeros((2, 32, 32, 3), np.uint8))
     with pytest.raises(ValueError, match="uint8"):
-        reader.embed(np.zeros((2, 40, 40, 3), np.float32))
+        reader.embed(np.zeros((2, INPUT_PX, INPUT_PX, 3), np.float32))
 
 
 def test_a_missing_or_damaged_model_is_a_reader_error(tmp_path: Path) -> None:

@@ -21,6 +21,7 @@ from display.maps.holominoes import HolominoesMap
 from display.maps.superwild import SuperWildMap
 from display.maps.yushino import YushinoMap
 from display.replay import transcript_prefix
+from display.view import CameraState
 from engine.games import TableRules, rules_for
 from engine.holominoes.geometry import Cell, centre_xy
 from engine.holominoes.table_turn import turned_by
@@ -33,7 +34,7 @@ from tilescribe.game_table import GameTable
 from tilescribe.journal import Journal
 from tilescribe.layout_frame import place_of
 from tilescribe.layout_recording import FPS, write_layout_recording
-from tilescribe.observe import TruthObserver
+from tilescribe.observe import Observation, TruthObserver
 from tilescribe.session import Session
 from tilescribe.settings import TableSettings
 from vision.capture.sources import Frame, RecordingSource
@@ -199,3 +200,16 @@ def test_a_misread_tile_corrected_by_touch_is_recorded_as_played(
     if game != "Super Wild":  # Super Wild's drawn tiles are in the rack, not on the table
         assert plain_turns(record) == plain_turns(text)
     assert shot.is_file()
+
+
+def test_a_correction_where_no_tile_is_read_says_so_and_changes_nothing() -> None:
+    rules = _rules("Yushino")
+    text = rules.random_transcript(3, players=2, turns=3)
+    table = GameTable(TableSettings.of_transcript(text), transcript_prefix(text, 2))
+    seen = rules.layout(text)
+    table.observe(Observation(0, 0.0, CameraState.LOCKED, layout=seen))
+    pending = table.pending
+    assert table.correct_shown("5A1", "6A1") is None
+    assert table.alert.startswith("No tile is read on A1") and table.pending == pending
+    assert table.correct_shown(pending[0], "") == pending[0]  # removed: the turn lays one tile fewer
+    assert table.pending == pending[1:] and "corrected to no tile" in table.alert

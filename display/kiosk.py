@@ -220,6 +220,9 @@ class Kiosk:
             self.layout = None  # no hex cells: a tile is picked on the game's map
             self.map_rect = board_rect.inflate(0, -2 * corner.get_linesize())
             view.game_map.draw(screen, self.map_rect, t)
+            if self.tile is not None:  # the tile picked for a correction
+                outline = view.game_map.outline(self.map_rect, self.tile.shown)
+                pygame.draw.polygon(screen, t.selected, outline, max(3, int(4 * s)))
         else:
             self.layout = fit_layout(view.cells, board_rect)
             draw_board(screen, dataclasses.replace(view, selected=self.selected), self.layout, t, flash_on)

@@ -43,6 +43,11 @@ class GameMap(Protocol):
         no tile is there to correct."""
         ...
 
+    def outline(self, rect: pygame.Rect, shown: str) -> list[tuple[float, float]]:
+        """The outline (pixels, a polygon) of the tile ``shown`` (from :meth:`tile_at`) when the map
+        fills ``rect``: the kiosk marks the tile picked for a correction with it."""
+        ...
+
     def keypad(self) -> TileKeypad:
         """The game's faces on the keypad (display.tile_keypad)."""
         ...

@@ -85,6 +85,11 @@ class HolominoesMap:
             return None
         return format_placement(corner_placement(Cell(*key), numbers))
 
+    def outline(self, rect: pygame.Rect, shown: str) -> list[tuple[float, float]]:
+        """The hexagon of the tile ``shown`` (pixels, its six corners)."""
+        cell = parse_placement(shown).cell
+        return [self.pixel(rect, corner_xy(cell.key, c)) for c in CORNERS]
+
     def keypad(self) -> HolominoesKeypad:
         """The keypad's faces for a tile of this table (digits 1 .. ``digits``)."""
         return HolominoesKeypad(self.digits)

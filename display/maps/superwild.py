@@ -80,6 +80,11 @@ class SuperWildMap:
         tile = dict(self.tiles).get(pos)
         return None if tile is None else format_move(Move(tile, pos))
 
+    def outline(self, rect: pygame.Rect, shown: str) -> list[tuple[float, float]]:
+        """The grid square of the tile ``shown`` (pixels, its four corners)."""
+        box = self.cell_rect(rect, parse_move(shown).target)
+        return [box.topleft, box.topright, box.bottomright, box.bottomleft]
+
     def keypad(self) -> SuperWildKeypad:
         """The keypad's faces for a tile of this table."""
         return SuperWildKeypad()

@@ -64,6 +64,11 @@ class YushinoMap:
         face = f"{BLANK}={label[1:]}" if label.startswith(BLANK) and len(label) > 1 else label
         return f"{face}{format_square(square)}"
 
+    def outline(self, rect: pygame.Rect, shown: str) -> list[tuple[float, float]]:
+        """The square of the tile ``shown`` (pixels, its four corners)."""
+        box = self.square_rect(rect, parse_square(self.keypad().place(shown)))
+        return [box.topleft, box.topright, box.bottomright, box.bottomleft]
+
     def keypad(self) -> YushinoKeypad:
         """The keypad's faces for a tile of this board."""
         return YushinoKeypad()

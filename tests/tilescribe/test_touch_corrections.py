@@ -21,6 +21,7 @@ from display.maps.holominoes import HolominoesMap
 from display.maps.superwild import SuperWildMap
 from display.maps.yushino import YushinoMap
 from display.replay import transcript_prefix
+from display.theme import Theme
 from display.view import CameraState
 from engine.games import TableRules, rules_for
 from engine.holominoes.geometry import Cell, centre_xy
@@ -178,6 +179,10 @@ def test_a_misread_tile_corrected_by_touch_is_recorded_as_played(
         elif len(steps) == 2:
             assert kiosk.tile is not None and kiosk.tile.true == true
             kiosk.save(shot)
+            assert kiosk.map_rect is not None and game_map is not None
+            (ax, ay), (bx, by) = game_map.outline(kiosk.map_rect, wrong)[:2]  # the tile picked, marked
+            picture = pygame.image.load(str(shot))
+            assert tuple(picture.get_at((round((ax + bx) / 2), round((ay + by) / 2))))[:3] == Theme().selected
             ok = next(k.rect for k in kiosk.keys if k.command is KeyCommand.CONFIRM)
             tap(kiosk, ok.center)
             steps.append("ok")

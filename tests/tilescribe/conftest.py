@@ -15,6 +15,7 @@ import pytest
 
 from calibration.board_print import SheetSpec, print_board
 from display.kiosk import Kiosk
+from engine.games import TableRules, rules_for
 from engine.hexgrid import Board, format_address
 from engine.settings import Settings
 from tilescribe.demo import GamePlan, plan_game, write_recording
@@ -52,6 +53,12 @@ def tap(kiosk: Kiosk, xy: tuple[float, float]) -> None:
             pressure=1.0,
         )
     )
+
+
+def table_rules(game: str) -> TableRules:
+    """The rules of a game read as a layout (Yushino, Super Wild, Holominoes)."""
+    rules: TableRules = rules_for(game)  # type: ignore[assignment]
+    return rules
 
 
 def turn_lines(text: str) -> list[str]:

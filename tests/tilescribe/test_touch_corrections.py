@@ -23,13 +23,12 @@ from display.maps.yushino import YushinoMap
 from display.replay import transcript_prefix
 from display.theme import Theme
 from display.view import CameraState
-from engine.games import TableRules, rules_for
 from engine.holominoes.geometry import Cell, centre_xy
 from engine.holominoes.table_turn import turned_by
 from engine.holominoes.tiles import corner_placement, format_placement, parse_placement
 from engine.superwild.tiles import Move, Pos, Tile, format_move, parse_move
 from engine.yushino.board import parse_square
-from tests.tilescribe.conftest import tap
+from tests.tilescribe.conftest import table_rules, tap
 from tilescribe.game_folder import plain_turns
 from tilescribe.game_table import GameTable
 from tilescribe.journal import Journal
@@ -46,11 +45,6 @@ GAMES = [("Yushino", 3), ("Super Wild", 5), ("Holominoes", 4)]
 TURNS = 5
 #: Still frames added before the misread turn's end, so that the players have time to correct it.
 HOLD_FRAMES = 12
-
-
-def _rules(game: str) -> TableRules:
-    rules: TableRules = rules_for(game)  # type: ignore[assignment]
-    return rules
 
 
 def _misread(game: str, true: str) -> str:
@@ -94,7 +88,7 @@ def _recording(tmp_path: Path, game: str, text: str, turn: int) -> tuple[Path, s
     """The recording of ``text`` with the first tile ``turn`` lays misread in every frame, its still
     spell held longer, every layout in the camera's frame; (folder, true tile, misread tile), the
     tiles in the frame of the session's record."""
-    rules = _rules(game)
+    rules = table_rules(game)
     folder = write_layout_recording(rules, text, tmp_path / "rec")
     laid = rules.layout(transcript_prefix(text, turn)) - rules.layout(transcript_prefix(text, turn - 1))
     true = sorted(laid)[0]
@@ -150,7 +144,7 @@ FACES = {
 @pytest.mark.parametrize(("game", "seed"), GAMES, ids=[g for g, _ in GAMES])
 def test_a_misread_tile_corrected_by_touch_is_recorded_as_played(
         tmp_path: Path, game: str, seed: int, size: tuple[int, int]) -> None:
-    rules = _rules(game)
+    rules = table_rules(game)
     text = rules.random_transcript(seed, players=2, turns=TURNS)
     turn = next(k for k in range(3, TURNS + 1) if rules.layout(transcript_prefix(text, k))
                 - rules.layout(transcript_prefix(text, k - 1)))  # a turn that lays a tile
@@ -208,7 +202,7 @@ def test_a_misread_tile_corrected_by_touch_is_recorded_as_played(
 
 
 def test_a_correction_where_no_tile_is_read_says_so_and_changes_nothing() -> None:
-    rules = _rules("Yushino")
+    rules = table_rules("Yushino")
     text = rules.random_transcript(3, players=2, turns=3)
     table = GameTable(TableSettings.of_transcript(text), transcript_prefix(text, 2))
     seen = rules.layout(text)

@@ -283,7 +283,9 @@ class Kiosk:
         Keys: Enter / keypad Enter / space end the turn (or confirm a correction); u or Backspace
         undo; p pass; f freeze; e end the game; Tab picks the next occupied cell to correct and
         digits or # type its face; Escape drops the pick (or quits when nothing is picked); q quits.
-        A touch or left click on a cell picks it and opens the keypad; on a button presses it. On the
+        A touch or left click on a cell, or on a tile of a game's map (GameMap.tile_at), picks it and
+        opens the keypad (Enter then sends a tile's correction once its picks make a tile); on a
+        button presses it. On the
         final standings: r or Rematch, n or New game; any other key or tap closes.
         """
         if event.type == pygame.QUIT:

@@ -1,8 +1,10 @@
-"""The on-screen keypad for correcting a misread cell by touch.
+"""The on-screen keypad for correcting a misread cell or tile by touch.
 
-The keypad takes the side panel while a cell is picked on the board map: one key per face of the
-game (``0`` .. ``m-1``, ``#`` where the game has wild tiles, the modulus marker where it is used),
-then Remove (the cell is empty), Undo turn, Cancel and OK. Every key is at least
+The keypad takes the side panel while a cell is picked on the board map (or a tile on a game's map,
+display.tile_keypad): one key per face of the game (``0`` .. ``m-1``, ``#`` where the game has wild
+tiles, the modulus marker where it is used; for a tile, the game's groups of faces, each group
+starting a row of its own), then Remove (the cell is empty), Undo turn, Cancel and OK. Every key is
+at least
 :data:`MIN_KEY_MM` wide and tall on the 800x480 seven-inch panel (0.1905 mm a pixel) and grows with
 the screen height.
 """
@@ -42,11 +44,13 @@ class Key:
         rect: where it is, in screen pixels.
         command: what it does.
         face: for FACE keys, the face it sets (``"7"``, ``"#"``, ``"marker"``); else empty.
+        group: for FACE keys, the group of faces it belongs to (0 for a cell's only group).
     """
 
     rect: pygame.Rect
     command: KeyCommand
     face: str = ""
+    group: int = 0
 
     def __post_init__(self) -> None:
         if (self.command is KeyCommand.FACE) != bool(self.face):
@@ -65,14 +69,36 @@ class Key:
         }[self.command]
 
 
-def keypad_keys(faces: tuple[str, ...], rect: pygame.Rect, scale: float) -> list[Key]:
+@dataclass(frozen=True, slots=True)
+class KeypadText:
+    """The words of the keypad and which keys are lit.
+
+    Attributes:
+        title: the banner (``"Correct B3"``).
+        now: what the reading says now, in words (``"7"``, ``"empty"``).
+        chosen: what the picks say so far, in words (``"?"`` before a pick).
+        picked: the face keys lit, as (group, face).
+        removing: Remove is picked.
+        ready: OK would send a correction (the picks make a whole face).
+    """
+
+    title: str
+    now: str
+    chosen: str
+    picked: frozenset[tuple[int, str]] = frozenset()
+    removing: bool = False
+    ready: bool = False
+
+
+def keypad_keys(groups: tuple[tuple[str, ...], ...], rect: pygame.Rect, scale: float) -> list[Key]:
     """Lay the keys out in ``rect``: the faces in a grid under a header, then two rows of commands.
 
     The face keys are at least :data:`MIN_KEY_PX` (a finger's 9 mm) where they fit; a large modulus
     whose faces do not fit so gets the largest smaller keys that do.
 
     Args:
-        faces: the faces, in keypad order.
+        groups: the faces in keypad order, in groups (a cell's faces are one group), each group
+            starting a row of its own; its keys carry the group's index.
         rect: the panel, in screen pixels.
         scale: screen height / 480.
 
@@ -81,13 +107,13 @@ def keypad_keys(faces: tuple[str, ...], rect: pygame.Rect, scale: float) -> list
     """
     for min_px in range(MIN_KEY_PX, 0, -1):
         try:
-            return _layout(faces, rect, scale, min_px)
+            return _layout(groups, rect, scale, min_px)
         except ValueError:
             continue
-    raise ValueError(f"keypad: {len(faces)} faces do not fit in {rect.width}x{rect.height} px")
+    raise ValueError(f"keypad: {sum(map(len, groups))} faces do not fit in {rect.width}x{rect.height} px")
 
 
-def _layout(faces: tuple[str, ...], rect: pygame.Rect, scale: float, min_px: int) -> list[Key]:
+def _layout(groups: tuple[tuple[str, ...], ...], rect: pygame.Rect, scale: float, min_px: int) -> list[Key]:
     """:func:`keypad_keys` with face keys of at least ``min_px``; ValueError when they do not fit."""
     gap = max(4, int(6 * scale))
     side = max(min_px, int(min_px * scale))
@@ -99,21 +125,26 @@ def _layout(faces: tuple[str, ...], rect: pygame.Rect, scale: float, min_px: int
         rect.width - 2 * gap,
         rect.height - header - 2 * (command_h + gap) - gap,
     )
-    columns = max(1, min(len(faces), (grid.width + gap) // (side + gap)))
-    rows = -(-len(faces) // columns) if faces else 0
+    widest = max((len(g) for g in groups), default=0)
+    columns = max(1, min(widest, (grid.width + gap) // (side + gap)))
+    starts = [0]  # the first row of each group
+    for g in groups:
+        starts.append(starts[-1] + -(-len(g) // columns))
+    rows = starts[-1]
     key_w = (grid.width - gap * (columns - 1)) // columns
     key_h = min(key_w, (grid.height - gap * (rows - 1)) // rows) if rows else 0
-    if faces and min(key_w, key_h) < min_px:
+    if rows and min(key_w, key_h) < min_px:
         raise ValueError(f"keys of {min_px} px do not fit")
     keys = [
         Key(
-            pygame.Rect(
-                grid.x + (i % columns) * (key_w + gap), grid.y + (i // columns) * (key_h + gap), key_w, key_h
-            ),
+            pygame.Rect(grid.x + (i % columns) * (key_w + gap),
+                        grid.y + (starts[n] + i // columns) * (key_h + gap), key_w, key_h),
             KeyCommand.FACE,
             face,
+            n,
         )
-        for i, face in enumerate(faces)
+        for n, group in enumerate(groups)
+        for i, face in enumerate(group)
     ]
     half = (rect.width - 3 * gap) // 2
     for row, commands in enumerate(
@@ -126,43 +157,27 @@ def _layout(faces: tuple[str, ...], rect: pygame.Rect, scale: float, min_px: int
 
 
 def draw_keypad(
-    screen: pygame.Surface,
-    theme: Theme,
-    keys: list[Key],
-    rect: pygame.Rect,
-    cell: str,
-    now: str,
-    chosen: str | None,
-    scale: float,
+    screen: pygame.Surface, theme: Theme, keys: list[Key], rect: pygame.Rect, text: KeypadText, scale: float
 ) -> None:
-    """Draw the keypad for correcting ``cell``.
+    """Draw the keypad.
 
     Args:
         screen: the target surface.
         theme: colours and fonts.
         keys: from :func:`keypad_keys` for the same ``rect``.
         rect: the panel.
-        cell: the cell's address (``"B3"``).
-        now: what the cell shows now (a face, or ``""`` when empty).
-        chosen: the face picked so far, ``""`` for Remove, None before a pick (OK does nothing then).
+        text: the banner, what the reading says and what the picks say, the keys lit.
         scale: screen height / 480.
     """
     pygame.draw.rect(screen, theme.panel, rect)
-    draw_banner(
-        screen,
-        theme,
-        pygame.Rect(rect.x, rect.y, rect.width, int(40 * scale)),
-        TableState.READING,
-        f"Correct {cell}",
-    )
-    shown = "?" if chosen is None else ("empty" if chosen == "" else chosen)
-    info = theme.font(int(22 * scale), bold=True).render(
-        f"now {now or 'empty'}  \u2192  {shown}", True, theme.text
-    )
-    screen.blit(info, (rect.x + int(8 * scale), rect.y + int(44 * scale)))
+    draw_banner(screen, theme, pygame.Rect(rect.x, rect.y, rect.width, int(40 * scale)), TableState.READING,
+                text.title)
+    info = f"now {text.now}  \u2192  {text.chosen}"
+    font = theme.fitting(info, rect.width - int(12 * scale), int(22 * scale), bold=True)
+    screen.blit(font.render(info, True, theme.text), (rect.x + int(8 * scale), rect.y + int(44 * scale)))
     for key in keys:
-        picked = key.command is KeyCommand.FACE and key.face == chosen
-        active = key.command is not KeyCommand.CONFIRM or chosen is not None
+        picked = key.command is KeyCommand.FACE and (key.group, key.face) in text.picked
+        active = key.command is not KeyCommand.CONFIRM or text.ready
         fill = (
             theme.current
             if picked
@@ -171,7 +186,7 @@ def draw_keypad(
             else theme.button
         )
         pygame.draw.rect(screen, fill, key.rect, border_radius=int(6 * scale))
-        if key.command is KeyCommand.REMOVE and chosen == "":
+        if key.command is KeyCommand.REMOVE and text.removing:
             pygame.draw.rect(
                 screen, theme.current, key.rect, max(3, int(4 * scale)), border_radius=int(6 * scale)
             )

@@ -3,10 +3,11 @@
 Left: the board map (display.board_map), or the game's own map (display.maps) when the view
 carries one. Right, during play: the state banner in words, whose
 turn, the score cards, the turn in progress, alerts and touch buttons (display.scoreboard). A tap
-on a cell opens the keypad to correct it (display.keypad); once the game has ended the final
+on a cell opens the keypad to correct it (display.keypad); a tap on a tile of a game's map opens it
+with that game's faces (display.tile_keypad); once the game has ended the final
 standings take the screen until a tap or key (display.game_over). Input (keys, USB keypad, touch,
 mouse) comes back from :meth:`Kiosk.poll` as :class:`KioskAction` values; the kiosk itself keeps
-only the cell picked for a correction and the face picked so far.
+only the cell or tile picked for a correction and the face picked so far.
 
 Runs headless with ``SDL_VIDEODRIVER=dummy``; with a screenshot folder it saves a PNG of every
 change (``00000.png``, ``00001.png``, ...).
@@ -27,9 +28,10 @@ import pygame
 from calibration.layout import Layout
 from display.board_map import draw_board, fit_layout
 from display.game_over import StandingsButtons, draw_standings
-from display.keypad import MIN_KEY_PX, Key, KeyCommand, draw_keypad, keypad_keys
+from display.keypad import MIN_KEY_PX, Key, KeyCommand, KeypadText, draw_keypad, keypad_keys
 from display.scoreboard import draw_panel
 from display.theme import Theme
+from display.tile_keypad import TilePick
 from display.view import AlertLevel, KioskView
 from engine.hexgrid import Hex, format_address
 
@@ -45,6 +47,7 @@ class ActionKind(Enum):
     FREEZE = "freeze"
     END_GAME = "end game"
     CORRECT = "correct"
+    CORRECT_TILE = "correct tile"
     REMATCH = "rematch"
     NEW_GAME = "new game"
     QUIT = "quit"
@@ -57,16 +60,23 @@ class KioskAction:
     Attributes:
         kind: what is asked.
         cell: for CORRECT, the cell whose reading is corrected.
-        face: for CORRECT, the true face (``"7"``, ``"#"``) or ``""`` for an empty cell.
+        face: for CORRECT, the true face (``"7"``, ``"#"``) or ``""`` for an empty cell; for
+            CORRECT_TILE, the true placement where the game's map shows ``tile`` (``"R7@3,0"``) or
+            ``""`` for no tile.
+        tile: for CORRECT_TILE, the tile tapped on a game's map, a placement in the transcript's
+            frame (``"R1@3,0"``).
     """
 
     kind: ActionKind
     cell: Hex | None = None
     face: str | None = None
+    tile: str | None = None
 
     def __post_init__(self) -> None:
         if (self.kind is ActionKind.CORRECT) != (self.cell is not None and self.face is not None):
             raise ValueError(f"{self.kind.value}: a correction needs a cell and a face, others neither")
+        if (self.kind is ActionKind.CORRECT_TILE) != (self.tile is not None and self.face is not None):
+            raise ValueError(f"{self.kind.value}: a tile's correction needs the tile and the true one")
 
 
 #: Touch buttons during play, in two rows.
@@ -120,11 +130,13 @@ class Kiosk:
         self.buttons: list[tuple[pygame.Rect, ActionKind]] = []
         self.keys: list[Key] = []
         self.standings: StandingsButtons | None = None
-        self._last: tuple[KioskView, Hex | None, str | None, bool] | None = None
+        self._last: tuple[KioskView, Hex | None, str | None, TilePick | None, bool] | None = None
         self._view: KioskView | None = None
         #: the cell picked for a correction, and its face picked so far ("" empty; None not yet)
         self.selected: Hex | None = None
         self.typed: str | None = None
+        #: the tile picked on a game's map for a correction, with its faces picked so far
+        self.tile: TilePick | None = None
 
     # -- window -----------------------------------------------------------------------------
     def open(self) -> None:
@@ -167,8 +179,8 @@ class Kiosk:
         # the clock of the process: pygame's ticks stay 0 without pygame.init(), which the kiosk leaves out
         flash_on = not flashing or int(time.monotonic() / 0.4) % 2 == 0
         if view.is_over:
-            self.selected, self.typed = None, None
-        key = (view, self.selected, self.typed, flash_on)
+            self._drop_pick()
+        key = (view, self.selected, self.typed, self.tile, flash_on)
         if key == self._last:
             return False
         if (self._beep is not None and view.alert_level is AlertLevel.ERROR and view.alert
@@ -205,9 +217,12 @@ class Kiosk:
         board_rect = pygame.Rect(0, 0, board_side, h).inflate(-board_side // 30, -h // 30)
         corner = t.font(int(15 * s))
         if view.game_map is not None:
-            self.layout = None  # no hex cells to pick: corrections of other games come with their camera
+            self.layout = None  # no hex cells: a tile is picked on the game's map
             self.map_rect = board_rect.inflate(0, -2 * corner.get_linesize())
             view.game_map.draw(screen, self.map_rect, t)
+            if self.tile is not None:  # the tile picked for a correction
+                outline = view.game_map.outline(self.map_rect, self.tile.shown)
+                pygame.draw.polygon(screen, t.selected, outline, max(3, int(4 * s)))
         else:
             self.layout = fit_layout(view.cells, board_rect)
             draw_board(screen, dataclasses.replace(view, selected=self.selected), self.layout, t, flash_on)
@@ -215,11 +230,20 @@ class Kiosk:
         camera = corner.render(f"camera: {view.camera.value}", True, t.muted)
         screen.blit(camera, camera.get_rect(bottomleft=(int(4 * s), h - int(2 * s))))
         panel = pygame.Rect(board_side, 0, w - board_side, h)
+        if self.tile is not None:
+            self.keys = keypad_keys(self.tile.keypad.groups, panel, s)
+            draw_keypad(screen, t, self.keys, panel, self.tile.text(), s)
+            return
         if self.selected is not None:
-            self.keys = keypad_keys(view.faces, panel, s)
+            self.keys = keypad_keys((view.faces,), panel, s)
             now = view.restore.get(self.selected) or view.tiles.get(self.selected) \
                 or view.provisional.get(self.selected, "")
-            draw_keypad(screen, t, self.keys, panel, format_address(self.selected), now, self.typed, s)
+            typed = self.typed
+            lit = frozenset({(0, typed)}) if typed else frozenset()
+            chosen = "?" if typed is None else typed or "empty"
+            words = KeypadText(f"Correct {format_address(self.selected)}", now or "empty", chosen, lit,
+                               typed == "", typed is not None)
+            draw_keypad(screen, t, self.keys, panel, words, s)
             return
         layout = self._button_layout(panel, view)
         draw_panel(screen, t, view, panel, min(r.top for r, _, _ in layout) - int(4 * s), s)
@@ -259,7 +283,9 @@ class Kiosk:
         Keys: Enter / keypad Enter / space end the turn (or confirm a correction); u or Backspace
         undo; p pass; f freeze; e end the game; Tab picks the next occupied cell to correct and
         digits or # type its face; Escape drops the pick (or quits when nothing is picked); q quits.
-        A touch or left click on a cell picks it and opens the keypad; on a button presses it. On the
+        A touch or left click on a cell, or on a tile of a game's map (GameMap.tile_at), picks it and
+        opens the keypad (Enter then sends a tile's correction once its picks make a tile); on a
+        button presses it. On the
         final standings: r or Rematch, n or New game; any other key or tap closes.
         """
         if event.type == pygame.QUIT:
@@ -274,16 +300,18 @@ class Kiosk:
             return KioskAction({"r": ActionKind.REMATCH, "n": ActionKind.NEW_GAME}.get(
                 (event.unicode or "").lower(), ActionKind.QUIT))
         if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE):
-            if self.selected is not None:
+            if self.selected is not None or self.tile is not None:
                 return self._correction(self.typed or "")
             return KioskAction(ActionKind.END_TURN)
         if event.key == pygame.K_TAB:
             self._pick_next()
             return None
         if event.key == pygame.K_ESCAPE:
-            if self.selected is None:
+            if self.selected is None and self.tile is None:
                 return KioskAction(ActionKind.QUIT)
-            self.selected, self.typed = None, None
+            self._drop_pick()
+            return None
+        if self.tile is not None:
             return None
         if self.selected is not None:
             if event.key == pygame.K_BACKSPACE:
@@ -296,10 +324,20 @@ class Kiosk:
         kind = _KEYS.get(event.unicode.lower()) if event.unicode else None
         return KioskAction(kind) if kind else None
 
-    def _correction(self, face: str) -> KioskAction:
-        action = KioskAction(ActionKind.CORRECT, self.selected, face)
-        self.selected, self.typed = None, None
+    def _correction(self, face: str) -> KioskAction | None:
+        """The correction picked (a tile's once its picks make a tile); the pick is dropped."""
+        if self.tile is not None:
+            true = self.tile.true
+            if true is None:
+                return None
+            action = KioskAction(ActionKind.CORRECT_TILE, face=true, tile=self.tile.shown)
+        else:
+            action = KioskAction(ActionKind.CORRECT, self.selected, face)
+        self._drop_pick()
         return action
+
+    def _drop_pick(self) -> None:
+        self.selected, self.typed, self.tile = None, None, None
 
     def _touch(self, x: float, y: float) -> KioskAction | None:
         if self.standings is not None:
@@ -308,9 +346,9 @@ class Kiosk:
             if self.standings.new_game.collidepoint(x, y):
                 return KioskAction(ActionKind.NEW_GAME)
             return KioskAction(ActionKind.QUIT)
-        # the keypad answers while a cell is picked, the play buttons while none is: a pick made or
-        # dropped since the last drawing leaves the other's rectangles behind until the next one
-        if self.selected is not None:
+        # the keypad answers while a cell or tile is picked, the play buttons while none is: a pick
+        # made or dropped since the last drawing leaves the other's rectangles behind until the next one
+        if self.selected is not None or self.tile is not None:
             for key in self.keys:
                 if key.rect.collidepoint(x, y):
                     return self._press(key)
@@ -318,22 +356,34 @@ class Kiosk:
             for rect, kind in self.buttons:
                 if rect.collidepoint(x, y):
                     return KioskAction(kind)
-        if self.layout is not None and self._view is not None:
+        view = self._view
+        if self.layout is not None and view is not None:
             cell = self.layout.pixel_to_hex(x, y)
-            if cell in self._view.cells:
+            if cell in view.cells:
                 self.selected, self.typed = (None if cell == self.selected else cell), None
+        elif view is not None and view.game_map is not None and self.map_rect is not None \
+                and self.map_rect.collidepoint(x, y):
+            shown = view.game_map.tile_at(self.map_rect, (x, y))
+            if shown is not None:
+                again = self.tile is not None and self.tile.shown == shown
+                self.tile = None if again else TilePick.of(shown, view.game_map.keypad())
         return None
 
     def _press(self, key: Key) -> KioskAction | None:
-        """A keypad key: pick a face or Remove, then OK sends the correction; Cancel drops it."""
+        """A keypad key: pick a face (a tile's faces group by group) or Remove, then OK sends the
+        correction; Cancel drops it."""
+        tile = self.tile
         if key.command is KeyCommand.FACE:
-            self.typed = key.face
+            if tile is not None:
+                self.tile = tile.pressed(key.group, key.face)
+            else:
+                self.typed = key.face
         elif key.command is KeyCommand.REMOVE:
-            self.typed = ""
+            self.typed, self.tile = "", None if tile is None else tile.removed()
         elif key.command is KeyCommand.CONFIRM:
-            return None if self.typed is None else self._correction(self.typed)
+            return None if self.typed is None and tile is None else self._correction(self.typed or "")
         else:
-            self.selected, self.typed = None, None
+            self._drop_pick()
             return KioskAction(_KEYPAD_ACTIONS[key.command]) if key.command in _KEYPAD_ACTIONS else None
         return None
 

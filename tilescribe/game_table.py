@@ -22,7 +22,9 @@ rules (engine.games.TableRules):
   what, so that a player can correct it; once the turn is committed the tile stays taken so
   while it is read the same (as a correction would). A confident reading is never overridden, so a tile laid
   where the rules refuse it stays flagged;
-- corrections of misread tiles (:meth:`GameTable.correct_tile`), undo, the end of the game.
+- corrections of misread tiles (:meth:`GameTable.correct_tile` in the reading's frame, a recording's
+  event; :meth:`GameTable.correct_shown` where the kiosk's map shows the tile), undo, the end of
+  the game.
 
 Pure logic: no camera, no screen, no files (tilescribe.session wires those in). Its public surface is
 tilescribe.table.Table's, so that the session drives either.
@@ -41,6 +43,7 @@ from display.replay import view_of
 from display.view import AlertLevel, KioskView
 from engine.games import TableRules, TurnReport, rules_for
 from engine.record import format_tags
+from tilescribe.layout_frame import aligned_tiles, as_seen, place_of
 from tilescribe.observe import Observation
 from tilescribe.settings import TableSettings
 from tilescribe.transcript_game import TableRecord, TranscriptGame
@@ -89,6 +92,8 @@ class GameTable(TurnSignals[TableRecord]):
         self._alternatives: Mapping[str, tuple[tuple[str, float], ...]] = {}
         #: a tile misread as it is seen -> the true placement ("" for no tile), while it is seen
         self._fixes: dict[str, str] = {}
+        #: each tile read -> the tile the turn in progress takes for it (corrected, or a runner-up)
+        self._shown: dict[str, str] = {}
         self._swaps: tuple[tuple[str, str], ...] = ()  # runner-ups taken for the turn in progress
         self._moves = ""  # the turn in progress ("" when nothing new)
         self._turn: TurnReport | None = None
@@ -165,6 +170,35 @@ class GameTable(TurnSignals[TableRecord]):
             self._say(f"{seen} corrected to {true or 'no tile'}.", AlertLevel.INFO)
         return True
 
+    def correct_shown(self, shown: str, true: str) -> str | None:
+        """Correct a tile where the kiosk's map shows it: the tile read on the place of ``shown`` (a
+        placement in the transcript's frame, ``R1@2,0``) is truly ``true`` (``R7@2,0``; ``""``: no
+        tile there), taken as :meth:`correct_tile` takes a reading's correction
+        (tilescribe.layout_frame brings it into the reading's frame).
+
+        Returns:
+            the tile read there, in the transcript's frame (``R1@2,0``, for the journal); None when
+            no tile is read on that place now (the alert says so).
+
+        Raises:
+            ValueError: ``shown`` or ``true`` is not a placement of the game, or ``true`` lies on
+                another place (the message quotes it).
+        """
+        name = self.rules.name
+        place = place_of(name, shown)
+        taken = list(self._shown.values())
+        aligned = aligned_tiles(name, self.rules.layout(self.game.text), taken) if taken else {}
+        seen = next((t for t, w in self._shown.items()
+                     if w in aligned and place_of(name, aligned[w]) == place), None)
+        if seen is None:
+            self._say(f"No tile is read on {place} now: nothing to correct there.", AlertLevel.INFO)
+            return None
+        read = self._shown[seen]  # as the turn takes it, in the reading's frame
+        self.correct_tile(seen, as_seen(name, read, aligned[read], true))
+        if self.alert_level is not AlertLevel.ERROR:
+            self._say(f"{aligned[read]} corrected to {true or 'no tile'}.", AlertLevel.INFO)
+        return aligned[read]
+
     def undo(self) -> TableRecord | None:
         """Take back the last committed turn; returns it (None when there is none)."""
         if not self.game.history:
@@ -220,7 +254,7 @@ class GameTable(TurnSignals[TableRecord]):
 
     def _update(self) -> None:
         """Re-derive the turn in progress from the layout seen and the game."""
-        self._moves, self._turn, self._sync, self._swaps = "", None, "", ()
+        self._moves, self._turn, self._sync, self._swaps, self._shown = "", None, "", (), {}
         if self._seen is None:
             return
         seen = self._seen
@@ -233,6 +267,8 @@ class GameTable(TurnSignals[TableRecord]):
             if found is not None:
                 self._swaps, (self._moves, self._turn, self._sync) = found
                 taken = "; ".join(f"read {t} as {a}" for t, a in self._swaps)
+        swapped = dict(self._swaps)
+        self._shown = {t: swapped.get(w, w) for t in seen if (w := self._fixes.get(t, t))}
         if self._sync:
             self._say(self._sync_message(), AlertLevel.ERROR)
         elif self._turn is not None and not self._turn.legal:

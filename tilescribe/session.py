@@ -4,7 +4,8 @@ For every frame of the source: observe it (board located? still? hand? a settled
 reading?), let the table work out the turn in progress, apply the end-of-turn signals (a recording's
 events, Enter/space/keypad/touch on the kiosk, the GPIO button; auto mode lives in the table), the
 corrections (a misread cell; on a layout-read table, a misread tile: a recording's event
-``{"type": "correct_tile", "cell": "7H8", "face": "1H8"}``), undo, pass, freeze and the end of
+``{"type": "correct_tile", "cell": "7H8", "face": "1H8"}``, or a tile tapped on the game's map and
+its true face picked on the kiosk's keypad), undo, pass, freeze and the end of
 the game; write every committed turn to the journal (fsync) before the kiosk shows it. A camera
 that disappears is shown on the kiosk and reopened; the game goes on where it stood. On a screen,
 the final standings stay until a tap or key; a rematch goes on in the same session with a new
@@ -89,6 +90,11 @@ class SessionTable(Protocol):
 
     def correct_tile(self, seen: str, true: str) -> bool:
         """Correct a misread tile of a layout (``"7H8"`` is ``"1H8"``); True when it is taken."""
+        ...
+
+    def correct_shown(self, shown: str, true: str) -> str | None:
+        """Correct the tile read where a game's map shows ``shown`` (``"R1@2,0"`` is ``"R7@2,0"``, in
+        the transcript's frame); the tile read there (for the journal), None when none is taken."""
         ...
 
     def take_lifted(self) -> Sequence[JournalTurn]:
@@ -316,6 +322,14 @@ class Session:
                     self.journal.note(f"corrected: {format_address(action.cell)} is {action.face or 'empty'}")
             except ValueError as exc:
                 log.warning("%s", exc)
+        elif action.kind is ActionKind.CORRECT_TILE and action.tile is not None and action.face is not None:
+            try:
+                seen = table.correct_shown(action.tile, action.face)
+            except ValueError as exc:
+                log.warning("%s", exc)
+                return
+            if seen is not None:
+                self.journal.note(f"corrected: {seen} is {action.face or 'no tile'}")
 
     def _correct_tile(self, seen: str, true: str) -> None:
         """A misread tile of a layout-read table corrected (a recording's ``correct_tile`` event:

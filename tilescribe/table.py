@@ -189,6 +189,12 @@ class Table(TurnSignals[TurnRecord]):
         self._say(f"Correct {seen} by its cell: touch it and type its face.", AlertLevel.INFO)
         return False
 
+    def correct_shown(self, shown: str, true: str) -> str | None:
+        """Tiles shown on a game's map are the other games' (tilescribe.game_table); a MODLINSEQ
+        correction names a cell (:meth:`correct`). Says so and returns None."""
+        self._say(f"Correct {shown} by its cell: touch it and type its face.", AlertLevel.INFO)
+        return None
+
     def _amend(self, cell: Hex, tile: Tile) -> bool:
         """Replay the game with ``tile`` on ``cell`` in the turn that placed it; False (and an alert)
         when a turn is then illegal."""

@@ -29,10 +29,7 @@ from dataclasses import replace
 from typing import Any
 
 from display.view import CameraState
-from engine.holominoes.table_turn import aligned as holominoes_aligned
-from engine.holominoes.tiles import format_placement, parse_placement
-from engine.superwild.table_turn import aligned as superwild_aligned
-from engine.superwild.tiles import Move, format_move, parse_move
+from tilescribe.layout_frame import aligned_tiles
 from tilescribe.observe import Observation, Settle
 from vision.capture.sources import Frame
 from vision.errors import VisionError
@@ -71,7 +68,7 @@ def layout_tokens(game: str, tiles: Iterable[dict[str, Any]]) -> frozenset[str]:
 
 def aligned_layout(game: str, reference: Collection[str], seen: Collection[str]) -> frozenset[str]:
     """``seen`` brought into the frame of ``reference`` by the engine's alignment of the game
-    (engine.superwild.table_turn.aligned, engine.holominoes.table_turn.aligned).
+    (tilescribe.layout_frame.aligned_tiles).
 
     Args:
         game: "Super Wild" or "Holominoes".
@@ -81,12 +78,7 @@ def aligned_layout(game: str, reference: Collection[str], seen: Collection[str])
     Raises:
         ValueError: a token that is not a placement of the game (names it).
     """
-    if game == "Super Wild":
-        before = {m.pos: m.tile for m in map(parse_move, reference)}
-        after = superwild_aligned(before, {m.pos: m.tile for m in map(parse_move, seen)})
-        return frozenset(format_move(Move(t, p)) for p, t in after.items())
-    placed = holominoes_aligned(map(parse_placement, reference), map(parse_placement, seen))
-    return frozenset(map(format_placement, placed))
+    return frozenset(aligned_tiles(game, reference, sorted(seen)).values())
 
 
 class TableObserver:

@@ -12,7 +12,9 @@ of a transcript and draws itself into a rectangle of the screen:
 :func:`read_game` picks the module from the transcript's ``[Game "..."]`` tag. Each map also draws the
 turn in progress (the moves the camera sees before the turn is committed) as provisional tiles,
 outlined in ``theme.provisional``, or in ``theme.illegal`` when that turn breaks a rule, and
-outlines the last committed play's tiles in ``theme.last_turn``.
+outlines the last committed play's tiles in ``theme.last_turn``. A tap on a tile that may be
+corrected (:meth:`GameMap.tile_at`: the turn in progress; on Super Wild's open table any tile) opens
+the keypad with the game's faces (:meth:`GameMap.keypad`).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from typing import Protocol
 import pygame
 
 from display.theme import Theme
+from display.tile_keypad import TileKeypad
 from engine.games import Replay, canonical_name
 from engine.record import game_tag
 
@@ -32,6 +35,21 @@ class GameMap(Protocol):
 
     def draw(self, surface: pygame.Surface, rect: pygame.Rect, theme: Theme) -> None:
         """Draw the map into ``rect`` of ``surface``."""
+        ...
+
+    def tile_at(self, rect: pygame.Rect, xy: tuple[float, float]) -> str | None:
+        """The tile a tap at ``xy`` (pixels) picks for a correction when the map fills ``rect``, as a
+        placement where the map shows it (games.md notation, the transcript's frame); None where
+        no tile is there to correct."""
+        ...
+
+    def outline(self, rect: pygame.Rect, shown: str) -> list[tuple[float, float]]:
+        """The outline (pixels, a polygon) of the tile ``shown`` (from :meth:`tile_at`) when the map
+        fills ``rect``: the kiosk marks the tile picked for a correction with it."""
+        ...
+
+    def keypad(self) -> TileKeypad:
+        """The game's faces on the keypad (display.tile_keypad)."""
         ...
 
 

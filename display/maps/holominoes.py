@@ -6,7 +6,8 @@ bite point with its three cells filled) is a light disc at the bite point with i
 of its three numbers) in it. A blocked point (an empty cell that no remaining tile fits) is filled
 and crossed as MODLINSEQ's blocked cells are on display.board_map. The turn in progress (its tile,
 not yet committed) is drawn at its cell thickly outlined in ``theme.provisional`` (``theme.illegal``
-when the turn is illegal).
+when the turn is illegal). A tap on the tile of the turn in progress picks it for a correction
+(:meth:`HolominoesMap.tile_at`).
 """
 
 from __future__ import annotations
@@ -17,9 +18,11 @@ from dataclasses import dataclass
 import pygame
 
 from display.theme import Theme
+from display.tile_keypad import HolominoesKeypad
 from engine.games import Replay
 from engine.holominoes import Cell, parse_cell, parse_placement, parse_point, replay
-from engine.holominoes.geometry import BITES, CORNERS, NUMBERED, centre_xy, corner_xy
+from engine.holominoes.geometry import BITES, CORNERS, NUMBERED, cell_at, centre_xy, corner_xy
+from engine.holominoes.tiles import corner_placement, format_placement
 
 #: Where a number sits, as a fraction of the radius from the centre towards its corner (clear of
 #: the bites and of the other numbers), and a bite's radius as a fraction of the tile's radius.
@@ -46,6 +49,7 @@ class HolominoesMap:
         last: the cell of the last tile laid, if any.
         pending: (cell, numbers on E, SW, NW) of the tiles of the turn in progress.
         illegal: the turn in progress breaks a rule (its tiles in the alert colour).
+        digits: the tiles' largest number (``[Digits]``).
     """
 
     tiles: tuple[tuple[Cell, tuple[int, int, int]], ...]
@@ -54,6 +58,7 @@ class HolominoesMap:
     last: Cell | None = None
     pending: tuple[tuple[Cell, tuple[int, int, int]], ...] = ()
     illegal: bool = False
+    digits: int = 6
 
     def fit(self, rect: pygame.Rect) -> tuple[float, tuple[float, float]]:
         """Tile radius (pixels) and the pixel of cell 0,0's centre that fit every cell into ``rect``."""
@@ -68,6 +73,26 @@ class HolominoesMap:
         """The pixel of a picture point (tile radii, games.md) when the map fills ``rect``."""
         radius, (ox, oy) = self.fit(rect)
         return (ox + radius * xy[0], oy + radius * xy[1])
+
+    def tile_at(self, rect: pygame.Rect, xy: tuple[float, float]) -> str | None:
+        """The tile of the turn in progress on the hexagon under ``xy`` (pixels) when the map fills
+        ``rect``, as a placement (``132@1,0/E``); None off those tiles (a tile already played never
+        moves: what the camera reads on it changes nothing)."""
+        radius, (ox, oy) = self.fit(rect)
+        key = cell_at(((xy[0] - ox) / radius, (xy[1] - oy) / radius))
+        numbers = {cell.key: n for cell, n in self.pending}.get(key)
+        if numbers is None:
+            return None
+        return format_placement(corner_placement(Cell(*key), numbers))
+
+    def outline(self, rect: pygame.Rect, shown: str) -> list[tuple[float, float]]:
+        """The hexagon of the tile ``shown`` (pixels, its six corners)."""
+        cell = parse_placement(shown).cell
+        return [self.pixel(rect, corner_xy(cell.key, c)) for c in CORNERS]
+
+    def keypad(self) -> HolominoesKeypad:
+        """The keypad's faces for a tile of this table (digits 1 .. ``digits``)."""
+        return HolominoesKeypad(self.digits)
 
     def hole_centre(self, rect: pygame.Rect, hole: HoleMark) -> tuple[float, float]:
         """Where ``hole``'s disc is drawn (pixels)."""
@@ -147,7 +172,7 @@ def holominoes_map(text: str, pending: Sequence[str] = (), illegal: bool = False
     last = parse_placement(plays[-1].moves[0]).cell if plays else None
     blocked = frozenset(parse_cell(c) for c in game.blocked_points())
     laid = tuple((p.cell, p.tile.oriented(p.first)) for p in map(parse_placement, pending))
-    return HolominoesMap(tiles, holes, blocked, last, laid, illegal), result
+    return HolominoesMap(tiles, holes, blocked, last, laid, illegal, game.settings.digits), result
 
 
 

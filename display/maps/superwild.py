@@ -10,20 +10,23 @@ the two outline colours in words. The last legal play's tiles (laid or moved) ar
 ``theme.last_turn``. The turn in progress (not yet committed) is drawn as it would leave the table:
 its laid and moved tiles at their new places, thickly outlined in ``theme.provisional``
 (``theme.illegal`` when the turn is illegal), each moved tile's old place outlined thinly in the same
-colour, and the groups those tiles make.
+colour, and the groups those tiles make. A tap on a tile picks it for a correction
+(:meth:`SuperWildMap.tile_at`).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import pygame
 
 from display.theme import Theme
+from display.tile_keypad import SuperWildKeypad
 from engine.games import Replay
 from engine.superwild import RUN, Move, Table, parse_move, replay_round, split_line
-from engine.superwild.tiles import Pos, Tile
+from engine.superwild.tiles import Pos, Tile, format_move
 
 #: Ink of each colour's numbers on a light tile (RGB); "W" is the Super Wild.
 INK: dict[str, tuple[int, int, int]] = {
@@ -67,6 +70,24 @@ class SuperWildMap:
         """Where the tile at ``pos`` is drawn when the map fills ``rect`` (pixels)."""
         cell, x0, y0 = self._grid(rect)
         return pygame.Rect(x0 + pos.x * cell, y0 + pos.y * cell, cell, cell)
+
+    def tile_at(self, rect: pygame.Rect, xy: tuple[float, float]) -> str | None:
+        """The tile under ``xy`` (pixels) when the map fills ``rect``, as a placement where the map
+        shows it (``R7@3,0``, ``W@0,0``); None off the tiles. Every tile may be tapped: the table's
+        tiles may be moved, so a misread one matters."""
+        cell, x0, y0 = self._grid(rect)
+        pos = Pos(math.floor((xy[0] - x0) / cell), math.floor((xy[1] - y0) / cell))
+        tile = dict(self.tiles).get(pos)
+        return None if tile is None else format_move(Move(tile, pos))
+
+    def outline(self, rect: pygame.Rect, shown: str) -> list[tuple[float, float]]:
+        """The grid square of the tile ``shown`` (pixels, its four corners)."""
+        box = self.cell_rect(rect, parse_move(shown).target)
+        return [box.topleft, box.topright, box.bottomright, box.bottomleft]
+
+    def keypad(self) -> SuperWildKeypad:
+        """The keypad's faces for a tile of this table."""
+        return SuperWildKeypad()
 
     def _grid(self, rect: pygame.Rect) -> tuple[int, int, int]:
         """Cell side and the pixel of position 0,0's top-left corner (one cell of margin around)."""

@@ -5,11 +5,12 @@ label (``2*``, ``3*``, ``2X``, ``3X``) while empty; a tile shows its number, a b
 number it stands for; the last play's squares are outlined; column letters and row numbers run
 along the top and the left. The turn in progress (its placements, not yet committed) is drawn as
 provisional tiles: a tile thickly outlined in ``theme.provisional`` (``theme.illegal`` when the turn
-is illegal).
+is illegal). A tap on a tile of the turn in progress picks it for a correction (:meth:`YushinoMap.tile_at`).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -17,9 +18,10 @@ import pygame
 
 from calibration.palette import PREMIUM_RGB
 from display.theme import Theme, ink_on
+from display.tile_keypad import YushinoKeypad
 from engine.games import Replay
 from engine.yushino import parse_placement, replay_game
-from engine.yushino.board import COLUMNS, SIZE, Square, parse_square
+from engine.yushino.board import COLUMNS, SIZE, Square, format_square, parse_square
 from engine.yushino.tiles import BLANK
 
 
@@ -46,6 +48,30 @@ class YushinoMap:
         """Where ``square`` is drawn when the map fills ``rect`` (pixels)."""
         cell, left, top = _grid(rect)
         return pygame.Rect(left + square.col * cell, top + square.row * cell, cell, cell)
+
+    def tile_at(self, rect: pygame.Rect, xy: tuple[float, float]) -> str | None:
+        """The tile of the turn in progress on the square under ``xy`` (pixels) when the map fills
+        ``rect``, as a placement (``7H8``, ``#=7H9``, ``#H9``); None off those tiles (a tile already
+        played never moves: what the camera reads on it changes nothing)."""
+        cell, left, top = _grid(rect)
+        col, row = math.floor((xy[0] - left) / cell), math.floor((xy[1] - top) / cell)
+        if not (0 <= col < SIZE and 0 <= row < SIZE):
+            return None
+        square = Square(col, row)
+        label = dict(self.pending).get(square)
+        if label is None:
+            return None
+        face = f"{BLANK}={label[1:]}" if label.startswith(BLANK) and len(label) > 1 else label
+        return f"{face}{format_square(square)}"
+
+    def outline(self, rect: pygame.Rect, shown: str) -> list[tuple[float, float]]:
+        """The square of the tile ``shown`` (pixels, its four corners)."""
+        box = self.square_rect(rect, parse_square(self.keypad().place(shown)))
+        return [box.topleft, box.topright, box.bottomright, box.bottomleft]
+
+    def keypad(self) -> YushinoKeypad:
+        """The keypad's faces for a tile of this board."""
+        return YushinoKeypad()
 
     def draw(self, surface: pygame.Surface, rect: pygame.Rect, theme: Theme) -> None:
         """Draw the board into ``rect``."""

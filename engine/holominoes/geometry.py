@@ -178,6 +178,23 @@ def centre_xy(cell: tuple[int, int]) -> tuple[float, float]:
     return 1.5 * q, math.sqrt(3) * (r + q / 2)
 
 
+def cell_fractional(xy: tuple[float, float]) -> tuple[float, float]:
+    """The fractional axial (q, r) of a point of the picture (tile radii, y down): the inverse of
+    :func:`centre_xy`."""
+    q = xy[0] / 1.5
+    return q, xy[1] / math.sqrt(3) - q / 2
+
+
+def cell_at(xy: tuple[float, float]) -> tuple[int, int]:
+    """The cell whose hexagon holds a point of the picture (tile radii, y down): the nearest centre,
+    which is a corner of the lattice rhombus around the point's fractional cell (two equilateral
+    triangles of centres)."""
+    fq, fr = cell_fractional(xy)
+    q, r = math.floor(fq), math.floor(fr)
+    return min(((q + dq, r + dr) for dq in (0, 1) for dr in (0, 1)),
+               key=lambda c: math.dist(centre_xy(c), xy))
+
+
 def corner_xy(cell: tuple[int, int], corner: str) -> tuple[float, float]:
     """A corner of a cell on the picture (tile radii, y down).
 

@@ -128,6 +128,17 @@ class Placement:
         return self.tile.oriented(self.first)
 
 
+def corner_placement(cell: Cell, corners: tuple[int, int, int]) -> Placement:
+    """The placement on ``cell`` with the numbers ``corners`` on (E, SW, NW): the inverse of
+    :attr:`Placement.corners`.
+
+    Raises:
+        ValueError: not three different numbers 1..9.
+    """
+    k = corners.index(min(corners))  # the tile is written from its smallest number
+    return Placement(Tile((corners[k], corners[(k + 1) % 3], corners[(k + 2) % 3])), cell, NUMBERED[k])
+
+
 def parse_placement(text: str) -> Placement:
     """``"132@1,0/E"`` -> the placement.
 

@@ -10,9 +10,12 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import pygame
 import pytest
 
 from calibration.board_print import SheetSpec, print_board
+from display.kiosk import Kiosk
+from engine.games import TableRules, rules_for
 from engine.hexgrid import Board, format_address
 from engine.settings import Settings
 from tilescribe.demo import GamePlan, plan_game, write_recording
@@ -34,6 +37,28 @@ def small_plan() -> GamePlan:
 REPO = Path(__file__).resolve().parents[2]
 #: The environment of a headless ``tilescribe run`` in a subprocess.
 HEADLESS = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+
+
+def tap(kiosk: Kiosk, xy: tuple[float, float]) -> None:
+    """A finger down at ``xy`` (screen pixels), as the touch screen sends it."""
+    pygame.event.post(
+        pygame.event.Event(
+            pygame.FINGERDOWN,
+            x=xy[0] / kiosk.size[0],
+            y=xy[1] / kiosk.size[1],
+            touch_id=1,
+            finger_id=0,
+            dx=0.0,
+            dy=0.0,
+            pressure=1.0,
+        )
+    )
+
+
+def table_rules(game: str) -> TableRules:
+    """The rules of a game read as a layout (Yushino, Super Wild, Holominoes)."""
+    rules: TableRules = rules_for(game)  # type: ignore[assignment]
+    return rules
 
 
 def turn_lines(text: str) -> list[str]:

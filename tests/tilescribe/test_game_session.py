@@ -13,8 +13,8 @@ import pytest
 
 from display.replay import transcript_prefix
 from display.view import CameraState
-from engine.games import TableRules, rules_for
-from tests.tilescribe.conftest import HEADLESS, REPO, turn_lines
+from engine.games import TableRules
+from tests.tilescribe.conftest import HEADLESS, REPO, table_rules, turn_lines
 from tilescribe.game_folder import game_folders, plain_turns, read_game
 from tilescribe.game_table import GameTable
 from tilescribe.journal import Journal
@@ -30,13 +30,8 @@ TURNS = 12
 WRONG_TURN = 4
 
 
-def _rules(game: str) -> TableRules:
-    rules: TableRules = rules_for(game)  # type: ignore[assignment]
-    return rules
-
-
 def _truth(game: str, seed: int, turns: int = TURNS) -> str:
-    return _rules(game).random_transcript(seed, players=2, turns=turns)
+    return table_rules(game).random_transcript(seed, players=2, turns=turns)
 
 
 def _play(tmp_path: Path, recording: Path, text: str) -> tuple[Path, list[str]]:
@@ -60,7 +55,7 @@ def _play(tmp_path: Path, recording: Path, text: str) -> tuple[Path, list[str]]:
 @pytest.mark.parametrize(("game", "seed"), GAMES)
 def test_a_whole_game_is_recorded_as_played_and_the_illegal_turn_is_not(
         tmp_path: Path, game: str, seed: int) -> None:
-    rules = _rules(game)
+    rules = table_rules(game)
     text = _truth(game, seed)
     recording = write_layout_recording(rules, text, tmp_path / "rec", wrong_turn=WRONG_TURN)
     written, alerts = _play(tmp_path, recording, text)
@@ -78,7 +73,7 @@ def test_a_whole_game_is_recorded_as_played_and_the_illegal_turn_is_not(
 
 
 def test_super_wild_rearrangement_is_a_move(tmp_path: Path) -> None:
-    rules = _rules("Super Wild")
+    rules = table_rules("Super Wild")
     text = _truth("Super Wild", 5)
     recording = write_layout_recording(rules, text, tmp_path / "rec")
     written, _ = _play(tmp_path, recording, text)
@@ -88,7 +83,7 @@ def test_super_wild_rearrangement_is_a_move(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("game", "seed"), GAMES)
 def test_undo_takes_the_turn_back_and_it_is_committed_again(tmp_path: Path, game: str, seed: int) -> None:
-    rules = _rules(game)
+    rules = table_rules(game)
     text = _truth(game, seed, turns=4)
     recording = write_layout_recording(rules, text, tmp_path / "rec")
     events = [json.loads(line) for line in (recording / "events.jsonl").read_text().splitlines()]
@@ -106,7 +101,7 @@ def test_undo_takes_the_turn_back_and_it_is_committed_again(tmp_path: Path, game
 
 
 def test_a_layout_no_turn_leads_to_is_out_of_sync_and_not_committed(tmp_path: Path) -> None:
-    rules = _rules("Super Wild")  # tiles move on its table, so one gone is out of sync
+    rules = table_rules("Super Wild")  # tiles move on its table, so one gone is out of sync
     text = _truth("Super Wild", 5, turns=3)
     table = GameTable(TableSettings.of_transcript(text), transcript_prefix(text, 2))
 
@@ -122,7 +117,7 @@ def test_a_layout_no_turn_leads_to_is_out_of_sync_and_not_committed(tmp_path: Pa
 @pytest.mark.parametrize(("game", "seed"), GAMES)
 def test_sigkill_mid_game_then_resume(tmp_path: Path, game: str, seed: int,
                                       killed_mid_game: Callable[[list[str], Path], list[str]]) -> None:
-    rules = _rules(game)
+    rules = table_rules(game)
     text = _truth(game, seed)
     recording = write_layout_recording(rules, text, tmp_path / "rec")
     games = tmp_path / "games"
@@ -162,7 +157,7 @@ def test_freeze_is_refused_in_words() -> None:
 
 
 def test_auto_mode_ends_a_legal_turn_after_the_table_stays_still() -> None:
-    rules = _rules("Yushino")
+    rules = table_rules("Yushino")
     text = _truth("Yushino", 3, turns=2)
     auto = {**TableSettings.of_transcript(text).to_dict(), "auto_end_seconds": 2.0}
     settings = TableSettings.from_dict(auto)
@@ -198,7 +193,7 @@ def _misread(recording: Path, rules: TableRules, text: str, turn: int) -> tuple[
 
 @pytest.mark.parametrize(("game", "seed"), GAMES)
 def test_a_misread_tile_corrected_is_recorded_right(tmp_path: Path, game: str, seed: int) -> None:
-    rules = _rules(game)
+    rules = table_rules(game)
     text = _truth(game, seed, turns=5)
     turn = next(k for k in range(3, 6) if rules.layout(transcript_prefix(text, k))
                 != rules.layout(transcript_prefix(text, k - 1)))  # a turn that lays a tile

@@ -17,6 +17,7 @@ from display.kiosk import Kiosk
 from display.theme import Theme
 from engine.hexgrid import parse_address
 from engine.transcript import parse_transcript
+from tests.tilescribe.conftest import tap
 from tilescribe.cli import main
 from tilescribe.demo import GamePlan
 from tilescribe.game_folder import JournalError, game_folders, read_game
@@ -47,22 +48,6 @@ def _session(folder: Path, plan: GamePlan, games: Path, kiosk: Kiosk, **kw: obje
     return Session(source, observer, Table(settings), Journal.create(games, settings), kiosk, **kw)  # type: ignore[arg-type]
 
 
-def _tap(kiosk: Kiosk, xy: tuple[float, float]) -> None:
-    """A finger down at ``xy`` (screen pixels), as the touch screen sends it."""
-    pygame.event.post(
-        pygame.event.Event(
-            pygame.FINGERDOWN,
-            x=xy[0] / kiosk.size[0],
-            y=xy[1] / kiosk.size[1],
-            touch_id=1,
-            finger_id=0,
-            dx=0.0,
-            dy=0.0,
-            pressure=1.0,
-        )
-    )
-
-
 def _turns(path: Path) -> list[tuple[str | None, str, frozenset[str]]]:
     transcript, errors = parse_transcript(path.read_text())
     assert errors == []
@@ -85,13 +70,13 @@ def test_a_misread_corrected_by_touch_changes_the_position_and_the_record(
         view = session.table.view()
         if not steps and view.provisional.get(cell) == wrong_face:
             assert kiosk.layout is not None
-            _tap(kiosk, kiosk.layout.hex_to_pixel(cell))
+            tap(kiosk, kiosk.layout.hex_to_pixel(cell))
             steps.append("cell")
         elif len(steps) == 1 and kiosk.keys:
             kiosk.save(SCREENS / "session-keypad.png")
             keys = {k.face or k.command.value: k.rect for k in kiosk.keys}
-            _tap(kiosk, keys[true_face].center)
-            _tap(kiosk, keys[KeyCommand.CONFIRM.value].center)
+            tap(kiosk, keys[true_face].center)
+            tap(kiosk, keys[KeyCommand.CONFIRM.value].center)
             steps.append("face, ok")
         elif len(steps) == 2:
             steps.append(f"corrected: {view.provisional.get(cell)}")
@@ -139,7 +124,7 @@ def test_the_standings_stay_until_a_tap_and_rematch_starts_a_new_game(
             seen["shot"] = kiosk.saved[-1]
             buttons = kiosk.standings
             assert buttons is not None
-            _tap(kiosk, buttons.rematch.center)
+            tap(kiosk, buttons.rematch.center)
             # the rematch: a second journal; the recording has ended, so that game ends at once
             if wait_for(lambda: _finished_games(games) == 2):
                 time.sleep(0.3)

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.holominoes.geometry import NUMBERED
-from engine.holominoes.tiles import Placement, Tile, format_placement
+from engine.holominoes.tiles import Placement, Tile, corner_placement, format_placement
 from vision.reader.crop import tile_crops
 from vision.reader.faces import FACES, NOT_A_FACE
 from vision.reader.model import ALL_VIEWS, TileReader
@@ -167,10 +167,8 @@ def _cycle(seen: SeenHex) -> Tile:
 
 def _placement(numbers: dict[str, int], on: Placement) -> Placement:
     """The tile with ``numbers`` on its corners (E, SW, NW -> digit) laid on ``on``'s cell."""
-    first = min(NUMBERED, key=lambda name: numbers[name])
-    k = NUMBERED.index(first)
-    tile = Tile((numbers[first], numbers[NUMBERED[(k + 1) % 3]], numbers[NUMBERED[(k + 2) % 3]]))
-    return Placement(tile, on.cell, first)
+    e, sw, nw = (numbers[name] for name in NUMBERED)
+    return corner_placement(on.cell, (e, sw, nw))
 
 
 def _neighbours(centres: np.ndarray, radius: float, turn: float, shape: tuple[int, ...]) -> np.ndarray:

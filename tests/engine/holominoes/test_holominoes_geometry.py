@@ -16,6 +16,7 @@ from engine.holominoes.geometry import (
     NUMBERED,
     Cell,
     Point,
+    cell_at,
     cells_at,
     centre_xy,
     corner_xy,
@@ -107,3 +108,15 @@ def test_cell_and_point_notation_round_trips() -> None:
 def test_bad_cells_are_refused_with_the_text(text: str) -> None:
     with pytest.raises(ValueError, match="cell"):
         parse_cell(text)
+
+
+@pytest.mark.parametrize("cell", [(0, 0), (2, -1), (-3, 4), (5, 5)])
+def test_a_point_of_a_hexagon_is_found_in_its_cell(cell: tuple[int, int]) -> None:
+    x, y = centre_xy(cell)
+    assert cell_at((x, y)) == cell
+    for corner in ("E", "SE", "SW", "W", "NW", "NE"):  # just inside each corner
+        cx, cy = corner_xy(cell, corner)
+        assert cell_at((x + 0.95 * (cx - x), y + 0.95 * (cy - y))) == cell
+    for k in range(6):  # just inside the middle of each edge (inradius sqrt(3)/2)
+        angle = math.radians(30 + 60 * k)
+        assert cell_at((x + 0.85 * math.cos(angle), y + 0.85 * math.sin(angle))) == cell

@@ -13,6 +13,7 @@ from engine.holominoes.tiles import (
     Placement,
     Play,
     Tile,
+    corner_placement,
     format_move,
     format_placement,
     format_tile,
@@ -63,6 +64,15 @@ def test_first_corner_places_the_numbers_clockwise_e_sw_nw() -> None:
             e, sw, nw = tile.oriented(first)
             cycles.add(min(((e, sw, nw), (sw, nw, e), (nw, e, sw))))
         assert cycles == {tile.numbers}
+
+
+def test_a_placement_is_made_from_its_corner_numbers() -> None:
+    for tile in tile_set(6):
+        for first in ("E", "SW", "NW"):
+            placed = Placement(tile, Cell(2, -1), first)
+            assert corner_placement(Cell(2, -1), placed.corners) == placed
+    with pytest.raises(ValueError, match="three different numbers"):
+        corner_placement(Cell(0, 0), (1, 1, 2))
 
 
 def test_placements_and_moves_round_trip() -> None:

@@ -5,8 +5,7 @@
 #   deploy/dev.sh test [pytest options]          the test suite
 #   deploy/dev.sh tilescribe ARGS...             any other tilescribe command
 #   deploy/dev.sh train [train_reader options]   retrain the tile reader with the shipped seed
-#                                                (installs the train extra: PyTorch CPU, onnx;
-#                                                and the Noto fonts it trains on)
+#                                                (installs the train extra: PyTorch CPU, onnx)
 # Set-up (idempotent): Debian packages (tesseract-ocr, SDL/GL runtime, fonts), a virtual
 # environment in .venv, and the package with its dev extra.
 set -euo pipefail
@@ -14,7 +13,7 @@ cd "$(dirname "$0")/.."
 
 APT_PACKAGES=(python3-venv python3-pip tesseract-ocr tesseract-ocr-eng libgl1 libglib2.0-0
               fonts-dejavu-core fonts-dejavu-extra fonts-freefont-ttf fonts-liberation2 fonts-urw-base35
-              poppler-utils)
+              fonts-noto-core poppler-utils)
 
 # Install the Debian packages given that are missing (through sudo when not root).
 apt_install() {
@@ -51,7 +50,6 @@ case "$cmd" in
     test) exec .venv/bin/python -m pytest "$@" ;;
     tilescribe) exec .venv/bin/tilescribe "$@" ;;
     train)
-        apt_install fonts-noto-core  # training type designs beyond the run-time fonts (model card)
         .venv/bin/python -m pip install -q --extra-index-url https://download.pytorch.org/whl/cpu -e ".[dev,train]"
         PYTHONPATH=. exec .venv/bin/python bench/train_reader.py "$@" ;;
     *) echo "usage: deploy/dev.sh run|test|tilescribe|train [ARGS...]" >&2; exit 2 ;;

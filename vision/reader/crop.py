@@ -122,10 +122,10 @@ def face_view(crops: np.ndarray, ups_deg: np.ndarray) -> np.ndarray:
     out = np.empty((len(crops), FACE_PX, FACE_PX, 3), np.uint8)
     centre = ((INPUT_PX - 1) / 2, (INPUT_PX - 1) / 2)
     scale = FACE_PX / (FACE_WINDOW * INPUT_PX)
-    shift = (FACE_PX - 1) / 2 - np.array(centre) * scale
+    offset = (FACE_PX - INPUT_PX) / 2  # the crop's centre onto the view's
     for i, (crop, up) in enumerate(zip(crops, ups_deg, strict=True)):
-        matrix = cv2.getRotationMatrix2D(centre, -float(up), scale)
-        matrix[:, 2] += shift - np.array(centre) * (1 - scale)
+        matrix = np.asarray(cv2.getRotationMatrix2D(centre, -float(up), scale), np.float64)
+        matrix[:, 2] += offset
         out[i] = cv2.warpAffine(crop, matrix, (FACE_PX, FACE_PX), flags=cv2.INTER_LINEAR,
                                 borderMode=cv2.BORDER_REPLICATE)
     return out

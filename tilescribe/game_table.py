@@ -17,7 +17,8 @@ rules (engine.games.TableRules):
   (Super Wild: a draw; Yushino and Holominoes: a pass);
 - the reader's runner-ups as the rules' prior: where the layout read makes the turn illegal or no
   turn leads to it, the tiles' other readings (``Observation.alternatives``) at least
-  RUNNER_UP_FLOOR as likely as the reading taken are tried in their stead, one tile and then two,
+  RUNNER_UP_FLOOR as likely as the reading taken (another face, or no tile at all) are tried in
+  their stead, one tile and then two,
   and the legal turn likeliest to the reader is taken; the alert says which tile was taken for
   what, so that a player can correct it; once the turn is committed the tile stays taken so
   while it is read the same (as a correction would). A confident reading is never overridden, so a tile laid
@@ -266,9 +267,9 @@ class GameTable(TurnSignals[TableRecord]):
             found = self._runner_up(layout)
             if found is not None:
                 self._swaps, (self._moves, self._turn, self._sync) = found
-                taken = "; ".join(f"read {t} as {a}" for t, a in self._swaps)
+                taken = "; ".join(f"read {t} as {a or 'no tile'}" for t, a in self._swaps)
         swapped = dict(self._swaps)
-        self._shown = {t: swapped.get(w, w) for t in seen if (w := self._fixes.get(t, t))}
+        self._shown = {t: s for t in seen if (w := self._fixes.get(t, t)) and (s := swapped.get(w, w))}
         if self._sync:
             self._say(self._sync_message(), AlertLevel.ERROR)
         elif self._turn is not None and not self._turn.legal:
@@ -309,7 +310,7 @@ class GameTable(TurnSignals[TableRecord]):
                 if len({t for _, t, _ in combo}) < size or (best is not None and joint <= best[0]):
                     continue
                 swaps = tuple((t, a) for _, t, a in combo)
-                judged = self._judged(layout - {t for t, _ in swaps} | {a for _, a in swaps})
+                judged = self._judged(layout - {t for t, _ in swaps} | {a for _, a in swaps if a})
                 if not judged[2] and (judged[1] is None or judged[1].legal):
                     best = (joint, swaps, judged)
             if best is not None:

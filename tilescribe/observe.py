@@ -39,7 +39,8 @@ class Observation:
             every tile seen, each a placement in the game's notation (games.md: ``7H8``, a blank
             seen as ``#H9``; ``R7@3,0``; ``132@1,0/E``); else None.
         alternatives: a token of ``layout`` -> the other tokens the reader says it may be, each with
-            the reader's probability over the token read's, best first (empty for truths).
+            the reader's probability over the token read's, best first ("" for no tile there;
+            empty for truths).
     """
 
     frame: int

@@ -70,6 +70,8 @@ class GatedReads(Generic[C]):
         self.read: Callable[[np.ndarray, str, BoardLocation], BoardReading[C]] = read
         self._settle = Settle(still_seconds)
         self._pool: list[tuple[float, BoardReading[C]]] = []
+        #: the last reading pooled into the latest settled faces (its cells' alternatives)
+        self.last: BoardReading[C] | None = None
 
     def update(self, frame: Frame) -> tuple[CameraState, dict[C, str] | None, dict[C, float]]:
         """The camera state of one frame, and when the board has settled in it the pooled faces of
@@ -104,6 +106,7 @@ class GatedReads(Generic[C]):
             return camera, None, {}
         self.gate.accept()  # later frames are compared with this one (hands, changed cells)
         faces, confidence = _pooled([r for _, r in self._pool])
+        self.last = self._pool[-1][1]
         self._pool.clear()
         return camera, faces, confidence
 

@@ -19,6 +19,10 @@ tile missed on the way from the centre would hide the tiles beyond it: so the pl
 premium: they show no digit, only a blank's look) beside the group are read again whatever presence
 said, and a digit read there is taken as a tile (training-font renders, the same bench, seeds 1000
 to 1005: turns seen right 55/72 without this, 62/72 with it).
+
+Each tile of the layout carries the reader's other readings of its square (Observation.alternatives):
+other faces, and no tile at all where presence was unsure (a premium square's print under a passing
+shadow read as a blank), for the rules' prior of tilescribe.game_table.
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ from vision.board.locate import BoardLocation
 from vision.board.square_reader import YUSHINO_FACES, SquareBoardReader, SquareReadConfig
 from vision.capture.sources import Frame
 from vision.gate.gate import BoardGate, GateConfig
+from vision.reader.faces import NOT_A_FACE
 from vision.reader.model import TileReader
 
 #: Reads of a settled frame at most: the whole board, then again with the plain squares beside the
@@ -97,7 +102,22 @@ class YushinoObserver:
             return Observation(frame.index, frame.t, camera)
         joined = joined_to_centre(faces)
         layout = frozenset(face + format_square(sq) for sq, face in faces.items() if sq in joined)
-        return Observation(frame.index, frame.t, camera, layout=layout)
+        last = self.reads.last.cells if self.reads.last is not None else {}
+        alternatives = {face + format_square(sq): _runner_ups(sq, face, last[sq].alternatives)
+                        for sq, face in faces.items() if sq in joined and sq in last}
+        return Observation(frame.index, frame.t, camera, layout=layout,
+                           alternatives={t: a for t, a in alternatives.items() if a})
+
+
+def _runner_ups(square: Square, face: str, alternatives: tuple[tuple[str, float], ...]
+                ) -> tuple[tuple[str, float], ...]:
+    """A square's other readings as placements ("" for no tile), each with its probability over
+    the face taken's, likeliest first; none when the reader did not weigh the face taken."""
+    taken = dict(alternatives).get(face, 0.0)
+    if taken <= 0.0:
+        return ()
+    return tuple(("" if other == NOT_A_FACE else other + format_square(square), p / taken)
+                 for other, p in alternatives if other != face)
 
 
 def joined_to_centre(tiles: Collection[Square]) -> set[Square]:

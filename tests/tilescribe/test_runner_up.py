@@ -1,5 +1,6 @@
 """The reader's runner-ups as the rules' prior (tilescribe.game_table.GameTable): a new tile misread
-so that its turn is illegal is taken as its likely other reading; a confident one is not."""
+so that its turn is illegal is taken as its likely other reading (or as no tile); a confident one
+is not."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from display.view import AlertLevel, CameraState
 from engine.games import TableRules, rules_for
 from engine.holominoes.tiles import Placement, format_placement, parse_placement, tile_set
 from engine.superwild.tiles import COLOURS, TOP, Move, Tile, format_move, parse_move
+from engine.yushino.board import SIZE, Square, format_square, parse_square
 from tilescribe.game_table import RUNNER_UP_FLOOR, GameTable
 from tilescribe.observe import Observation
 from tilescribe.settings import TableSettings
@@ -112,3 +114,48 @@ def test_two_misread_tiles_are_taken_together() -> None:
     assert table.turn is not None and table.turn.legal
     assert f"read {wrong} as {true}".lower() in table.alert.lower()
     assert f"read {other_wrong} as {other_true}" in table.alert
+
+
+def _phantom_turn(seed: int) -> tuple[str, int, frozenset[str], str]:
+    """(a Yushino transcript, a turn k that lays tiles, the layout after it with a tile read on a
+    square beside the new ones where none lies, that phantom tile) where the phantom makes turn k
+    illegal."""
+    rules = _rules("Yushino")
+    text = rules.random_transcript(seed, players=2, turns=8)
+    for k in range(2, 9):
+        after = rules.layout(transcript_prefix(text, k))
+        new = sorted(after - rules.layout(transcript_prefix(text, k - 1)))
+        taken = {parse_square(t.lstrip("#0123456789")) for t in after}
+        for token in new:
+            square = parse_square(token.lstrip("#0123456789"))
+            for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0)):
+                beside = Square(square.row + dr, square.col + dc)
+                if not (0 <= beside.row < SIZE and 0 <= beside.col < SIZE) or beside in taken:
+                    continue
+                for digit in "0123456789":
+                    phantom = digit + format_square(beside)
+                    table = GameTable(TableSettings.of_transcript(text), transcript_prefix(text, k - 1))
+                    table.observe(Observation(0, 0.0, CameraState.LOCKED, layout=after | {phantom}))
+                    if table.alert_level is AlertLevel.ERROR:
+                        return text, k, after | {phantom}, phantom
+    raise AssertionError(f"no phantom tile makes a turn of Yushino seed {seed} illegal")
+
+
+def test_a_tile_read_where_none_lies_is_left_out_when_the_reader_was_unsure_of_it() -> None:
+    """A Yushino square read as a tile with "no tile" as a likely runner-up (a premium square's
+    print under a shadow): the turn is taken without it, and the alert says so."""
+    text, k, seen, phantom = _phantom_turn(seed=3)
+    table = GameTable(TableSettings.of_transcript(text), transcript_prefix(text, k - 1))
+    table.observe(Observation(0, 0.0, CameraState.LOCKED, layout=seen, alternatives={phantom: (("", 0.9),)}))
+    assert table.turn is not None and table.turn.legal
+    assert table.alert_level is AlertLevel.INFO
+    assert f"read {phantom} as no tile".lower() in table.alert.lower()
+    assert table.end_turn() is not None
+    rules = _rules("Yushino")
+    assert rules.layout(table.game.text) == rules.layout(transcript_prefix(text, k))
+    table.observe(Observation(1, 1.0, CameraState.LOCKED, layout=seen - {phantom}))  # read right now
+    assert table.turn is None and table.alert_level is not AlertLevel.ERROR
+    # without the runner-up the phantom stays flagged and nothing is committed
+    table = GameTable(TableSettings.of_transcript(text), transcript_prefix(text, k - 1))
+    table.observe(Observation(0, 0.0, CameraState.LOCKED, layout=seen))
+    assert table.alert_level is AlertLevel.ERROR and table.end_turn() is None

@@ -227,4 +227,5 @@ def test_up_view_shrinks_the_whole_crop() -> None:
     crops = rendered_crops("train", 3, seed=2).images
     small = up_view(crops)
     assert small.shape == (3, UP_PX, UP_PX, 3) and small.dtype == np.uint8
-    assert np.abs(small.astype(np.float32).mean(axis=(1, 2)) - crops.astype(np.float32).mean(axis=(1, 2))).max() < 2
+    means = [views.astype(np.float32).mean(axis=(1, 2)) for views in (small, crops)]
+    assert np.abs(means[0] - means[1]).max() < 2

@@ -180,7 +180,8 @@ class SquareBoardReader:
         Returns:
             The reading of every square: the occupied ones in ``cells`` (face "0".."9" or "#",
             value the digit or None for a blank, confidence the product of the presence and the
-            face confidences), and a finding for each line of tiles that is not a Yushino sequence
+            face confidences; alternatives the likeliest faces and "none", no tile there, as one
+            distribution), and a finding for each line of tiles that is not a Yushino sequence
             ("frame 3: G8-I8: 2 8 5 is not a Yushino sequence (§2)"); ``board_found`` False (and no
             cells) when the markers do not locate the board.
 
@@ -211,10 +212,12 @@ class SquareBoardReader:
             decoded = decode_sequences(faces, log_p, self.config.direction, self.config.sequence_penalty)
         cells: dict[Square, CellReading] = {}
         for k, square in enumerate(squares):
-            order = np.argsort(-given[k], kind="stable")
-            alternatives = tuple((faces[j], float(given[k, j])) for j in order
-                                 if given[k, j] >= MIN_ALTERNATIVE)
-            face = decoded.get(square, faces[int(order[0])])
+            # each face with the tile there, and no tile at all, as one distribution
+            joint = [*zip(faces, (given[k] * present[k]).tolist(), strict=True),
+                     (NOT_A_FACE, 1.0 - float(present[k]))]
+            alternatives = tuple(sorted(((f, p) for f, p in joint if p >= MIN_ALTERNATIVE),
+                                        key=lambda fp: -fp[1]))
+            face = decoded.get(square, faces[int(np.argmax(given[k]))])
             value = int(face) if face in NUMBER_FACES else None
             confidence = float(np.clip(given[k, faces.index(face)] * present[k], 0.0, 1.0))
             cells[square] = CellReading(face, value, confidence, alternatives)

@@ -22,9 +22,10 @@ from dataclasses import dataclass, replace
 from typing import Protocol
 
 from display.keypad import KeypadText
-from engine.holominoes.geometry import NUMBERED, format_cell
+from engine.holominoes.geometry import NUMBERED
 from engine.holominoes.tiles import corner_placement, format_placement
 from engine.holominoes.tiles import parse_placement as parse_holomino
+from engine.placement import place_of
 from engine.superwild.tiles import (
     COLOURS,
     SIX_NINE,
@@ -33,11 +34,9 @@ from engine.superwild.tiles import (
     Move,
     Tile,
     format_move,
-    format_pos,
     format_tile,
     parse_move,
 )
-from engine.yushino.board import format_square, parse_square
 from engine.yushino.tiles import BLANK
 
 Picks = tuple[str, ...]
@@ -103,7 +102,7 @@ class YushinoKeypad:
         return frozenset((n, f) for n, group in enumerate(self.groups) for f in group if f == picks[0])
 
     def place(self, shown: str) -> str:
-        return format_square(parse_square(shown.lstrip(BLANK + "=0123456789")))
+        return place_of("Yushino", shown)
 
     def face(self, shown: str) -> str:
         return shown[: len(shown) - len(self.place(shown))].replace("=", "")
@@ -148,7 +147,7 @@ class SuperWildKeypad:
         return frozenset((n, f) for n, f in enumerate(picks) if f)
 
     def place(self, shown: str) -> str:
-        return format_pos(parse_move(shown).target)
+        return place_of("Super Wild", shown)
 
     def face(self, shown: str) -> str:
         return format_tile(parse_move(shown).tile)
@@ -190,7 +189,7 @@ class HolominoesKeypad:
         return frozenset((0, p) for p in picks if p)
 
     def place(self, shown: str) -> str:
-        return format_cell(parse_holomino(shown).cell)
+        return place_of("Holominoes", shown)
 
     def face(self, shown: str) -> str:
         corners = parse_holomino(shown).corners

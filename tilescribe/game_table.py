@@ -43,8 +43,9 @@ from display.maps import GameMap, read_game
 from display.replay import view_of
 from display.view import AlertLevel, KioskView
 from engine.games import TableRules, TurnReport, rules_for
+from engine.placement import place_of
 from engine.record import format_tags
-from tilescribe.layout_frame import aligned_tiles, as_seen, place_of
+from tilescribe.layout_frame import aligned_tiles, as_seen
 from tilescribe.observe import Observation
 from tilescribe.settings import TableSettings
 from tilescribe.transcript_game import TableRecord, TranscriptGame

@@ -18,12 +18,11 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 
 from engine.games import canonical_name
-from engine.holominoes.geometry import NUMBERED, format_cell
+from engine.holominoes.geometry import NUMBERED
 from engine.holominoes.table_turn import aligned as holominoes_aligned
 from engine.holominoes.tiles import Placement, format_placement, parse_placement
 from engine.superwild.table_turn import aligned as superwild_aligned
-from engine.superwild.tiles import Move, Pos, format_move, format_pos, parse_move
-from engine.yushino.board import format_square, parse_square
+from engine.superwild.tiles import Move, Pos, format_move, parse_move
 
 
 def aligned_tiles(game: str, reference: Collection[str], seen: Sequence[str]) -> dict[str, str]:
@@ -53,24 +52,6 @@ def aligned_tiles(game: str, reference: Collection[str], seen: Sequence[str]) ->
     if name == "Holominoes":
         placed = holominoes_aligned(map(parse_placement, reference), map(parse_placement, seen))
         return {word: format_placement(p) for word, p in zip(seen, placed, strict=True)}
-    raise ValueError(f"{name} is read cell by cell on its hex board, not as a layout")
-
-
-def place_of(game: str, word: str) -> str:
-    """Where a placement lies: Yushino's square (``7H8``, ``#=7H9``, ``#H9`` -> ``H8``, ``H9``), Super
-    Wild's position (``R7@3,0`` -> ``3,0``; a move's destination), Holominoes' cell (``132@1,0/E``
-    -> ``1,0``).
-
-    Raises:
-        ValueError: an unknown game, or not a placement of the game (the message quotes it).
-    """
-    name = canonical_name(game)
-    if name == "Yushino":
-        return format_square(parse_square(word.lstrip("#=0123456789")))
-    if name == "Super Wild":
-        return format_pos(parse_move(word).target)
-    if name == "Holominoes":
-        return format_cell(parse_placement(word).cell)
     raise ValueError(f"{name} is read cell by cell on its hex board, not as a layout")
 
 

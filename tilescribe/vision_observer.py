@@ -26,7 +26,7 @@ from display.view import CameraState
 from engine.hexgrid import Hex
 from tilescribe.faces import FaceMap
 from tilescribe.observe import Observation, Settle
-from vision.board.board_reader import BoardReader, BoardReading, ReadConfig
+from vision.board.board_reader import BoardReader, BoardReading, CellReading, ReadConfig
 from vision.board.board_reader import Cell as C
 from vision.board.locate import BoardLocation, BoardLocator, BoardNotFoundError
 from vision.capture.sources import Frame
@@ -70,12 +70,10 @@ class GatedReads(Generic[C]):
         self.read: Callable[[np.ndarray, str, BoardLocation], BoardReading[C]] = read
         self._settle = Settle(still_seconds)
         self._pool: list[tuple[float, BoardReading[C]]] = []
-        #: the last reading pooled into the latest settled faces (its cells' alternatives)
-        self.last: BoardReading[C] | None = None
 
-    def update(self, frame: Frame) -> tuple[CameraState, dict[C, str] | None, dict[C, float]]:
-        """The camera state of one frame, and when the board has settled in it the pooled faces of
-        its occupied cells with their confidences (else None and {})."""
+    def update(self, frame: Frame) -> tuple[CameraState, dict[C, CellReading] | None]:
+        """The camera state of one frame, and when the board has settled in it the pooled readings
+        of its occupied cells (:func:`_pooled`; else None)."""
         where = f"frame {frame.index}"
         try:
             location: BoardLocation | None = self.locator.locate(frame.image, where)
@@ -95,7 +93,7 @@ class GatedReads(Generic[C]):
         since = self._settle.quiet_since
         if since is None or location is None:
             self._pool.clear()
-            return camera, None, {}
+            return camera, None
         quiet_for = frame.t - since
         voting = (self._settle.still_seconds - VOTE_SECONDS <= quiet_for < self._settle.still_seconds
                   and (not self._pool or frame.t - self._pool[-1][0] >= VOTE_EVERY))
@@ -103,12 +101,11 @@ class GatedReads(Generic[C]):
             # the whole board is read again (an earlier misread is caught)
             self._pool.append((frame.t, self.read(frame.image, where, location)))
         if not settled:
-            return camera, None, {}
+            return camera, None
         self.gate.accept()  # later frames are compared with this one (hands, changed cells)
-        faces, confidence = _pooled([r for _, r in self._pool])
-        self.last = self._pool[-1][1]
+        cells = _pooled([r for _, r in self._pool])
         self._pool.clear()
-        return camera, faces, confidence
+        return camera, cells
 
 
 class VisionObserver:
@@ -146,20 +143,22 @@ class VisionObserver:
 
     def observe(self, frame: Frame) -> Observation:
         """Locate, gate and (when the board has settled) read one frame."""
-        camera, faces, confidence = self.reads.update(frame)
-        return Observation(frame.index, frame.t, camera, faces, confidence)
+        camera, cells = self.reads.update(frame)
+        if cells is None:
+            return Observation(frame.index, frame.t, camera)
+        return Observation(frame.index, frame.t, camera, {c: r.face for c, r in cells.items()},
+                           {c: r.confidence for c, r in cells.items()})
 
 
-def _pooled(readings: list[BoardReading[C]]) -> tuple[dict[C, str], dict[C, float]]:
-    """The occupied cells of the last reading, each with the face of highest summed confidence
-    over all the readings, and that face's best confidence."""
-    faces: dict[C, str] = {}
-    confidence: dict[C, float] = {}
+def _pooled(readings: list[BoardReading[C]]) -> dict[C, CellReading]:
+    """The occupied cells of the last reading, each read with the face of highest summed confidence
+    over all the readings: the most confident reading of that face (its alternatives with it)."""
+    pooled: dict[C, CellReading] = {}
     for cell in readings[-1].cells:
-        votes: dict[str, list[float]] = {}
+        votes: dict[str, list[CellReading]] = {}
         for reading in readings:
             if cell in reading.cells:
-                votes.setdefault(reading.cells[cell].face, []).append(reading.cells[cell].confidence)
-        face = max(votes, key=lambda f: sum(votes[f]))
-        faces[cell], confidence[cell] = face, max(votes[face])
-    return faces, confidence
+                votes.setdefault(reading.cells[cell].face, []).append(reading.cells[cell])
+        face = max(votes, key=lambda f: sum(r.confidence for r in votes[f]))
+        pooled[cell] = max(votes[face], key=lambda r: r.confidence)
+    return pooled

@@ -38,7 +38,7 @@ from engine.yushino.board import CENTRE, SIZE, Square, format_square, parse_squa
 from engine.yushino.tiles import BLANK
 from tilescribe.observe import Observation
 from tilescribe.vision_observer import MOTION_FRACTION, GatedReads
-from vision.board.board_reader import BoardReading
+from vision.board.board_reader import BoardReading, CellReading
 from vision.board.locate import BoardLocation
 from vision.board.square_reader import YUSHINO_FACES, SquareBoardReader, SquareReadConfig
 from vision.capture.sources import Frame
@@ -97,27 +97,24 @@ class YushinoObserver:
     def observe(self, frame: Frame) -> Observation:
         """The camera state of one frame (BGR uint8), with the settled layout when the board has
         settled in it: every tile seen as ``7H8``, a blank as ``#H9``."""
-        camera, faces, _ = self.reads.update(frame)
-        if faces is None:
+        camera, cells = self.reads.update(frame)
+        if cells is None:
             return Observation(frame.index, frame.t, camera)
-        joined = joined_to_centre(faces)
-        layout = frozenset(face + format_square(sq) for sq, face in faces.items() if sq in joined)
-        last = self.reads.last.cells if self.reads.last is not None else {}
-        alternatives = {face + format_square(sq): _runner_ups(sq, face, last[sq].alternatives)
-                        for sq, face in faces.items() if sq in joined and sq in last}
+        joined = {sq: cells[sq] for sq in joined_to_centre(cells)}
+        layout = frozenset(cell.face + format_square(sq) for sq, cell in joined.items())
+        alternatives = {cell.face + format_square(sq): _runner_ups(sq, cell) for sq, cell in joined.items()}
         return Observation(frame.index, frame.t, camera, layout=layout,
                            alternatives={t: a for t, a in alternatives.items() if a})
 
 
-def _runner_ups(square: Square, face: str, alternatives: tuple[tuple[str, float], ...]
-                ) -> tuple[tuple[str, float], ...]:
+def _runner_ups(square: Square, cell: CellReading) -> tuple[tuple[str, float], ...]:
     """A square's other readings as placements ("" for no tile), each with its probability over
     the face taken's, likeliest first; none when the reader did not weigh the face taken."""
-    taken = dict(alternatives).get(face, 0.0)
+    taken = dict(cell.alternatives).get(cell.face, 0.0)
     if taken <= 0.0:
         return ()
     return tuple(("" if other == NOT_A_FACE else other + format_square(square), p / taken)
-                 for other, p in alternatives if other != face)
+                 for other, p in cell.alternatives if other != cell.face)
 
 
 def joined_to_centre(tiles: Collection[Square]) -> set[Square]:

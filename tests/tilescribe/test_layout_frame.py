@@ -9,8 +9,9 @@ from engine.games import rules_for
 from engine.holominoes.geometry import Cell
 from engine.holominoes.table_turn import turned_by
 from engine.holominoes.tiles import corner_placement, format_placement, parse_placement
+from engine.placement import place_of
 from engine.superwild.tiles import Move, Pos, format_move, parse_move
-from tilescribe.layout_frame import aligned_tiles, as_seen, place_of
+from tilescribe.layout_frame import aligned_tiles, as_seen
 
 
 def _super_wild(token: str, quarter: int, shift: tuple[int, int]) -> str:

@@ -26,13 +26,13 @@ from display.view import CameraState
 from engine.holominoes.geometry import Cell, centre_xy
 from engine.holominoes.table_turn import turned_by
 from engine.holominoes.tiles import corner_placement, format_placement, parse_placement
+from engine.placement import place_of
 from engine.superwild.tiles import Move, Pos, Tile, format_move, parse_move
 from engine.yushino.board import parse_square
 from tests.tilescribe.conftest import table_rules, tap
 from tilescribe.game_folder import plain_turns
 from tilescribe.game_table import GameTable
 from tilescribe.journal import Journal
-from tilescribe.layout_frame import place_of
 from tilescribe.layout_recording import FPS, write_layout_recording
 from tilescribe.observe import Observation, TruthObserver
 from tilescribe.session import Session

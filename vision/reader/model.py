@@ -113,14 +113,51 @@ class UpFinder:
         """
         if len(_checked(crops)) == 0:
             return np.zeros(0, np.float32)
-        self._net.setInput(_blob(up_view(crops)), INPUT_NAME)
-        p = _softmax(self._net.forward(UP_OUTPUT).reshape(len(crops), UP_BINS))
+        p = self.probabilities(crops)
         best = p.argmax(axis=1)
         near = (best[:, None] + np.arange(-1, 2)[None, :]) % UP_BINS
         weights = np.take_along_axis(p, near, axis=1)
         angles = np.deg2rad(near * (360.0 / UP_BINS))
         mean = np.arctan2((weights * np.sin(angles)).sum(axis=1), (weights * np.cos(angles)).sum(axis=1))
         return (np.rad2deg(mean) % 360.0).astype(np.float32)
+
+    def probabilities(self, crops: np.ndarray) -> np.ndarray:
+        """How likely each crop's print points each of the UP_BINS ways (one forward pass).
+
+        Args:
+            crops: BGR uint8 [n, 64, 64, 3].
+
+        Returns:
+            float32 [n, UP_BINS], rows summing to 1; bin k is k * 360 / UP_BINS degrees
+            counter-clockwise as seen from upright.
+
+        Raises:
+            ValueError: ``crops`` is not uint8 [n, 64, 64, 3].
+        """
+        if len(_checked(crops)) == 0:
+            return np.zeros((0, UP_BINS), np.float32)
+        self._net.setInput(_blob(up_view(crops)), INPUT_NAME)
+        return _softmax(self._net.forward(UP_OUTPUT).reshape(len(crops), UP_BINS))
+
+
+def up_likelihood(p: np.ndarray, ups_deg: np.ndarray) -> np.ndarray:
+    """The up network's probability density at given directions: each crop's bins interpolated
+    linearly (circularly) at each of its candidate ups, for choosing among the few ways a tile's
+    geometry lets its print point.
+
+    Args:
+        p: float [n, UP_BINS], :meth:`UpFinder.probabilities`.
+        ups_deg: float [n, k], candidate directions of each crop, degrees counter-clockwise as seen
+            from upright (any real value; taken modulo 360).
+
+    Returns:
+        float64 [n, k], each >= 0.
+    """
+    at = (np.asarray(ups_deg, np.float64) % 360.0) / (360.0 / UP_BINS)
+    low = np.floor(at).astype(int) % UP_BINS
+    share = at - np.floor(at)
+    rows = np.arange(len(p))[:, None]
+    return (1.0 - share) * p[rows, low] + share * p[rows, (low + 1) % UP_BINS]
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,7 +275,8 @@ class TileReader:
         return self.read(sized, None if allowed is None else frozenset(allowed))
 
     def probabilities(
-        self, crops: np.ndarray, allowed: Collection[str] | None = None, views: int = 1
+        self, crops: np.ndarray, allowed: Collection[str] | None = None, views: int = 1,
+        ups_deg: np.ndarray | None = None,
     ) -> tuple[np.ndarray, np.ndarray]:
         """The face and colour probabilities of a batch of crops (one pass of each network).
 
@@ -251,26 +289,33 @@ class TileReader:
             crops: BGR uint8 [n, 64, 64, 3].
             allowed: the prior, as for :meth:`read`.
             views: how many quarter turns of each crop to read, 1 to 4.
+            ups_deg: float [n], which way each crop's print points where the tile's geometry
+                tells (degrees counter-clockwise as seen from upright): each crop is read turned so,
+                and the up network is not run. Only with ``views`` 1.
 
         Returns:
             (faces, colours): float32 [n, len(FACES)] and [n, len(COLOURS)], rows summing to 1,
             columns in the order of FACES and COLOURS.
 
         Raises:
-            ValueError: as for :meth:`read`.
+            ValueError: as for :meth:`read`, ``ups_deg`` with ``views`` > 1, or ``ups_deg`` not one
+                per crop.
         """
         mask = _prior_mask(allowed)
         if views not in (1, 2, 3, 4):
             raise ValueError(f"views must be 1 to 4 quarter turns, got {views!r}")
         n = len(_checked(crops))
+        if ups_deg is not None and (views != 1 or np.shape(ups_deg) != (n,)):
+            raise ValueError(f"ups_deg: one direction per crop ({n}) with views 1, got shape "
+                             f"{np.shape(ups_deg)} with views {views}")
         if n == 0:
             return np.zeros((0, len(FACES)), np.float32), np.zeros((0, len(COLOURS)), np.float32)
         turned = np.concatenate([np.rot90(crops, k, axes=(1, 2)) for k in range(views)])
-        face_logits, colour_logits, _ = self._forward(np.ascontiguousarray(turned))
+        face_logits, colour_logits, _ = self._forward(np.ascontiguousarray(turned), ups_deg)
         faces, colours = _softmax(face_logits) * mask, _softmax(colour_logits)
         if views == 1:
             return faces / faces.sum(axis=1, keepdims=True), colours
-        return _geometric_mean(faces, views), _geometric_mean(colours, views)
+        return geometric_mean(faces, views), geometric_mean(colours, views)
 
     def embed(self, crops: np.ndarray) -> np.ndarray:
         """The face network's penultimate layer for each crop turned upright, for comparing a
@@ -291,9 +336,13 @@ class TileReader:
         norms = np.linalg.norm(embedding, axis=1, keepdims=True)
         return (embedding / np.maximum(norms, 1e-12)).astype(np.float32)
 
-    def _forward(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Both networks: the crops turned upright by the up network, then the face network."""
-        self._net.setInput(_blob(face_view(crops, self.up_finder.ups(crops))), INPUT_NAME)
+    def _forward(
+        self, crops: np.ndarray, ups_deg: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Both networks: the crops turned upright (by ``ups_deg`` where given, else as the up
+        network finds), then the face network."""
+        ups = self.up_finder.ups(crops) if ups_deg is None else np.asarray(ups_deg, np.float32)
+        self._net.setInput(_blob(face_view(crops, ups)), INPUT_NAME)
         face, colour, embedding = self._net.forward([FACE_OUTPUT, COLOUR_OUTPUT, EMBEDDING_OUTPUT])
         n = len(crops)
         return face.reshape(n, -1), colour.reshape(n, -1), embedding.reshape(n, -1)
@@ -317,9 +366,10 @@ def _prior_mask(allowed: Collection[str] | None) -> np.ndarray:
     return np.array([f in allowed or f == NOT_A_FACE for f in FACES], np.float32)
 
 
-def _geometric_mean(p: np.ndarray, views: int) -> np.ndarray:
-    """Rows of ``views`` stacked blocks (float32 [views n, k], each row summing to at most 1) ->
-    their normalised geometric mean per crop (float32 [n, k], rows summing to 1). A probability is
+def geometric_mean(p: np.ndarray, views: int) -> np.ndarray:
+    """Several readings of the same crops as one: rows of ``views`` stacked blocks (float32
+    [views n, k], each row summing to at most 1) -> their normalised geometric mean per crop
+    (float32 [n, k], rows summing to 1). A probability is
     floored at GEOMETRIC_FLOOR before its logarithm (one view ruling a face out does not rule it
     out alone); a face the prior forbids (0 in every view) stays 0."""
     blocks = p.reshape(views, len(p) // views, -1)

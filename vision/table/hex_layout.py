@@ -10,8 +10,10 @@ Tiles that meet edge to edge are cells of one hexagonal lattice, so the layout i
 3. The lattice's step: every tile carries the same print (digits at the same corners, rims,
    bites), so the print's autocorrelation peaks at the step from one tile to the next, along the
    three directions between neighbours (30 degrees off the corners'). No straight run of the
-   mask's outline is longer than a hexagon's side (its radius), so the step is the highest peak
-   at sqrt(3) times that run or further (nearer peaks are two digits of one tile; STEP_RANGE).
+   mask's outline is longer than a hexagon's side (its radius), so the step is a peak at sqrt(3)
+   times that run or further (nearer peaks are two digits of one tile; STEP_RANGE). The random
+   digits blur the repeats, so a few peaks are offered (``lattice_steps``), likeliest first;
+   which holds tiles is for their reading to tell (vision.table.holominoes_read).
 4. The lattice's phase: of PHASES x PHASES shifts within one cell, the one whose hexagons are
    most nearly all in or all out of the mask (a hexagon's coverage is the mask filtered by a
    hexagon); every cell covered at least COVERED is a tile.
@@ -20,7 +22,8 @@ Tiles that meet edge to edge are cells of one hexagonal lattice, so the layout i
    one lattice), then all by the offset of the mean print's centre of 3-fold symmetry
    (REFINE_ROUNDS times).
 
-Entry: :func:`find_hexes`. Constants were chosen on rendered TRAIN-style tables
+Entries: :class:`HexFinder` (the layout at any of the likely radii), :func:`find_hexes` (at the
+likeliest). Constants were chosen on rendered TRAIN-style tables
 (vision.sim.table_shots, split "train").
 """
 
@@ -56,6 +59,10 @@ SIDE_SHARE = 0.9
 #: Each tile's centre is refined this many times, within this share of the radius of the lattice's.
 REFINE_ROUNDS = 2
 REFINE_REACH = 0.3
+#: Lattice steps offered: the autocorrelation's highest peaks (on TRAIN-style tables the true step
+#: was among the four highest, or sqrt(3) times the highest: a peak within STEP_MATCH of it).
+STEP_PEAKS = 4
+STEP_MATCH = 0.08
 #: Phase candidates per lattice axis.
 PHASES = 12
 #: A cell whose hexagon is covered by the mask at least this much is a tile (a tile's bites and
@@ -112,11 +119,16 @@ def print_signal(lab: np.ndarray, mask: np.ndarray) -> np.ndarray:
     return np.where(inner, centred, 0.0).astype(np.float32)
 
 
-def lattice_step(signal: np.ndarray, turn: float, least: float) -> float:
-    """The distance between neighbouring tiles' centres (working pixels): the highest peak of the
-    print's autocorrelation (``signal``: :func:`print_signal`) along the three neighbour
-    directions, for tiles of radius at least ``least`` (working pixels; nearer peaks are the
-    distances between the digits of one tile)."""
+def lattice_steps(signal: np.ndarray, turn: float, least: float) -> list[float]:
+    """Likely distances between neighbouring tiles' centres (working pixels, likeliest first): the
+    STEP_PEAKS highest peaks of the print's autocorrelation (``signal``: :func:`print_signal`)
+    along the three neighbour directions, for tiles of radius at least ``least`` (working pixels;
+    nearer peaks are the distances between the digits of one tile), then the highest peak at
+    sqrt(3) times the highest, within STEP_MATCH, if it is not among them (the digits of one tile
+    lie a radius apart along the same directions: where the outline's runs are short, the highest
+    peak may be a radius, not a step). The random digits on the tiles blur the print's repeats,
+    so which step holds tiles is for their reading to tell.
+    """
     h, w = signal.shape
     spectrum = np.fft.rfft2(signal.astype(np.float32), s=(2 * h, 2 * w))
     auto = np.fft.fftshift(np.fft.irfft2(spectrum * np.conj(spectrum))).astype(np.float32)
@@ -127,8 +139,15 @@ def lattice_step(signal: np.ndarray, turn: float, least: float) -> float:
     xs = (w + np.outer(np.cos(ways), steps)).astype(np.float32)
     ys = (h + np.outer(np.sin(ways), steps)).astype(np.float32)
     p = cv2.remap(auto, xs, ys, cv2.INTER_LINEAR).mean(axis=0)
-    peaks = [k for k in range(1, len(p) - 1) if p[k] > p[k - 1] and p[k] >= p[k + 1]]
-    return float(steps[max(peaks, key=lambda k: p[k]) if peaks else int(np.argmax(p))])
+    peaks = sorted((k for k in range(1, len(p) - 1) if p[k] > p[k - 1] and p[k] >= p[k + 1]),
+                   key=lambda k: -p[k])
+    if not peaks:
+        return [float(steps[int(np.argmax(p))])]
+    chosen = peaks[:STEP_PEAKS]
+    wider = [k for k in peaks if abs(steps[k] / (math.sqrt(3) * steps[peaks[0]]) - 1) < STEP_MATCH]
+    if wider and wider[0] not in chosen:
+        chosen.append(wider[0])
+    return [float(steps[k]) for k in chosen]
 
 
 def longest_side(mask: np.ndarray) -> float:
@@ -154,7 +173,8 @@ def _hexagon_kernel(radius: float, turn: float) -> np.ndarray:
 
 
 def find_hexes(image: np.ndarray) -> HexLayout:
-    """Find the hexagonal tiles of a layout lying on a bare table.
+    """Find the hexagonal tiles of a layout lying on a bare table at the likeliest lattice step
+    (:class:`HexFinder`).
 
     Args:
         image: BGR uint8, H x W x 3 (at least 64 px each way), the table filling the photo's border.
@@ -165,23 +185,52 @@ def find_hexes(image: np.ndarray) -> HexLayout:
     Raises:
         TableFindError: not a BGR uint8 photo of at least 64 x 64 px.
     """
-    if image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8 or min(image.shape[:2]) < 64:
-        raise TableFindError(f"expected a BGR uint8 H x W x 3 photo of at least 64 px, "
-                             f"got {image.dtype} {image.shape}")
-    scale = min(1.0, WORK_PX / max(image.shape[:2]))
-    small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else image
-    lab = cv2.cvtColor(small, cv2.COLOR_BGR2Lab).astype(np.float32)
-    mask = layout_mask(lab)
-    turn = outline_turn(mask)
-    if turn is None:
-        return HexLayout(np.zeros((0, 2)), 1.0, 0.0)
-    signal = print_signal(lab, mask)
-    step = lattice_step(signal, turn, longest_side(mask))
-    radius = step / math.sqrt(3)
-    centres = _phase(mask, step, turn)
-    for _ in range(REFINE_ROUNDS):
-        centres = _refined(signal, centres, radius)
-    return HexLayout(centres / scale, radius / scale, turn)
+    finder = HexFinder(image)
+    return finder.layout(finder.radii[0]) if finder.radii else HexLayout(np.zeros((0, 2)), 1.0, 0.0)
+
+
+class HexFinder:
+    """A photo of hexagonal tiles laid edge to edge on a bare table, prepared for finding them:
+    the layout's turn and its likely tile radii found once, a layout laid out at any radius.
+
+    Args:
+        image: BGR uint8, H x W x 3 (at least 64 px each way), the table filling the photo's border.
+
+    Attributes:
+        turn: direction of one corner of every tile, radians (atan2 on the photo) in (-pi/6, pi/6].
+        radii: the tiles' likely radii (photo pixels, from :func:`lattice_steps`), likeliest first;
+            empty when nothing lies on the table.
+
+    Raises:
+        TableFindError: not a BGR uint8 photo of at least 64 x 64 px.
+    """
+
+    def __init__(self, image: np.ndarray) -> None:
+        if image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8 or min(image.shape[:2]) < 64:
+            raise TableFindError(f"expected a BGR uint8 H x W x 3 photo of at least 64 px, "
+                                 f"got {image.dtype} {image.shape}")
+        self._scale = min(1.0, WORK_PX / max(image.shape[:2]))
+        small = (cv2.resize(image, None, fx=self._scale, fy=self._scale, interpolation=cv2.INTER_AREA)
+                 if self._scale < 1 else image)
+        lab = cv2.cvtColor(small, cv2.COLOR_BGR2Lab).astype(np.float32)
+        self._mask = layout_mask(lab)
+        turn = outline_turn(self._mask)
+        self.turn = 0.0 if turn is None else turn
+        self._signal = print_signal(lab, self._mask)
+        steps = [] if turn is None else lattice_steps(self._signal, turn, longest_side(self._mask))
+        self.radii = [step / math.sqrt(3) / self._scale for step in steps]
+
+    def layout(self, radius: float) -> HexLayout:
+        """The tiles of the lattice of this radius (photo pixels, > 0) laid on the layout.
+
+        Returns:
+            every tile's centre, the radius and the turn.
+        """
+        working = radius * self._scale
+        centres = _phase(self._mask, working * math.sqrt(3), self.turn)
+        for _ in range(REFINE_ROUNDS):
+            centres = _refined(self._signal, centres, working)
+        return HexLayout(centres / self._scale, radius, self.turn)
 
 
 def _phase(mask: np.ndarray, step: float, turn: float) -> np.ndarray:
@@ -236,15 +285,24 @@ def _refined(signal: np.ndarray, centres: np.ndarray, radius: float) -> np.ndarr
 
 def _symmetry_centre(template: np.ndarray, reach: int) -> np.ndarray:
     """The point (x, y) within ``reach`` pixels of the template's middle about which turning it by
-    120 degrees changes it least (highest correlation)."""
+    120 degrees changes it least (highest correlation).
+
+    Turning about a point c is turning about the middle m and then shifting by (I - R)(c - m), R
+    the turn, so every c's correlation is read off one cross-correlation of the template with
+    itself turned about its middle (at that shift, interpolated)."""
     side = template.shape[0]
     mid = side // 2
-    best, best_score = np.array([mid, mid], np.float64), -math.inf
-    for dy in range(-reach, reach + 1):
-        for dx in range(-reach, reach + 1):
-            c = (float(mid + dx), float(mid + dy))
-            turned = cv2.warpAffine(template, cv2.getRotationMatrix2D(c, 120.0, 1.0), (side, side))
-            score = float(np.sum(turned * template))
-            if score > best_score:
-                best_score, best = score, np.array(c)
-    return best
+    turn = cv2.getRotationMatrix2D((float(mid), float(mid)), 120.0, 1.0)
+    turned = cv2.warpAffine(template, turn, (side, side))
+    size = 2 * side
+    spectrum = np.fft.rfft2(template, s=(size, size)) * np.conj(np.fft.rfft2(turned, s=(size, size)))
+    correlation = np.fft.fftshift(np.fft.irfft2(spectrum, s=(size, size))).astype(np.float32)
+    offsets = np.arange(-reach, reach + 1, dtype=np.float64)
+    dx, dy = np.meshgrid(offsets, offsets)
+    offset = np.stack([dx.ravel(), dy.ravel()])  # [2, k]: c - m
+    shift = offset - turn[:, :2] @ offset
+    xs = (shift[0] + size // 2).reshape(dx.shape).astype(np.float32)
+    ys = (shift[1] + size // 2).reshape(dx.shape).astype(np.float32)
+    score = cv2.remap(correlation, xs, ys, cv2.INTER_LINEAR)
+    k = int(np.argmax(score))
+    return np.array([mid + offset[0, k], mid + offset[1, k]])

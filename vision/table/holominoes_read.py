@@ -4,6 +4,10 @@ corners read and the tiles placed on the axial grid (games.md "Reading a table",
 
 1. The tiles, their radius and the layout's turn, found as one hexagonal lattice
    (vision.table.hex_layout: tiles meet edge to edge, so every corner points one of six ways).
+   The finder offers a few lattice steps (vision.table.hex_layout.HexFinder): the layout whose
+   tiles read most like tiles (step 2's digits at alternate corners, none at the others) is
+   taken, and where none reads like tiles (``FIT_FLOOR``) the best one's ``STRETCHES`` are read
+   too.
 2. Each tile's six corners are read with the learned reader (vision.reader.model): a crop centred
    where a corner's digit is printed (DIGIT_AT of the radius towards it, vision.reader.crop's
    Holominoes crop: size = the radius), the faces limited to the set's digits. The numbered
@@ -36,10 +40,10 @@ import numpy as np
 
 from engine.holominoes.geometry import NUMBERED
 from engine.holominoes.tiles import Placement, Tile, corner_placement, format_placement
-from vision.reader.crop import tile_crops
+from vision.reader.crop import INPUT_PX, tile_crops
 from vision.reader.faces import FACES, NOT_A_FACE
 from vision.reader.model import ALL_VIEWS, TileReader, geometric_mean, up_likelihood
-from vision.table.hex_layout import find_hexes
+from vision.table.hex_layout import HexFinder, HexLayout
 from vision.table.holominoes_grid import HolominoesGrid, SeenCorner, SeenHex, holominoes_grid
 
 #: The set's largest number (games.md: `[Digits "6"]`, the seed's default).
@@ -52,6 +56,16 @@ DIGIT_AT = 0.58
 #: the finder took for table). On TRAIN-style tables (bench/bench_table.py --split train --seed 0
 #: --tables 60 --game holominoes) 0.3 and 0.5 alike: per-tile error 8.6% (9.6% without).
 NEIGHBOUR_SURE = 0.5
+#: Where the best layout's tiles read less like tiles than this (``_CornerReads.fit``: the mean
+#: log-probability per tile of digits at alternate corners and none at the others), the tiles
+#: are searched at STRETCHES of its radius. On TRAIN-style tables (bench/bench_table.py --split
+#: train --seed 0 --tables 60 --game holominoes) layouts of the true step fit -0.3..0, those of a
+#: wrong one -2..-16.
+FIT_FLOOR = -1.0
+#: The radius's stretches searched then: the print's autocorrelation peaked up to 15% off the
+#: true step on those tables. Layouts are compared read at one view (a quarter of the time); the
+#: one taken is read again at every quarter turn.
+STRETCHES: tuple[float, ...] = tuple(1 + 0.03 * np.arange(-7, 8))
 #: Two tiles' numbered corners less than this share of the radius apart are one point.
 SAME_POINT = 0.35
 #: Other readings kept per tile: a misread tile is mostly one digit off, and a digit's look-alikes
@@ -96,30 +110,32 @@ def read_holominoes(image: np.ndarray, reader: TileReader, digits: int = DEFAULT
     """
     if not 3 <= digits <= 9:
         raise ValueError(f"a Holominoes set has digits 3..9, got {digits}")
-    layout = find_hexes(image)
-    turn, centres = layout.turn, layout.centres
-    if not len(centres):
+    allowed = tuple(str(d) for d in range(1, digits + 1))
+    finder = HexFinder(image)
+    if not finder.radii:
+        return HolominoesReading(holominoes_grid([]), (), finder.turn, {})
+    best = max((_corner_reads(image, finder.layout(r), reader, allowed) for r in finder.radii),
+               key=lambda r: r.fit)
+    if best.fit < FIT_FLOOR:  # the tiles are at none of the steps offered: search around the best
+        best = max((_corner_reads(image, finder.layout(best.layout.radius * k), reader, allowed)
+                    for k in STRETCHES), key=lambda r: r.fit)
+    best = _corner_reads(image, best.layout, reader, allowed, ALL_VIEWS, neighbours=True)
+    layout, centres, found, faces, at = best.layout, best.centres, best.found, best.faces, best.at
+    turn = layout.turn
+    if not found:
         return HolominoesReading(holominoes_grid([]), (), turn, {})
-    found = len(centres)
-    centres = np.vstack([centres, _neighbours(centres, layout.radius, turn, image.shape)])
     radii = np.full(len(centres), layout.radius)
     ways = turn + np.arange(6) * math.pi / 3
     unit = np.column_stack([np.cos(ways), np.sin(ways)])  # [6, 2]
-    at = centres[:, None, :] + DIGIT_AT * radii[:, None, None] * unit[None]  # [n, 6, 2]
-    crops = tile_crops(image, at.reshape(-1, 2), np.repeat(radii, 6))
-    allowed = tuple(str(d) for d in range(1, digits + 1))
-    faces, _ = reader.probabilities(crops, allowed, ALL_VIEWS)
-    faces = faces.reshape(len(centres), 6, -1)
     none = np.clip(faces[:, :, _NONE], 1e-6, 1 - 1e-6)
-    score = [float(np.sum(np.log1p(-none[:found, p::2])) + np.sum(np.log(none[:found, 1 - p::2])))
-             for p in (0, 1)]
-    numbered = list(range(int(np.argmax(score)), 6, 2))  # one way for every tile: they meet edge to edge
+    numbered = list(range(best.parity, 6, 2))  # one way for every tile: they meet edge to edge
     bitten = [j for j in range(6) if j not in numbered]
     keep = np.arange(len(centres)) < found
     digits_read = (1 - none[:, numbered]).min(axis=1) >= NEIGHBOUR_SURE
     keep |= digits_read & (none[:, bitten].min(axis=1) >= NEIGHBOUR_SURE)
     centres, radii, at, faces = centres[keep], radii[keep], at[keep], faces[keep]
-    digit_crops = crops.reshape(-1, 6, *crops.shape[1:])[keep][:, numbered].reshape(-1, *crops.shape[1:])
+    digit_crops = best.crops[np.flatnonzero(keep)[:, None] * 6 + np.array(numbered)[None]].reshape(
+        -1, *best.crops.shape[1:])
     ups = _digit_ups(reader, digit_crops, np.degrees(ways[numbered]))
     turned, _ = reader.probabilities(digit_crops, allowed, ups_deg=ups)
     faces[:, numbered] = geometric_mean(
@@ -178,6 +194,50 @@ def _placement(numbers: dict[str, int], on: Placement) -> Placement:
     """The tile with ``numbers`` on its corners (E, SW, NW -> digit) laid on ``on``'s cell."""
     e, sw, nw = (numbers[name] for name in NUMBERED)
     return corner_placement(on.cell, (e, sw, nw))
+
+
+@dataclass(frozen=True, slots=True)
+class _CornerReads:
+    """One layout's tiles (the ``found`` first of ``centres``, then the empty cells beside them,
+    photo pixels float [n, 2]) with where their six corners' digits would be printed (``at``,
+    float [n, 6, 2], corner j at the layout's turn + j 60 degrees), their crops (uint8
+    [6 n, 64, 64, 3]) and faces (float32 [n, 6, len(FACES)]); which alternate corners hold the
+    digits (``parity``: 0 or 1) and how like tiles the found ones read (``fit``: the mean
+    log-probability per tile of digits at those corners and none at the others)."""
+
+    layout: HexLayout
+    centres: np.ndarray
+    found: int
+    at: np.ndarray
+    crops: np.ndarray
+    faces: np.ndarray
+    parity: int
+    fit: float
+
+
+def _corner_reads(
+    image: np.ndarray, layout: HexLayout, reader: TileReader, allowed: tuple[str, ...], views: int = 1,
+    neighbours: bool = False,
+) -> _CornerReads:
+    """Read the six corners of every tile of ``layout`` (and, with ``neighbours``, of the empty
+    cells beside them), each at ``views`` quarter turns (TileReader.probabilities)."""
+    centres, found = layout.centres, len(layout.centres)
+    if not found:
+        no_crops = np.zeros((0, INPUT_PX, INPUT_PX, 3), np.uint8)
+        return _CornerReads(layout, centres, 0, np.zeros((0, 6, 2)), no_crops,
+                            np.zeros((0, 6, len(FACES)), np.float32), 0, -math.inf)
+    if neighbours:
+        centres = np.vstack([centres, _neighbours(centres, layout.radius, layout.turn, image.shape)])
+    ways = layout.turn + np.arange(6) * math.pi / 3
+    unit = np.column_stack([np.cos(ways), np.sin(ways)])  # [6, 2]
+    at = centres[:, None, :] + DIGIT_AT * layout.radius * unit[None]  # [n, 6, 2]
+    crops = tile_crops(image, at.reshape(-1, 2), np.full(6 * len(centres), layout.radius))
+    faces, _ = reader.probabilities(crops, allowed, views)
+    faces = faces.reshape(len(centres), 6, -1)
+    none = np.clip(faces[:found, :, _NONE], 1e-6, 1 - 1e-6)
+    score = [float(np.sum(np.log1p(-none[:, p::2])) + np.sum(np.log(none[:, 1 - p::2]))) for p in (0, 1)]
+    parity = int(np.argmax(score))
+    return _CornerReads(layout, centres, found, at, crops, faces, parity, score[parity] / found)
 
 
 def _digit_ups(reader: TileReader, crops: np.ndarray, corners_deg: np.ndarray) -> np.ndarray:

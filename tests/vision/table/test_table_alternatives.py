@@ -1,11 +1,13 @@
-"""The table readers' runner-ups (TableReading.alternatives) on rendered TRAIN-style tables: each
-tile placed keeps other readings on its own place, likeliest first, from the reader's
-probabilities, and a tile misread has its true reading among them."""
+"""The table readers' runner-ups (TableReading.alternatives) on rendered TRAIN-style tables seen by
+a camera out of focus: each tile placed keeps other readings on its own place, likeliest first,
+from the reader's probabilities, and a tile misread has its true reading among them."""
 
 from __future__ import annotations
 
 from collections.abc import Collection
 from typing import Any
+
+import cv2
 
 from engine.holominoes.tiles import parse_placement
 from engine.superwild.tiles import parse_move
@@ -17,14 +19,14 @@ from vision.table.holominoes_read import ALTERNATIVES as HOLOMINOES_ALTERNATIVES
 from vision.table.superwild_read import ALTERNATIVES as SUPERWILD_ALTERNATIVES
 from vision.table.table_reading import read_table
 
-#: TRAIN-style tables read per game (seeds apart from test_table_read's and bench_table's):
-#: enough that the reader misreads a few tiles on them, counted over both games together (most
-#: are Holominoes tiles: Super Wild's large printed numbers are rarely misread). Measured: 12
-#: misread (Super Wild 1), 5 of them mended by a runner-up. The misreads not mended all lie on
-#: three Holominoes tables whose layout the finder broke (tiles missed and extra beside them).
+#: TRAIN-style tables read per game (seeds apart from test_table_read's and bench_table's), each
+#: blurred by a Gaussian of DEFOCUS_SIGMA pixels (a camera out of focus), so that the reader
+#: misreads tiles on them: in focus it misread 1 tile on these 40 tables. Measured: 47 misread
+#: (Super Wild 4), 20 of them mended by a runner-up.
 TABLES = range(3000, 3020)
+DEFOCUS_SIGMA = 2.0
 #: Least misreads mended, and least share of the misreads.
-MENDED, MENDED_SHARE = 3, 1 / 3
+MENDED, MENDED_SHARE = 10, 1 / 3
 GAMES = {"superwild": ("Super Wild", SUPERWILD_ALTERNATIVES),
          "holominoes": ("Holominoes", HOLOMINOES_ALTERNATIVES)}
 
@@ -57,7 +59,7 @@ def test_runner_ups_lie_on_the_tiles_place_and_hold_the_true_tile_of_a_misread()
     for key, (game, most) in GAMES.items():
         for seed in TABLES:
             shot = random_shot(key, seed, "train")
-            reading = read_table(game, shot.image, reader)
+            reading = read_table(game, cv2.GaussianBlur(shot.image, (0, 0), DEFOCUS_SIGMA), reader)
             tokens = layout_tokens(game, reading.tiles)
             assert reading.alternatives and set(reading.alternatives) <= tokens, (key, seed)
             for token, others in reading.alternatives.items():

@@ -47,6 +47,7 @@ from engine.hexgrid import format_address  # noqa: E402
 from tilescribe.allocator import keep_freed_memory  # noqa: E402
 from tilescribe.progress import add_quiet_option, progress  # noqa: E402
 from vision.board.board_reader import BoardReader, ReadConfig  # noqa: E402
+from vision.capture.images import load_image
 from vision.gate.watcher import BoardWatcher  # noqa: E402
 from vision.reader.glyph_reader import TileReader as GlyphReader  # noqa: E402
 from vision.reader.model import TileReader  # noqa: E402
@@ -155,7 +156,7 @@ def read_order(order: int, args: argparse.Namespace, work: Path) -> dict[str, Ta
         watcher = BoardWatcher(readers["learned"]) if first else None
         for i, frame in enumerate(doc["frames"]):
             bar.update()
-            image = cv2.imread(str(folder / frame["file"]))
+            image = load_image(folder / frame["file"])
             if watcher is not None:
                 start = time.perf_counter()
                 result = watcher.observe(image, frame["file"])

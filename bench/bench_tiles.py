@@ -37,6 +37,7 @@ from tilescribe.allocator import keep_freed_memory
 from tilescribe.progress import add_quiet_option, progress
 from vision.board.board_view import BoardView
 from vision.board.locate import BoardLocator
+from vision.capture.images import load_image
 from vision.reader.glyph_reader import CELL_CROP, FACES, TileReader
 from vision.sim.crops import read_class_names, read_labels
 from vision.sim.recording import SimOptions, simulate
@@ -108,9 +109,7 @@ def main(argv: list[str] | None = None) -> int:
     for _ in range(args.passes):  # never the same photo twice in a row
         for path in paths:
             bar.update()
-            image = cv2.imread(str(path))
-            if image is None:
-                raise SystemExit(f"{path}: cannot read image")
+            image = load_image(path)
             shapes[path] = image.shape[:2]
             start = time.perf_counter()
             tiles = find_tiles(image, reader, allowed)

@@ -34,6 +34,7 @@ from tilescribe.progress import add_quiet_option, progress
 from vision.board.board_reader import cell_address
 from vision.board.square_lines import SEQUENCE_PENALTY
 from vision.board.square_reader import VIEWS, SquareBoardReader, SquareReadConfig
+from vision.capture.images import load_image
 from vision.reader.model import TileReader
 from vision.sim.options import SPLITS
 from vision.sim.square_scene import game_faces, render_square_frame
@@ -72,7 +73,7 @@ def main() -> int:
             frame = render_square_frame(geometry, faces, args.split, rng)
             fonts.add(frame.style)
             cv2.imwrite(path, frame.image, [cv2.IMWRITE_JPEG_QUALITY, 90])
-            image = cv2.imread(path)
+            image = load_image(path)
             if k == 0:
                 reader.read(image)  # warm up: the network's first pass allocates
             reading = reader.read(image, path)

@@ -23,6 +23,7 @@ import cv2
 import numpy as np
 
 from tilescribe.progress import add_quiet_option, progress
+from vision.capture.images import load_image
 from vision.sim.crops import has_label_errata, read_class_names, read_labels
 from vision.table.loose_glyphs import find_glyphs
 from vision.table.loose_tiles import ink_colour
@@ -43,7 +44,7 @@ def colour_samples(train_dir: Path, names: list[str], quiet: bool = False) -> di
     for path in progress(sorted((train_dir / "images").glob("*.jpg")), unit="photo", quiet=quiet):
         if has_label_errata(path.name):
             continue
-        image = cv2.imread(str(path))
+        image = load_image(path)
         h, w = image.shape[:2]
         tiles = read_labels(train_dir / "labels" / f"{path.stem}.txt", path, (w, h), names)
         small, _ = working_image(image)

@@ -31,6 +31,7 @@ from calibration.board_print import SheetSpec, print_board
 from tilescribe.progress import add_quiet_option, progress
 from vision.board.board_view import BoardView
 from vision.board.locate import BoardLocator
+from vision.capture.images import load_image
 from vision.reader.cell_glyphs import glyph_in_crop
 from vision.reader.glyph_reader import CELL_CROP, FACES, NOT_A_FACE
 from vision.reader.glyphs import glyph_features, glyph_patch, turned
@@ -54,7 +55,7 @@ TILTS = (30.0, 60.0, 120.0, 150.0, 210.0, 240.0, 300.0, 330.0)
 def photos(split_dir: Path, names: list[str], quiet: bool = False):
     """(path, image, labelled tiles) of every photo in one split (a progress bar unless ``quiet``)."""
     for path in progress(sorted((split_dir / "images").glob("*.jpg")), unit="photo", quiet=quiet):
-        image = cv2.imread(str(path))
+        image = load_image(path)
         h, w = image.shape[:2]
         yield path, image, read_labels(split_dir / "labels" / f"{path.stem}.txt", path, (w, h), names)
 
@@ -153,10 +154,10 @@ def board_samples(boards: int, seed: int, rng: np.random.Generator, quiet: bool 
             # the true up, and the tile shape's wrong ups as "none" (how a misturned glyph looks)
             wrong = [72.0, 144.0, 216.0, 288.0] if len(glyph.outline) == 5 else [90.0, 270.0]
             wrong += list(rng.choice(TILTS, 2, replace=False))
-            turns = [(rng.normal(0, 3), str(tile["face"]))]
-            turns += [(w + rng.normal(0, 3), NOT_A_FACE) for w in wrong]
-            for turn, name in turns:
-                p, a = glyph_patch(glyph.ink, glyph.points, turned(up, turn))
+            tilts = [(rng.normal(0, 3), str(tile["face"]))]
+            tilts += [(w + rng.normal(0, 3), NOT_A_FACE) for w in wrong]
+            for tilt, name in tilts:
+                p, a = glyph_patch(glyph.ink, glyph.points, turned(up, tilt))
                 patches.append(p)
                 aspects.append(a)
                 labels.append(CLASSES.index(name))

@@ -26,6 +26,7 @@ from calibration.tilesets import load_tileset  # noqa: E402
 from engine.hexgrid import format_address  # noqa: E402
 from tilescribe.progress import add_quiet_option, progress  # noqa: E402
 from vision.board.board_reader import BoardReader, ReadConfig  # noqa: E402
+from vision.capture.images import load_image
 from vision.reader.glyph_reader import TileReader  # noqa: E402
 
 
@@ -45,7 +46,7 @@ def main() -> int:
                                first_turns=30, quiet=args.quiet):
         doc = json.loads((folder / "frames.json").read_text())
         still = [f for f in doc["frames"] if not f["hand"]]
-        frames += [(cv2.imread(str(folder / f["file"])), f["cells"]) for f in still[::4]]
+        frames += [(load_image(folder / f["file"]), f["cells"]) for f in still[::4]]
     tiles = sum(len(truth) for _, truth in frames)
     face_reader = TileReader(second_opinion_below=0.0)
     face_values = load_tileset("modlinseq").face_values(13)  # as bench_read.py

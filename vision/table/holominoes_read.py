@@ -124,7 +124,6 @@ def read_holominoes(image: np.ndarray, reader: TileReader, digits: int = DEFAULT
     turn = layout.turn
     if not found:
         return HolominoesReading(holominoes_grid([]), (), turn, {})
-    radii = np.full(len(centres), layout.radius)
     ways = turn + np.arange(6) * math.pi / 3
     unit = np.column_stack([np.cos(ways), np.sin(ways)])  # [6, 2]
     none = np.clip(faces[:, :, _NONE], 1e-6, 1 - 1e-6)
@@ -133,7 +132,7 @@ def read_holominoes(image: np.ndarray, reader: TileReader, digits: int = DEFAULT
     keep = np.arange(len(centres)) < found
     digits_read = (1 - none[:, numbered]).min(axis=1) >= NEIGHBOUR_SURE
     keep |= digits_read & (none[:, bitten].min(axis=1) >= NEIGHBOUR_SURE)
-    centres, radii, at, faces = centres[keep], radii[keep], at[keep], faces[keep]
+    centres, at, faces = centres[keep], at[keep], faces[keep]
     digit_crops = best.crops[np.flatnonzero(keep)[:, None] * 6 + np.array(numbered)[None]].reshape(
         -1, *best.crops.shape[1:])
     ups = _digit_ups(reader, digit_crops, np.degrees(ways[numbered]))
@@ -143,7 +142,7 @@ def read_holominoes(image: np.ndarray, reader: TileReader, digits: int = DEFAULT
     columns = [FACES.index(d) for d in allowed]
     digit_p = faces[:, numbered][:, :, columns]  # [n, 3, digits]
     digit_p = np.log(np.clip(digit_p / digit_p.sum(axis=2, keepdims=True), 1e-6, 1.0))
-    vertices = centres[:, None, :] + radii[:, None, None] * unit[None, numbered]  # [n, 3, 2]
+    vertices = centres[:, None, :] + layout.radius * unit[None, numbered]  # [n, 3, 2]
     fused = _fused(digit_p, vertices, layout.radius)
     triples = np.array(list(itertools.permutations(range(digits), 3)))  # three different digits
     scores = fused[:, np.arange(3)[None, :], triples].sum(axis=2)  # [n, triples]
@@ -154,7 +153,7 @@ def read_holominoes(image: np.ndarray, reader: TileReader, digits: int = DEFAULT
         corners = tuple(SeenCorner((float(at[k, j, 0]), float(at[k, j, 1])), allowed[d])
                         for j, d in zip(numbered, best, strict=True))
         sure = min(float(faces[k, j, columns[d]]) for j, d in zip(numbered, best, strict=True))
-        seen.append(SeenHex((centre[0], centre[1]), float(radii[k]), corners, min(1.0, sure)))
+        seen.append(SeenHex((centre[0], centre[1]), float(layout.radius), corners, min(1.0, sure)))
     grid = holominoes_grid(seen)
     others = [tuple((tuple(allowed[d] for d in triples[t]), math.exp(scores[k, t] - scores[k, row[0]]))
                     for t in row[1:]) for k, row in enumerate(order.tolist())]

@@ -9,17 +9,21 @@ side by side or edge to edge stay apart. Stages (one function each):
    colour model holds for every tile wherever it lies; the table's colour over OpenCV 8-bit Lab
    from the pixels within TABLE_SIGMAS of it (``table_model``: the border ring alone, where the
    table shows no pixel apart from the light).
-2. ``body_model``: the body colour from the smooth pixels far from the table (TABLE_SIGMAS), the
-   cluster around their median (BODY_NEAR).
+2. ``body_models``: the body colour from the smooth pixels far from the table (TABLE_SIGMAS), the
+   cluster around their median or one of their k-means centres (BODY_NEAR, BODY_COLOURS);
+   ``find_bodies`` keeps the median's where its mask (step 3) has a region shaped like one tile,
+   otherwise the one whose mask has the most area in such regions.
 3. ``find_bodies``: the body mask (within BODY_SIGMAS of the body colour, far from the table)
    with the print beside it (not the body's rim in shade nor a shadow on the table: a Super
    Wild's ring would cut its body in pieces), cut into connected regions; each region filled
    and counted in tiles by its area over a tile's: the median area of the regions shaped like
-   one tile (TILE_ASPECT, TILE_FILL), of every region where none is (tiles still touching make
-   one region twice as large, split by k-means on its pixels); pieces of less than half a tile are
-   joined with the pieces near them where together they make one tile, or dropped; what is
-   not table beyond the bodies found, in regions of at least half a tile, is counted in tiles
-   the same way (a tile whose body is unlike the others', a Super Wild on a tinted body).
+   one tile (TILE_ASPECT, TILE_FILL); where every tile touches another, of the body's own regions
+   (the print and the rims between tiles left out) shaped so; of every region where none is
+   (tiles still touching make one region twice as large, split by k-means on its pixels); pieces
+   of less than half a tile are joined with the pieces near them where together they make one
+   tile, or dropped; what is not table beyond the bodies found, its holes filled (a Super Wild's
+   ring or face), in regions of at least half a tile, is counted in tiles the same way (a tile
+   whose body is unlike the others', a Super Wild on a tinted body).
 
 Constants were chosen on rendered TRAIN-style tables (vision.sim.table_shots, split "train").
 """
@@ -47,6 +51,9 @@ SMOOTH_GRADIENT = 20.0
 #: The body colour is learned from the smooth non-table pixels within this Lab distance of their
 #: median (the body, not the print or the rims).
 BODY_NEAR = 20.0
+#: The smooth non-table pixels are split into this many colours (k-means) to find the body's: the
+#: tiles, a patch of the table lighter than the rest, a tile's rim in shade.
+BODY_COLOURS = 3
 #: A pixel within this Mahalanobis distance of the body colour is body.
 BODY_SIGMAS = 3.5
 #: Rim and shade: within RIM_CHROMA (OpenCV 8-bit a, b) of the body's chroma and at least
@@ -124,8 +131,12 @@ def table_model(lab: np.ndarray) -> ColourModel:
     return _model(lab[ring])
 
 
-def body_model(lab: np.ndarray, not_table: np.ndarray) -> ColourModel:
-    """The tiles' body colour from the smooth pixels of ``not_table`` (bool H x W).
+def body_models(lab: np.ndarray, not_table: np.ndarray) -> list[ColourModel]:
+    """Candidate models of the tiles' body colour from the smooth pixels of ``not_table`` (bool
+    H x W): the pixels within BODY_NEAR of their median, then of each of their BODY_COLOURS
+    k-means centres (a patch of the table lighter than the rest may outnumber the tiles; the
+    median is kept where it makes a tile-shaped region, since a tighter cluster may leave out a
+    tile in shade).
 
     Raises:
         TableFindError: too few smooth pixels apart from the table.
@@ -135,8 +146,16 @@ def body_model(lab: np.ndarray, not_table: np.ndarray) -> ColourModel:
     pixels = lab[not_table & (gradient < SMOOTH_GRADIENT)]
     if len(pixels) < MIN_REGION_PX:
         raise TableFindError("nothing on the table stands apart from its colour")
-    near = pixels[np.linalg.norm(pixels - np.median(pixels, axis=0), axis=1) < BODY_NEAR]
-    return _model(near if len(near) >= MIN_REGION_PX else pixels)
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 1.0)
+    cv2.setRNGSeed(0)  # the same photo gives the same colours
+    _, _, centres = cv2.kmeans(pixels, min(BODY_COLOURS, len(pixels)), np.zeros(0), criteria, 2,
+                               cv2.KMEANS_PP_CENTERS)
+    models = []
+    for centre in (np.median(pixels, axis=0), *centres):
+        near = pixels[np.linalg.norm(pixels - centre, axis=1) < BODY_NEAR]
+        if len(near) >= MIN_REGION_PX:
+            models.append(_model(near))
+    return models or [_model(pixels)]
 
 
 def find_bodies(image: np.ndarray) -> list[Body]:
@@ -158,15 +177,15 @@ def find_bodies(image: np.ndarray) -> list[Body]:
     lab = cv2.cvtColor(light.relit(image), cv2.COLOR_BGR2Lab).astype(np.float32)
     not_table = light.distance(image) > TABLE_SIGMAS
     table = _model(lab[~not_table]) if (~not_table).sum() >= MIN_REGION_PX else table_model(lab)
-    colour = body_model(lab, not_table)
-    body = (colour.distance(lab) < BODY_SIGMAS) & not_table
-    mask = (body | (_print(lab, colour, table, not_table & ~body) & _near(body))).astype(np.uint8)
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-    regions = [c for c in contours if cv2.contourArea(c) >= MIN_REGION_PX]
+    median, *others = body_models(lab, not_table)
+    body, regions, shaped = _tile_mask(lab, median, table, not_table)
+    if not shaped:  # the median colour makes no tile: the colour whose mask has most tile in it
+        masks = [(body, regions, shaped), *(_tile_mask(lab, m, table, not_table) for m in others)]
+        body, regions, shaped = max(masks, key=lambda m: sum(m[2]))
     if not regions:
         return []
     areas = np.array([cv2.contourArea(c) for c in regions])
-    shaped = [a for c, a in zip(regions, areas, strict=True) if _is_tile_shaped(c)]
+    shaped = shaped or _shaped_areas(_regions(body))
     unit = float(np.median(shaped if shaped else areas))
     bodies: list[Body] = []
     pieces = []
@@ -180,6 +199,16 @@ def find_bodies(image: np.ndarray) -> list[Body]:
     return bodies + _unlike_bodies(not_table, bodies, unit)
 
 
+def _tile_mask(
+    lab: np.ndarray, colour: ColourModel, table: ColourModel, not_table: np.ndarray
+) -> tuple[np.ndarray, list[np.ndarray], list[float]]:
+    """For one body colour: its body pixels (bool H x W: within BODY_SIGMAS of it, not table),
+    the regions of body with the print beside it, and the areas of those shaped like one tile."""
+    body = (colour.distance(lab) < BODY_SIGMAS) & not_table
+    regions = _regions(body | (_print(lab, colour, table, not_table & ~body) & _near(body)))
+    return body, regions, _shaped_areas(regions)
+
+
 def _unlike_bodies(not_table: np.ndarray, bodies: list[Body], unit: float) -> list[Body]:
     """Tiles whose body is unlike the others' (a Super Wild on a tinted body, a tile shaded or
     tinted by its style): what is not table (bool H x W) beyond the ``bodies`` found and
@@ -190,6 +219,9 @@ def _unlike_bodies(not_table: np.ndarray, bodies: list[Body], unit: float) -> li
     for body in bodies:
         found[body.points[:, 1].astype(int), body.points[:, 0].astype(int)] = 1
     rest = (not_table & ~_near(found > 0)).astype(np.uint8)
+    outside = np.pad(rest, 1)
+    cv2.floodFill(outside, None, (0, 0), 1)  # the table reached from the photo's edge
+    rest |= outside[1:-1, 1:-1] == 0  # holes: print inside a tile (a ring, a face) is the tile's
     side = max(3, round(UNLIKE_OPEN * math.sqrt(unit)) | 1)
     rest = cv2.morphologyEx(rest, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (side, side)))
     contours, _ = cv2.findContours(rest, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
@@ -199,6 +231,17 @@ def _unlike_bodies(not_table: np.ndarray, bodies: list[Body], unit: float) -> li
         if count >= 1:
             out.extend(_split(contour, count))
     return out
+
+
+def _regions(mask: np.ndarray) -> list[np.ndarray]:
+    """The outer contours of a mask's (bool or uint8 H x W) regions of at least MIN_REGION_PX."""
+    contours, _ = cv2.findContours(mask.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    return [c for c in contours if cv2.contourArea(c) >= MIN_REGION_PX]
+
+
+def _shaped_areas(regions: list[np.ndarray]) -> list[float]:
+    """The areas (pixels) of the regions shaped like one tile."""
+    return [cv2.contourArea(c) for c in regions if _is_tile_shaped(c)]
 
 
 def _is_tile_shaped(contour: np.ndarray) -> bool:

@@ -130,8 +130,7 @@ def lattice_steps(signal: np.ndarray, turn: float, least: float) -> list[float]:
     so which step holds tiles is for their reading to tell.
     """
     h, w = signal.shape
-    spectrum = np.fft.rfft2(signal.astype(np.float32), s=(2 * h, 2 * w))
-    auto = np.fft.fftshift(np.fft.irfft2(spectrum * np.conj(spectrum))).astype(np.float32)
+    auto = _correlation(signal.astype(np.float32), signal.astype(np.float32), (2 * h, 2 * w))
     short = min(h, w)
     low = max(STEP_RANGE[0] * short, least) * math.sqrt(3)
     steps = np.arange(low, max(STEP_RANGE[1] * short * math.sqrt(3), low + 2), 0.5)
@@ -295,8 +294,7 @@ def _symmetry_centre(template: np.ndarray, reach: int) -> np.ndarray:
     turn = cv2.getRotationMatrix2D((float(mid), float(mid)), 120.0, 1.0)
     turned = cv2.warpAffine(template, turn, (side, side))
     size = 2 * side
-    spectrum = np.fft.rfft2(template, s=(size, size)) * np.conj(np.fft.rfft2(turned, s=(size, size)))
-    correlation = np.fft.fftshift(np.fft.irfft2(spectrum, s=(size, size))).astype(np.float32)
+    correlation = _correlation(template, turned, (size, size))
     offsets = np.arange(-reach, reach + 1, dtype=np.float64)
     dx, dy = np.meshgrid(offsets, offsets)
     offset = np.stack([dx.ravel(), dy.ravel()])  # [2, k]: c - m
@@ -306,3 +304,10 @@ def _symmetry_centre(template: np.ndarray, reach: int) -> np.ndarray:
     score = cv2.remap(correlation, xs, ys, cv2.INTER_LINEAR)
     k = int(np.argmax(score))
     return np.array([mid + offset[0, k], mid + offset[1, k]])
+
+
+def _correlation(a: np.ndarray, b: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
+    """The cross-correlation of two images (float H x W each) zero-padded to ``shape``, float32
+    ``shape``: element (shape // 2 + d) is sum over p of a(p + d) b(p) (shift d, (y, x))."""
+    spectrum = np.fft.rfft2(a, s=shape) * np.conj(np.fft.rfft2(b, s=shape))
+    return np.fft.fftshift(np.fft.irfft2(spectrum, s=shape)).astype(np.float32)

@@ -124,7 +124,7 @@ def read_holominoes(image: np.ndarray, reader: TileReader, digits: int = DEFAULT
     turn = layout.turn
     if not found:
         return HolominoesReading(holominoes_grid([]), (), turn, {})
-    ways = turn + np.arange(6) * math.pi / 3
+    ways = _corner_ways(turn)
     unit = np.column_stack([np.cos(ways), np.sin(ways)])  # [6, 2]
     none = np.clip(faces[:, :, _NONE], 1e-6, 1 - 1e-6)
     numbered = list(range(best.parity, 6, 2))  # one way for every tile: they meet edge to edge
@@ -227,7 +227,7 @@ def _corner_reads(
                             np.zeros((0, 6, len(FACES)), np.float32), 0, -math.inf)
     if neighbours:
         centres = np.vstack([centres, _neighbours(centres, layout.radius, layout.turn, image.shape)])
-    ways = layout.turn + np.arange(6) * math.pi / 3
+    ways = _corner_ways(layout.turn)
     unit = np.column_stack([np.cos(ways), np.sin(ways)])  # [6, 2]
     at = centres[:, None, :] + DIGIT_AT * layout.radius * unit[None]  # [n, 6, 2]
     crops = tile_crops(image, at.reshape(-1, 2), np.full(6 * len(centres), layout.radius))
@@ -237,6 +237,12 @@ def _corner_reads(
     score = [float(np.sum(np.log1p(-none[:, p::2])) + np.sum(np.log(none[:, 1 - p::2]))) for p in (0, 1)]
     parity = int(np.argmax(score))
     return _CornerReads(layout, centres, found, at, crops, faces, parity, score[parity] / found)
+
+
+def _corner_ways(turn: float) -> np.ndarray:
+    """The directions of a tile's six corners (float [6], radians, atan2 on the photo), corner j
+    at the layout's ``turn`` + j 60 degrees."""
+    return turn + np.arange(6) * math.pi / 3
 
 
 def _digit_ups(reader: TileReader, crops: np.ndarray, corners_deg: np.ndarray) -> np.ndarray:

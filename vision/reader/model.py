@@ -94,7 +94,8 @@ class UpFinder:
 
     def __init__(self, model_path: Path | str = UP_MODEL_PATH) -> None:
         self.model_path = Path(model_path)
-        self._net, (up,) = _load(self.model_path, [UP_OUTPUT], UP_PX)
+        # every output is asked for: OpenCV 5's dnn runs a network only for all its outputs
+        self._net, (up, _) = _load(self.model_path, [UP_OUTPUT, EMBEDDING_OUTPUT], UP_PX)
         if up.shape != (1, UP_BINS):
             raise ReaderError(f"{self.model_path}: output {up.shape} is not {UP_BINS} directions")
 
@@ -137,7 +138,8 @@ class UpFinder:
         if len(_checked(crops)) == 0:
             return np.zeros((0, UP_BINS), np.float32)
         self._net.setInput(_blob(up_view(crops)), INPUT_NAME)
-        return _softmax(self._net.forward(UP_OUTPUT).reshape(len(crops), UP_BINS))
+        up, _ = self._net.forward([UP_OUTPUT, EMBEDDING_OUTPUT])
+        return _softmax(up.reshape(len(crops), UP_BINS))
 
 
 def up_likelihood(p: np.ndarray, ups_deg: np.ndarray) -> np.ndarray:

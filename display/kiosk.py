@@ -31,7 +31,7 @@ from display.game_over import StandingsButtons, draw_standings
 from display.keypad import MIN_KEY_PX, Key, KeyCommand, KeypadText, draw_keypad, keypad_keys
 from display.scoreboard import draw_panel
 from display.theme import Theme
-from display.tile_keypad import TilePick
+from display.tile_keypad import HolominoesKeypad, ReturnPick, TilePick
 from display.view import AlertLevel, KioskView
 from engine.hexgrid import Hex, format_address
 
@@ -62,7 +62,7 @@ class KioskAction:
         cell: for CORRECT, the cell whose reading is corrected.
         face: for CORRECT, the true face (``"7"``, ``"#"``) or ``""`` for an empty cell; for
             CORRECT_TILE, the true placement where the game's map shows ``tile`` (``"R7@3,0"``) or
-            ``""`` for no tile.
+            ``""`` for no tile; for PASS, the pool tile a Holominoes pass returns (``"456"``).
         tile: for CORRECT_TILE, the tile tapped on a game's map, a placement in the transcript's
             frame (``"R1@3,0"``).
     """
@@ -130,13 +130,17 @@ class Kiosk:
         self.buttons: list[tuple[pygame.Rect, ActionKind]] = []
         self.keys: list[Key] = []
         self.standings: StandingsButtons | None = None
-        self._last: tuple[KioskView, Hex | None, str | None, TilePick | None, bool] | None = None
+        #: what the screen shows: the view, the picks and the flash phase
+        self._last: tuple[KioskView, Hex | None, str | None, TilePick | None, ReturnPick | None, bool] | None
+        self._last = None
         self._view: KioskView | None = None
         #: the cell picked for a correction, and its face picked so far ("" empty; None not yet)
         self.selected: Hex | None = None
         self.typed: str | None = None
         #: the tile picked on a game's map for a correction, with its faces picked so far
         self.tile: TilePick | None = None
+        #: the tile a pass returns (Holominoes), picked so far
+        self.returning: ReturnPick | None = None
 
     # -- window -----------------------------------------------------------------------------
     def open(self) -> None:
@@ -180,7 +184,7 @@ class Kiosk:
         flash_on = not flashing or int(time.monotonic() / 0.4) % 2 == 0
         if view.is_over:
             self._drop_pick()
-        key = (view, self.selected, self.typed, self.tile, flash_on)
+        key = (view, self.selected, self.typed, self.tile, self.returning, flash_on)
         if key == self._last:
             return False
         if (self._beep is not None and view.alert_level is AlertLevel.ERROR and view.alert
@@ -230,6 +234,10 @@ class Kiosk:
         camera = corner.render(f"camera: {view.camera.value}", True, t.muted)
         screen.blit(camera, camera.get_rect(bottomleft=(int(4 * s), h - int(2 * s))))
         panel = pygame.Rect(board_side, 0, w - board_side, h)
+        if self.returning is not None:
+            self.keys = keypad_keys(self.returning.keypad.groups, panel, s)
+            draw_keypad(screen, t, self.keys, panel, self.returning.text(), s)
+            return
         if self.tile is not None:
             self.keys = keypad_keys(self.tile.keypad.groups, panel, s)
             draw_keypad(screen, t, self.keys, panel, self.tile.text(), s)
@@ -281,7 +289,8 @@ class Kiosk:
         """Turn one pygame event into a request (None when it asks nothing of the session).
 
         Keys: Enter / keypad Enter / space end the turn (or confirm a correction); u or Backspace
-        undo; p pass; f freeze; e end the game; Tab picks the next occupied cell to correct and
+        undo; p pass (where the pass returns a tile, it opens the keypad to pick it: OK or Enter
+        then passes); f freeze; e end the game; Tab picks the next occupied cell to correct and
         digits or # type its face; Escape drops the pick (or quits when nothing is picked); q quits.
         A touch or left click on a cell, or on a tile of a game's map (GameMap.tile_at), picks it and
         opens the keypad (Enter then sends a tile's correction once its picks make a tile); on a
@@ -300,18 +309,18 @@ class Kiosk:
             return KioskAction({"r": ActionKind.REMATCH, "n": ActionKind.NEW_GAME}.get(
                 (event.unicode or "").lower(), ActionKind.QUIT))
         if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE):
-            if self.selected is not None or self.tile is not None:
+            if self.selected is not None or self.tile is not None or self.returning is not None:
                 return self._correction(self.typed or "")
             return KioskAction(ActionKind.END_TURN)
         if event.key == pygame.K_TAB:
             self._pick_next()
             return None
         if event.key == pygame.K_ESCAPE:
-            if self.selected is None and self.tile is None:
+            if self.selected is None and self.tile is None and self.returning is None:
                 return KioskAction(ActionKind.QUIT)
             self._drop_pick()
             return None
-        if self.tile is not None:
+        if self.tile is not None or self.returning is not None:
             return None
         if self.selected is not None:
             if event.key == pygame.K_BACKSPACE:
@@ -322,11 +331,26 @@ class Kiosk:
         if event.key == pygame.K_BACKSPACE:
             return KioskAction(ActionKind.UNDO)
         kind = _KEYS.get(event.unicode.lower()) if event.unicode else None
-        return KioskAction(kind) if kind else None
+        return self._button(kind) if kind else None
+
+    def _button(self, kind: ActionKind) -> KioskAction | None:
+        """A play button (or its key): Pass, where the pass returns a tile, opens the keypad to pick it."""
+        view = self._view
+        if kind is ActionKind.PASS and view is not None and view.pass_returns_tile and view.game_map:
+            keypad = view.game_map.keypad()
+            if isinstance(keypad, HolominoesKeypad):
+                self.returning = ReturnPick.of(keypad)
+                return None
+        return KioskAction(kind)
 
     def _correction(self, face: str) -> KioskAction | None:
-        """The correction picked (a tile's once its picks make a tile); the pick is dropped."""
-        if self.tile is not None:
+        """The correction picked (a tile's once its picks make a tile), or the pass once its tile
+        is picked; the pick is dropped."""
+        if self.returning is not None:
+            if self.returning.tile is None:
+                return None
+            action = KioskAction(ActionKind.PASS, face=self.returning.tile)
+        elif self.tile is not None:
             true = self.tile.true
             if true is None:
                 return None
@@ -337,7 +361,7 @@ class Kiosk:
         return action
 
     def _drop_pick(self) -> None:
-        self.selected, self.typed, self.tile = None, None, None
+        self.selected, self.typed, self.tile, self.returning = None, None, None, None
 
     def _touch(self, x: float, y: float) -> KioskAction | None:
         if self.standings is not None:
@@ -348,14 +372,16 @@ class Kiosk:
             return KioskAction(ActionKind.QUIT)
         # the keypad answers while a cell or tile is picked, the play buttons while none is: a pick
         # made or dropped since the last drawing leaves the other's rectangles behind until the next one
-        if self.selected is not None or self.tile is not None:
+        if self.selected is not None or self.tile is not None or self.returning is not None:
             for key in self.keys:
                 if key.rect.collidepoint(x, y):
                     return self._press(key)
+            if self.returning is not None:
+                return None
         else:
             for rect, kind in self.buttons:
                 if rect.collidepoint(x, y):
-                    return KioskAction(kind)
+                    return self._button(kind)
         view = self._view
         if self.layout is not None and view is not None:
             cell = self.layout.pixel_to_hex(x, y)
@@ -372,16 +398,21 @@ class Kiosk:
     def _press(self, key: Key) -> KioskAction | None:
         """A keypad key: pick a face (a tile's faces group by group) or Remove, then OK sends the
         correction; Cancel drops it."""
-        tile = self.tile
+        tile, returning = self.tile, self.returning
         if key.command is KeyCommand.FACE:
-            if tile is not None:
+            if returning is not None:
+                self.returning = returning.pressed(key.group, key.face)
+            elif tile is not None:
                 self.tile = tile.pressed(key.group, key.face)
             else:
                 self.typed = key.face
         elif key.command is KeyCommand.REMOVE:
-            self.typed, self.tile = "", None if tile is None else tile.removed()
+            if returning is None:  # a pass returns a tile: nothing to remove
+                self.typed, self.tile = "", None if tile is None else tile.removed()
         elif key.command is KeyCommand.CONFIRM:
-            return None if self.typed is None and tile is None else self._correction(self.typed or "")
+            if self.typed is None and tile is None and returning is None:
+                return None
+            return self._correction(self.typed or "")
         else:
             self._drop_pick()
             return KioskAction(_KEYPAD_ACTIONS[key.command]) if key.command in _KEYPAD_ACTIONS else None

@@ -13,6 +13,9 @@ transcript's frame, as the map is drawn:
   map: E, then SW, then NW (clockwise from the right); a fourth tap starts again at E. Three
   different digits make the tile (``142@1,0/E`` for 1, 4, 2).
 
+A Holominoes pass names the pool tile it returns to the sack (``pass 456``): the same keypad
+picks its three numbers, read clockwise from any one (:class:`ReturnPick`).
+
 Picks are a tuple of strings, one per slot of the game (``""``: not picked yet).
 """
 
@@ -23,7 +26,9 @@ from typing import Protocol
 
 from display.keypad import KeypadText
 from engine.holominoes.geometry import NUMBERED
+from engine.holominoes.tiles import Tile as Holomino
 from engine.holominoes.tiles import corner_placement, format_placement
+from engine.holominoes.tiles import format_tile as format_holomino
 from engine.holominoes.tiles import parse_placement as parse_holomino
 from engine.placement import place_of
 from engine.superwild.tiles import (
@@ -245,4 +250,47 @@ class TilePick:
             picked=frozenset() if picks is None else self.keypad.lit(picks),
             removing=picks is None,
             ready=self.true is not None,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ReturnPick:
+    """The pool tile a Holominoes pass returns to the sack (games.md ``pass 456``), its numbers
+    picked on the game's keypad as they read clockwise on the tile, from any one.
+
+    Attributes:
+        keypad: the game's faces.
+        picks: the numbers picked so far.
+    """
+
+    keypad: HolominoesKeypad
+    picks: Picks
+
+    @classmethod
+    def of(cls, keypad: HolominoesKeypad) -> ReturnPick:
+        """Nothing picked yet."""
+        return cls(keypad, keypad.start())
+
+    def pressed(self, group: int, face: str) -> ReturnPick:
+        """The face key ``face`` of ``group`` pressed."""
+        return replace(self, picks=self.keypad.press(self.picks, group, face))
+
+    @property
+    def tile(self) -> str | None:
+        """The tile picked, written from its smallest number (``"142"``); None until the picks are
+        three different numbers."""
+        if not all(self.picks) or len(set(self.picks)) < 3:
+            return None
+        a, b, c = (int(p) for p in self.picks)
+        turns = ((a, b, c), (b, c, a), (c, a, b))  # the same tile read from each number
+        return format_holomino(Holomino(min(turns)))
+
+    def text(self) -> KeypadText:
+        """The keypad's words and lit keys."""
+        return KeypadText(
+            title="Pass: the tile returned",
+            now="pass",
+            chosen="pass " + (self.tile or "".join(p or "?" for p in self.picks)),
+            picked=self.keypad.lit(self.picks),
+            ready=self.tile is not None,
         )

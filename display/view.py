@@ -122,6 +122,8 @@ class KioskView:
         pending_illegal: on a game map, the turn in progress breaks a rule.
         out_of_sync: on a game map, no turn leads to the table seen (the alert says what to put back).
         pass_label: the button of a turn with nothing laid (``"Pass"``; Super Wild's ``"Draw"``).
+        pass_returns_tile: the pass names the pool tile it returns (Holominoes, ``pass 456``): the
+            button opens the game's keypad to pick it.
         can_freeze: the game has freezing (§3-3, MODLINSEQ): its button is shown.
     """
 
@@ -151,6 +153,7 @@ class KioskView:
     pending_illegal: bool = False
     out_of_sync: bool = False
     pass_label: str = "Pass"
+    pass_returns_tile: bool = False
     can_freeze: bool = True
 
     def __post_init__(self) -> None:

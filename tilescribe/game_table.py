@@ -53,6 +53,8 @@ from tilescribe.turn_signals import TurnSignals
 
 #: Each game's turn with nothing laid (games.md): what ending a turn with nothing new writes.
 PASS_MOVES = {"Yushino": "pass", "Super Wild": "draw", "Holominoes": "pass"}
+#: The games whose pass names the pool tile it returns to the sack (games.md: ``pass 456``).
+PASS_RETURNS_TILE = frozenset({"Holominoes"})
 #: A tile's other reading is tried in its stead when the reader finds it at least this likely
 #: against the reading taken. On 60 TRAIN-style tables per game (vision.sim.table_shots seeds
 #: 4000..4059), floors 0.3 / 0.1 / 0.05 / 0.02 keep the true tile of a misread within reach in
@@ -133,11 +135,19 @@ class GameTable(TurnSignals[TableRecord]):
             return None
         return self._commit(self._turn)
 
-    def pass_turn(self) -> TableRecord | None:
+    def pass_turn(self, returned: str = "") -> TableRecord | None:
         """The current player takes the game's turn with nothing laid (Super Wild: draws; Yushino,
-        Holominoes: passes); None (and the rule in the alert) when the rules refuse it."""
+        Holominoes: passes); None (and the rule in the alert) when the rules refuse it.
+
+        Args:
+            returned: Holominoes: the pool tile the pass returns to the sack (``"456"``); a
+                Holominoes pass without one is refused, with the rule. The other games take none.
+        """
         name = self.rules.name
-        report = self.game.judged(PASS_MOVES[name])
+        if returned and name not in PASS_RETURNS_TILE:
+            self._say(f"Not committed: a {name} {PASS_MOVES[name]} returns no tile.", AlertLevel.ERROR)
+            return None
+        report = self.game.judged(f"{PASS_MOVES[name]} {returned}".strip())
         if not report.legal:
             self._say(f"Not committed: {self._error_text(report)}", AlertLevel.ERROR)
             return None
@@ -342,6 +352,7 @@ class GameTable(TurnSignals[TableRecord]):
             pending_illegal=turn is not None and not turn.legal,
             out_of_sync=bool(self._sync),
             pass_label=PASS_MOVES[self.rules.name].capitalize(),
+            pass_returns_tile=self.rules.name in PASS_RETURNS_TILE,
             can_freeze=False,
             camera=self.camera,
             alert=self.alert,

@@ -3,7 +3,9 @@
 Each frame of the folder carries the layout on the table (``"layout"``, the transcript's frame), the
 hand flag and a tiny blank image: what tilescribe.observe.TruthObserver reads, with no camera and
 no renderer. For every turn: the hand over the table, then the table still with the turn laid, then
-the end-of-turn event (vision.capture.sources format). Optionally one turn is first laid wrong
+the end-of-turn event (vision.capture.sources format; a Holominoes pass that returns a tile,
+``pass 456``, ends its turn with a ``"pass"`` event whose face is that tile, as the kiosk's Pass
+sends it). Optionally one turn is first laid wrong
 (one digit of one new tile changed, so that the rules refuse it), its end signalled, then fixed.
 It stands in for the rendered recordings (vision.sim) in the tests, the benchmark's ``--truth``
 path and the demos where those cannot be made.
@@ -77,13 +79,19 @@ def write_layout_recording(rules: TableRules, text: str, out: Path, wrong_turn: 
     frames: list[dict[str, object]] = []
     events: list[dict[str, object]] = []
 
+    turns = rules.replay_text(text).turns
+
     def add(layout: frozenset[str], hand: bool, count: int, end_turn: int | None = None) -> None:
         for _ in range(count):
             frames.append({"file": "blank.png", "t": round(len(frames) / FPS, 4), "cells": {},
                            "hand": hand, "layout": sorted(layout)})
         if end_turn is not None:
             index = len(frames) - 1
-            events.append({"t": frames[index]["t"], "frame": index, "type": "end_turn", "turn": end_turn})
+            event = {"t": frames[index]["t"], "frame": index, "type": "end_turn", "turn": end_turn}
+            words = turns[end_turn - 1].moves[0].split() if turns[end_turn - 1].moves else []
+            if turns[end_turn - 1].kind == "pass" and len(words) == 2:  # a pass naming the tile it returns
+                event.update(type="pass", face=words[1])
+            events.append(event)
 
     layout = rules.layout(transcript_prefix(text, 0))
     add(layout, False, STILL_FRAMES)

@@ -32,9 +32,9 @@ from vision.capture.sources import Frame, FrameSource, SourceError, SourceEvent,
 
 log = logging.getLogger(__name__)
 
-#: Recording events the session acts on, besides "end_turn".
-_EVENT_ACTIONS = {"pass": ActionKind.PASS, "freeze": ActionKind.FREEZE, "undo": ActionKind.UNDO,
-                  "end_game": ActionKind.END_GAME}
+#: Recording events the session acts on, besides "end_turn", "pass" (its ``face``: the tile a
+#: Holominoes pass returns) and the corrections.
+_EVENT_ACTIONS = {"freeze": ActionKind.FREEZE, "undo": ActionKind.UNDO, "end_game": ActionKind.END_GAME}
 
 
 class SessionTable(Protocol):
@@ -68,8 +68,9 @@ class SessionTable(Protocol):
         """The end-of-turn signal."""
         ...
 
-    def pass_turn(self) -> JournalTurn | None:
-        """The current player's turn with nothing laid."""
+    def pass_turn(self, returned: str = "") -> JournalTurn | None:
+        """The current player's turn with nothing laid (``returned``: the pool tile a Holominoes
+        pass returns, ``"456"``)."""
         ...
 
     def freeze(self) -> JournalTurn | None:
@@ -271,12 +272,14 @@ class Session:
                 self._record(self.table.request_end())
 
     def _event(self, event: SourceEvent) -> None:
-        if event.type == "end_turn":
+        if event.type in ("end_turn", "pass"):
             if event.turn is not None and event.turn != len(self.table.game.history) + 1:
                 log.info("frame %d: end of turn %d ignored (turn %d is in progress)", event.frame, event.turn,
                          len(self.table.game.history) + 1)
-                return
-            self._record(self.table.request_end())
+            elif event.type == "pass":  # its face: the pool tile a Holominoes pass returns
+                self.act(KioskAction(ActionKind.PASS, face=event.face))
+            else:
+                self._record(self.table.request_end())
         elif event.type in _EVENT_ACTIONS:
             self.act(KioskAction(_EVENT_ACTIONS[event.type]))
         elif event.type == "correct" and event.cell is not None and event.face is not None:
@@ -309,7 +312,7 @@ class Session:
         elif table.game_over:
             return
         elif action.kind is ActionKind.PASS:
-            self._record(table.pass_turn())
+            self._record(table.pass_turn(action.face or ""))
         elif action.kind is ActionKind.FREEZE:
             self._record(table.freeze())
         elif action.kind is ActionKind.END_GAME:

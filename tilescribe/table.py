@@ -115,8 +115,12 @@ class Table(TurnSignals[TurnRecord]):
         self.game.play(self._turn.placements)
         return self._committed()
 
-    def pass_turn(self) -> TurnRecord:
-        """The current player passes."""
+    def pass_turn(self, returned: str = "") -> TurnRecord | None:
+        """The current player passes; a MODLINSEQ pass returns no tile (with ``returned``, None and
+        the alert say so)."""
+        if returned:
+            self._say("Not committed: a MODLINSEQ pass returns no tile.", AlertLevel.ERROR)
+            return None
         self.game.pass_turn()
         return self._committed()
 

@@ -161,7 +161,7 @@ def replay(text: str) -> tuple[Game, Replay]:
                 violation = exc.as_violation()
         if violation is not None and not game.is_over:
             game.skip()
-        kind = PASS if moves[0].lower() == "pass" else PLAY
+        kind = PASS if words[0].lower() == "pass" else PLAY
         score = result.score if result is not None else 0
         details = _details(game, result)
         reports.append(

@@ -143,7 +143,7 @@ def test_an_end_turn_with_nothing_new_is_the_games_own_pass() -> None:
         text = _truth(game, seed, turns=1)
         table = GameTable(TableSettings.of_transcript(text), text)
         record = table.pass_turn()
-        if game == "Holominoes":  # a pass returns a named pool tile, which the camera cannot see
+        if game == "Holominoes":  # a pass names the pool tile it returns, picked on the kiosk's keypad
             assert record is None and "pass names the pool tile" in table.alert
         else:
             assert record is not None and record.moves == {"Yushino": "pass", "Super Wild": "draw"}[game]

@@ -100,3 +100,12 @@ def test_simulate_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     transcript.write_text('[Game "Holominoes"]\n[Players "Ana, Bo"]\n1. Ana: 132@1,0/Q\n', encoding="utf-8")
     assert main(["simulate", str(transcript), "--game", "holominoes", "--out", str(out)]) == 2
     assert capsys.readouterr().err.startswith(f"tilescribe simulate: {transcript}:3:")
+
+
+def test_a_holominoes_pass_ends_its_turn_naming_the_tile_it_returns(tmp_path: Path) -> None:
+    # seed 12's first two turns leave tile 134 fitting nowhere: a pass may return it
+    text = _upto(rules_for("Holominoes").random_transcript(12, players=2, turns=3), 2) + "3. Ana: pass 134\n"
+    out = record_table_game(text, tmp_path / "rec", seed=3, size=(160, 120), fps=3.0)
+    events = [json.loads(line) for line in (out / "events.jsonl").read_text().splitlines()]
+    assert [(e["type"], e["turn"], e.get("face")) for e in events] == [
+        ("end_turn", 1, None), ("end_turn", 2, None), ("pass", 3, "134")]

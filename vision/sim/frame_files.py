@@ -2,7 +2,8 @@
 
 The recording format is the one tilescribe.capture's RecordingSource reads (vision/capture/sources.py):
 one JPEG per frame, ``frames.json`` (the recording's facts and one entry per frame with its truth)
-and ``events.jsonl`` (an ``end_turn`` event per end-of-turn signal).
+and ``events.jsonl`` (an ``end_turn`` event per end-of-turn signal; a Holominoes pass that returns a
+tile ends its turn with a ``pass`` event whose face is that tile, as the kiosk's Pass sends it).
 """
 
 from __future__ import annotations
@@ -64,9 +65,15 @@ def write_recording_files(
         name = f"{frame.index:06d}.jpg"
         (out / name).write_bytes(frame.jpeg)
         entries.append({"file": name, "t": frame.t, **truth(frame)})
-        events += [json.dumps({"t": frame.t, "frame": frame.index, "type": "end_turn", "turn": e.turn})
-                   for e in frame.turn_ends]
+        events += [json.dumps(_event(frame.t, frame.index, e)) for e in frame.turn_ends]
     doc = {**facts, "frames": entries}
     (out / "frames.json").write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
     (out / "events.jsonl").write_text("".join(e + "\n" for e in events), encoding="utf-8")
     return len(entries), len(events)
+
+
+def _event(t: float, frame: int, end: TurnEnd) -> dict[str, Any]:
+    """One end-of-turn signal as a line of events.jsonl."""
+    if end.returned:
+        return {"t": t, "frame": frame, "type": "pass", "turn": end.turn, "face": end.returned}
+    return {"t": t, "frame": frame, "type": "end_turn", "turn": end.turn}

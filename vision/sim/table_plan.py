@@ -73,6 +73,7 @@ class TableGame:
         initial: tiles lying there before the first turn.
         turns: per turn line, its steps in order (a draw or a pass has none).
         lines: per turn, its line in the transcript (1-based).
+        returned: per turn, the pool tile a Holominoes pass returns (``"456"``), else ``""``.
     """
 
     game: str
@@ -81,6 +82,7 @@ class TableGame:
     initial: tuple[Step, ...]
     turns: tuple[tuple[Step, ...], ...]
     lines: tuple[int, ...]
+    returned: tuple[str, ...] = ()
 
     def token(self, step: Step) -> str:
         """The tile of ``step`` where it ends up, as a reading writes it (``R7@3,0``, ``132@1,0/E``)."""
@@ -165,6 +167,7 @@ def _holominoes(text: str) -> TableGame:
     taken: dict[Place, int] = {}
     initial: list[Step] = []
     turns: list[tuple[Step, ...]] = []
+    returned: list[str] = []
     if settings.start is not None:
         initial.append(_laid(pieces, taken, settings.start, 0))
     for record in records:
@@ -173,8 +176,9 @@ def _holominoes(text: str) -> TableGame:
         except ValueError as exc:
             raise TranscriptError(record.line, record.tokens[0].column, str(exc)) from None
         turns.append((_laid(pieces, taken, move.placement, record.line),) if isinstance(move, Play) else ())
+        returned.append("" if isinstance(move, Play) or move.tile is None else format_tile(move.tile))
     return TableGame("holominoes", len(settings.players), tuple(pieces), tuple(initial), tuple(turns),
-                     tuple(r.line for r in records))
+                     tuple(r.line for r in records), tuple(returned))
 
 
 def _laid(pieces: list[Piece], taken: dict[Place, int], placement: Placement, line: int) -> Step:

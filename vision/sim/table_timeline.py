@@ -193,7 +193,7 @@ def schedule_table(
         if steps:
             plan.lay(index + 1, seat, steps, disturbance)
         plan.t += plan.dur(pacing.settle)
-        plan.ends.append(TurnEnd(plan.t, index + 1))
+        plan.ends.append(TurnEnd(plan.t, index + 1, game.returned[index] if game.returned else ""))
         plan.t += plan.dur(pacing.after)
         if game.game == "superwild" and rng.random() < disturbance.shift_chance:
             plan.shift_layout(seat, disturbance)

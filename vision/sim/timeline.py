@@ -131,10 +131,12 @@ class Detour:
 
 @dataclass(frozen=True, slots=True)
 class TurnEnd:
-    """The end of turn ``turn`` (1-based) is signalled at time ``t``."""
+    """The end of turn ``turn`` (1-based) is signalled at time ``t``; a Holominoes pass names the
+    pool tile it returns (``returned``, ``"456"``; else ``""``)."""
 
     t: float
     turn: int
+    returned: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -309,14 +309,14 @@ class Kiosk:
             return KioskAction({"r": ActionKind.REMATCH, "n": ActionKind.NEW_GAME}.get(
                 (event.unicode or "").lower(), ActionKind.QUIT))
         if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE):
-            if self.selected is not None or self.tile is not None or self.returning is not None:
+            if self._picking:
                 return self._correction(self.typed or "")
             return KioskAction(ActionKind.END_TURN)
         if event.key == pygame.K_TAB:
             self._pick_next()
             return None
         if event.key == pygame.K_ESCAPE:
-            if self.selected is None and self.tile is None and self.returning is None:
+            if not self._picking:
                 return KioskAction(ActionKind.QUIT)
             self._drop_pick()
             return None
@@ -360,6 +360,11 @@ class Kiosk:
         self._drop_pick()
         return action
 
+    @property
+    def _picking(self) -> bool:
+        """A cell, a tile or a pass's tile is being picked on the keypad."""
+        return self.selected is not None or self.tile is not None or self.returning is not None
+
     def _drop_pick(self) -> None:
         self.selected, self.typed, self.tile, self.returning = None, None, None, None
 
@@ -372,7 +377,7 @@ class Kiosk:
             return KioskAction(ActionKind.QUIT)
         # the keypad answers while a cell or tile is picked, the play buttons while none is: a pick
         # made or dropped since the last drawing leaves the other's rectangles behind until the next one
-        if self.selected is not None or self.tile is not None or self.returning is not None:
+        if self._picking:
             for key in self.keys:
                 if key.rect.collidepoint(x, y):
                     return self._press(key)

@@ -1,6 +1,5 @@
 """Reading a Holominoes table from one photo: the hexagonal tiles found, their three numbered
-corners read and the tiles placed on the axial grid (games.md "Reading a table", issue
-"Holominoes: hexagonal tiles with corner digits").
+corners read and the tiles placed on the axial grid (games.md "Reading a table").
 
 1. The tiles, their radius and the layout's turn, found as one hexagonal lattice
    (vision.table.hex_layout: tiles meet edge to edge, so every corner points one of six ways).
@@ -22,7 +21,8 @@ corners read and the tiles placed on the axial grid (games.md "Reading a table",
    of every tile's digit at that point (``SAME_POINT``); each tile takes the three different
    digits likeliest at its corners.
    A cell next to the tiles found that the finder left out (its body taken for table) is read
-   too, and kept when its corners read as a tile's (``NEIGHBOUR_SURE``).
+   too, and kept when its corners read as a tile's (``NEIGHBOUR_SURE``); the cells next to a tile
+   so kept are read in turn, until no new tile is found.
 3. vision.table.holominoes_grid places them on the grid in the transcript's frame.
 4. Each tile placed keeps its likeliest other readings (``ALTERNATIVES``: another three different
    digits at the same corners, hence another tile or turn on the same cell), each with its
@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -121,19 +121,14 @@ def read_holominoes(image: np.ndarray, reader: TileReader, digits: int = DEFAULT
         best = max((_corner_reads(image, finder.layout(best.layout.radius * k), reader, allowed)
                     for k in STRETCHES), key=lambda r: r.fit)
     best = _corner_reads(image, best.layout, reader, allowed, ALL_VIEWS, neighbours=True)
-    layout, centres, found, faces, at = best.layout, best.centres, best.found, best.faces, best.at
+    if not best.found:
+        return HolominoesReading(holominoes_grid([]), (), best.layout.turn, {})
+    best, keep = _grown(image, best, reader, allowed)
+    layout, centres, faces, at = best.layout, best.centres, best.faces, best.at
     turn = layout.turn
-    if not found:
-        return HolominoesReading(holominoes_grid([]), (), turn, {})
     ways = _corner_ways(turn)
     unit = np.column_stack([np.cos(ways), np.sin(ways)])  # [6, 2]
-    none = np.clip(faces[:, :, _NONE], 1e-6, 1 - 1e-6)
     numbered = list(range(best.parity, 6, 2))  # one way for every tile: they meet edge to edge
-    bitten = [j for j in range(6) if j not in numbered]
-    keep = np.arange(len(centres)) < found
-    digits_read = (1 - none[:, numbered]).min(axis=1) >= NEIGHBOUR_SURE
-    bites_read = np.exp(np.log(none[:, bitten]).mean(axis=1)) >= NEIGHBOUR_SURE  # over the three bites
-    keep |= digits_read & bites_read
     centres, at, faces = centres[keep], at[keep], faces[keep]
     digit_crops = best.crops[np.flatnonzero(keep)[:, None] * 6 + np.array(numbered)[None]].reshape(
         -1, *best.crops.shape[1:])
@@ -241,6 +236,40 @@ def _corner_reads(
     return _CornerReads(layout, centres, found, at, crops, faces, parity, score[parity] / found)
 
 
+def _tiles_kept(reads: _CornerReads) -> np.ndarray:
+    """Which cells read are tiles (bool [n]): the layout's own, and beside them the cells whose
+    numbered corners each read a digit and whose bites read blank on the whole (NEIGHBOUR_SURE)."""
+    none = np.clip(reads.faces[:, :, _NONE], 1e-6, 1 - 1e-6)
+    numbered = list(range(reads.parity, 6, 2))
+    bitten = [j for j in range(6) if j not in numbered]
+    digits_read = (1 - none[:, numbered]).min(axis=1) >= NEIGHBOUR_SURE
+    bites_read = np.exp(np.log(none[:, bitten]).mean(axis=1)) >= NEIGHBOUR_SURE  # over the three bites
+    return (np.arange(len(none)) < reads.found) | (digits_read & bites_read)
+
+
+def _grown(
+    image: np.ndarray, reads: _CornerReads, reader: TileReader, allowed: tuple[str, ...]
+) -> tuple[_CornerReads, np.ndarray]:
+    """The cells read grown tile by tile: where a cell beside the layout is a tile, the empty cells
+    beside it are read too (a tile the finder left out can lie beside another it left out), until
+    no new tile is found. Returns the reads and which of their cells are tiles (bool [n])."""
+    keep = _tiles_kept(reads)
+    radius, turn = reads.layout.radius, reads.layout.turn
+    while True:
+        new = _neighbours(reads.centres[keep], radius, turn, image.shape, reads.centres)
+        if not len(new):
+            return reads, keep
+        more = _corner_reads(image, HexLayout(new, radius, turn), reader, allowed, ALL_VIEWS)
+        reads = replace(reads, centres=np.vstack([reads.centres, more.centres]),
+                        at=np.concatenate([reads.at, more.at]),
+                        crops=np.concatenate([reads.crops, more.crops]),
+                        faces=np.concatenate([reads.faces, more.faces]))
+        grown = _tiles_kept(reads)
+        if grown.sum() == keep.sum():
+            return reads, grown
+        keep = grown
+
+
 def _corner_ways(turn: float) -> np.ndarray:
     """The directions of a tile's six corners (float [6], radians, atan2 on the photo), corner j
     at the layout's ``turn`` + j 60 degrees."""
@@ -276,16 +305,18 @@ def _digit_ups(reader: TileReader, crops: np.ndarray, corners_deg: np.ndarray) -
     return np.repeat(-corners_deg[upright_log.argmax(axis=1)], 3)
 
 
-def _neighbours(centres: np.ndarray, radius: float, turn: float, shape: tuple[int, ...]) -> np.ndarray:
-    """The empty cells next to the tiles found (float [m, 2], photo pixels), inside the photo."""
+def _neighbours(centres: np.ndarray, radius: float, turn: float, shape: tuple[int, ...],
+                taken: np.ndarray | None = None) -> np.ndarray:
+    """The cells next to the tiles at ``centres`` (float [m, 2], photo pixels), inside the photo,
+    that are not ``taken`` (float [k, 2]; default: the tiles themselves)."""
     step = math.sqrt(3) * radius
     ways = turn + np.radians(30 + 60 * np.arange(6))
     around = (centres[:, None, :] + step * np.column_stack([np.cos(ways), np.sin(ways)])[None]).reshape(-1, 2)
     cells: list[np.ndarray] = []
     for cell in around:
         inside = radius <= cell[0] <= shape[1] - radius and radius <= cell[1] <= shape[0] - radius
-        taken = [*centres, *cells]
-        if inside and min(float(np.hypot(*(cell - c))) for c in taken) > step / 2:
+        near = [*(centres if taken is None else taken), *cells]
+        if inside and min(float(np.hypot(*(cell - c))) for c in near) > step / 2:
             cells.append(cell)
     return np.array(cells).reshape(-1, 2)
 

@@ -234,8 +234,9 @@ class Kiosk:
         camera = corner.render(f"camera: {view.camera.value}", True, t.muted)
         screen.blit(camera, camera.get_rect(bottomleft=(int(4 * s), h - int(2 * s))))
         panel = pygame.Rect(board_side, 0, w - board_side, h)
-        if self.returning is not None:
-            self.keys = keypad_keys(self.returning.keypad.groups, panel, s)
+        if self.returning is not None:  # a pass returns a tile: no Remove
+            keys = keypad_keys(self.returning.keypad.groups, panel, s)
+            self.keys = [k for k in keys if k.command is not KeyCommand.REMOVE]
             draw_keypad(screen, t, self.keys, panel, self.returning.text(), s)
             return
         if self.tile is not None:
@@ -412,8 +413,7 @@ class Kiosk:
             else:
                 self.typed = key.face
         elif key.command is KeyCommand.REMOVE:
-            if returning is None:  # a pass returns a tile: nothing to remove
-                self.typed, self.tile = "", None if tile is None else tile.removed()
+            self.typed, self.tile = "", None if tile is None else tile.removed()
         elif key.command is KeyCommand.CONFIRM:
             if self.typed is None and tile is None and returning is None:
                 return None

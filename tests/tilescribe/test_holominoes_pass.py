@@ -69,6 +69,7 @@ def test_pass_on_the_kiosk_picks_the_returned_tile_and_passes(size: tuple[int, i
         kiosk.show(table.view())
         faces = {k.face: k.rect for k in kiosk.keys if k.command is KeyCommand.FACE}
         assert set(faces) == {"1", "2", "3", "4", "5", "6"}
+        assert KeyCommand.REMOVE not in {k.command for k in kiosk.keys}  # a pass returns a tile
         ok = next(k.rect for k in kiosk.keys if k.command is KeyCommand.CONFIRM)
         for digit in "34":  # read clockwise from the 3: 3, 4, then 1
             tap(kiosk, faces[digit].center)

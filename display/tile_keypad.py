@@ -26,8 +26,7 @@ from typing import Protocol
 
 from display.keypad import KeypadText
 from engine.holominoes.geometry import NUMBERED
-from engine.holominoes.tiles import Tile as Holomino
-from engine.holominoes.tiles import corner_placement, format_placement
+from engine.holominoes.tiles import clockwise_tile, corner_placement, format_placement
 from engine.holominoes.tiles import format_tile as format_holomino
 from engine.holominoes.tiles import parse_placement as parse_holomino
 from engine.placement import place_of
@@ -282,8 +281,7 @@ class ReturnPick:
         if not all(self.picks) or len(set(self.picks)) < 3:
             return None
         a, b, c = (int(p) for p in self.picks)
-        turns = ((a, b, c), (b, c, a), (c, a, b))  # the same tile read from each number
-        return format_holomino(Holomino(min(turns)))
+        return format_holomino(clockwise_tile((a, b, c)))
 
     def text(self) -> KeypadText:
         """The keypad's words and lit keys."""

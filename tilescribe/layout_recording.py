@@ -88,9 +88,10 @@ def write_layout_recording(rules: TableRules, text: str, out: Path, wrong_turn: 
         if end_turn is not None:
             index = len(frames) - 1
             event = {"t": frames[index]["t"], "frame": index, "type": "end_turn", "turn": end_turn}
-            words = turns[end_turn - 1].moves[0].split() if turns[end_turn - 1].moves else []
-            if turns[end_turn - 1].kind == "pass" and len(words) == 2:  # a pass naming the tile it returns
-                event.update(type="pass", face=words[1])
+            report = turns[end_turn - 1]
+            returned = report.moves[0].split()[1:] if report.kind == "pass" and report.moves else []
+            if returned:  # a pass naming the tile it returns
+                event.update(type="pass", face=returned[0])
             events.append(event)
 
     layout = rules.layout(transcript_prefix(text, 0))

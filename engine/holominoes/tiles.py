@@ -128,6 +128,17 @@ class Placement:
         return self.tile.oriented(self.first)
 
 
+def clockwise_tile(numbers: tuple[int, int, int]) -> Tile:
+    """The tile whose numbers read clockwise are ``numbers``, from any one of them: ``(3, 4, 1)``
+    -> ``Tile((1, 3, 4))``.
+
+    Raises:
+        ValueError: not three different numbers 1..9.
+    """
+    k = numbers.index(min(numbers))  # the tile is written from its smallest number
+    return Tile((numbers[k], numbers[(k + 1) % 3], numbers[(k + 2) % 3]))
+
+
 def corner_placement(cell: Cell, corners: tuple[int, int, int]) -> Placement:
     """The placement on ``cell`` with the numbers ``corners`` on (E, SW, NW): the inverse of
     :attr:`Placement.corners`.
@@ -135,8 +146,7 @@ def corner_placement(cell: Cell, corners: tuple[int, int, int]) -> Placement:
     Raises:
         ValueError: not three different numbers 1..9.
     """
-    k = corners.index(min(corners))  # the tile is written from its smallest number
-    return Placement(Tile((corners[k], corners[(k + 1) % 3], corners[(k + 2) % 3])), cell, NUMBERED[k])
+    return Placement(clockwise_tile(corners), cell, NUMBERED[corners.index(min(corners))])
 
 
 def parse_placement(text: str) -> Placement:

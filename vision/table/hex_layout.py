@@ -130,7 +130,8 @@ def lattice_steps(signal: np.ndarray, turn: float, least: float) -> list[float]:
     so which step holds tiles is for their reading to tell.
     """
     h, w = signal.shape
-    auto = _correlation(signal.astype(np.float32), signal.astype(np.float32), (2 * h, 2 * w))
+    image = signal.astype(np.float32)
+    auto = _correlation(image, image, (2 * h, 2 * w))
     short = min(h, w)
     low = max(STEP_RANGE[0] * short, least) * math.sqrt(3)
     steps = np.arange(low, max(STEP_RANGE[1] * short * math.sqrt(3), low + 2), 0.5)

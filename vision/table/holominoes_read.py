@@ -39,7 +39,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from engine.holominoes.geometry import NUMBERED
-from engine.holominoes.tiles import Placement, Tile, corner_placement, format_placement
+from engine.holominoes.tiles import Placement, Tile, clockwise_tile, corner_placement, format_placement
 from vision.reader.crop import INPUT_PX, tile_crops
 from vision.reader.faces import FACES, NOT_A_FACE
 from vision.reader.model import ALL_VIEWS, TileReader, geometric_mean, up_likelihood
@@ -120,7 +120,7 @@ def read_holominoes(image: np.ndarray, reader: TileReader, digits: int = DEFAULT
     if best.fit < FIT_FLOOR:  # the tiles are at none of the steps offered: search around the best
         best = max((_corner_reads(image, finder.layout(best.layout.radius * k), reader, allowed)
                     for k in STRETCHES), key=lambda r: r.fit)
-    best = _corner_reads(image, best.layout, reader, allowed, ALL_VIEWS, neighbours=True)
+    best = _corner_reads(image, best.layout, reader, allowed, ALL_VIEWS)
     if not best.found:
         return HolominoesReading(holominoes_grid([]), (), best.layout.turn, {})
     best, keep = _grown(image, best, reader, allowed)
@@ -181,9 +181,8 @@ def _placed_alternatives(
 def _cycle(seen: SeenHex) -> Tile:
     """The tile a seen hexagon's digits name: its numbered corners, listed by their direction
     (clockwise as seen, as E, SW, NW follow one another), read from the smallest."""
-    digits = [int(c.face) for c in seen.corners]
-    k = digits.index(min(digits))
-    return Tile((digits[k], digits[(k + 1) % 3], digits[(k + 2) % 3]))
+    a, b, c = (int(corner.face) for corner in seen.corners)
+    return clockwise_tile((a, b, c))
 
 
 def _placement(numbers: dict[str, int], on: Placement) -> Placement:
@@ -212,18 +211,15 @@ class _CornerReads:
 
 
 def _corner_reads(
-    image: np.ndarray, layout: HexLayout, reader: TileReader, allowed: tuple[str, ...], views: int = 1,
-    neighbours: bool = False,
+    image: np.ndarray, layout: HexLayout, reader: TileReader, allowed: tuple[str, ...], views: int = 1
 ) -> _CornerReads:
-    """Read the six corners of every tile of ``layout`` (and, with ``neighbours``, of the empty
-    cells beside them), each at ``views`` quarter turns (TileReader.probabilities)."""
+    """Read the six corners of every tile of ``layout``, each at ``views`` quarter turns
+    (TileReader.probabilities)."""
     centres, found = layout.centres, len(layout.centres)
     if not found:
         no_crops = np.zeros((0, INPUT_PX, INPUT_PX, 3), np.uint8)
         return _CornerReads(layout, centres, 0, np.zeros((0, 6, 2)), no_crops,
                             np.zeros((0, 6, len(FACES)), np.float32), 0, -math.inf)
-    if neighbours:
-        centres = np.vstack([centres, _neighbours(centres, layout.radius, layout.turn, image.shape)])
     ways = _corner_ways(layout.turn)
     unit = np.column_stack([np.cos(ways), np.sin(ways)])  # [6, 2]
     at = centres[:, None, :] + DIGIT_AT * layout.radius * unit[None]  # [n, 6, 2]
@@ -250,9 +246,9 @@ def _tiles_kept(reads: _CornerReads) -> np.ndarray:
 def _grown(
     image: np.ndarray, reads: _CornerReads, reader: TileReader, allowed: tuple[str, ...]
 ) -> tuple[_CornerReads, np.ndarray]:
-    """The cells read grown tile by tile: where a cell beside the layout is a tile, the empty cells
-    beside it are read too (a tile the finder left out can lie beside another it left out), until
-    no new tile is found. Returns the reads and which of their cells are tiles (bool [n])."""
+    """The layout's tiles read, grown cell by cell: the empty cells beside every tile are read too,
+    and where one is a tile (the finder left it out), the cells beside it in turn, until no new
+    tile is found. Returns the reads and which of their cells are tiles (bool [n])."""
     keep = _tiles_kept(reads)
     radius, turn = reads.layout.radius, reads.layout.turn
     while True:
@@ -306,19 +302,18 @@ def _digit_ups(reader: TileReader, crops: np.ndarray, corners_deg: np.ndarray) -
 
 
 def _neighbours(centres: np.ndarray, radius: float, turn: float, shape: tuple[int, ...],
-                taken: np.ndarray | None = None) -> np.ndarray:
+                taken: np.ndarray) -> np.ndarray:
     """The cells next to the tiles at ``centres`` (float [m, 2], photo pixels), inside the photo,
-    that are not ``taken`` (float [k, 2]; default: the tiles themselves)."""
+    that are not ``taken`` (float [k, 2], the cells read already)."""
     step = math.sqrt(3) * radius
     ways = turn + np.radians(30 + 60 * np.arange(6))
     around = (centres[:, None, :] + step * np.column_stack([np.cos(ways), np.sin(ways)])[None]).reshape(-1, 2)
-    cells: list[np.ndarray] = []
+    near = taken.reshape(-1, 2)
     for cell in around:
         inside = radius <= cell[0] <= shape[1] - radius and radius <= cell[1] <= shape[0] - radius
-        near = [*(centres if taken is None else taken), *cells]
-        if inside and min(float(np.hypot(*(cell - c))) for c in near) > step / 2:
-            cells.append(cell)
-    return np.array(cells).reshape(-1, 2)
+        if inside and np.hypot(*(near - cell).T).min() > step / 2:
+            near = np.vstack([near, cell])
+    return near[len(taken):]
 
 
 def _fused(log_p: np.ndarray, vertices: np.ndarray, radius: float) -> np.ndarray:

@@ -31,6 +31,7 @@ Constants were chosen on rendered TRAIN-style tables (vision.sim.table_shots, sp
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import cv2
@@ -131,31 +132,38 @@ def table_model(lab: np.ndarray) -> ColourModel:
     return _model(lab[ring])
 
 
-def body_models(lab: np.ndarray, not_table: np.ndarray) -> list[ColourModel]:
+def body_models(lab: np.ndarray, not_table: np.ndarray) -> Iterator[ColourModel]:
     """Candidate models of the tiles' body colour from the smooth pixels of ``not_table`` (bool
     H x W): the pixels within BODY_NEAR of their median, then of each of their BODY_COLOURS
     k-means centres (a patch of the table lighter than the rest may outnumber the tiles; the
     median is kept where it makes a tile-shaped region, since a tighter cluster may leave out a
-    tile in shade).
+    tile in shade). Given one by one: the k-means runs only when a model beyond the median's is
+    asked for.
 
     Raises:
-        TableFindError: too few smooth pixels apart from the table.
+        TableFindError: too few smooth pixels apart from the table (when the first is asked for).
     """
     light = lab[..., 0]
     gradient = np.hypot(cv2.Sobel(light, cv2.CV_32F, 1, 0), cv2.Sobel(light, cv2.CV_32F, 0, 1))
     pixels = lab[not_table & (gradient < SMOOTH_GRADIENT)]
     if len(pixels) < MIN_REGION_PX:
         raise TableFindError("nothing on the table stands apart from its colour")
+    given = 0
+    near = pixels[np.linalg.norm(pixels - np.median(pixels, axis=0), axis=1) < BODY_NEAR]
+    if len(near) >= MIN_REGION_PX:
+        given += 1
+        yield _model(near)
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 1.0)
     cv2.setRNGSeed(0)  # the same photo gives the same colours
     _, _, centres = cv2.kmeans(pixels, min(BODY_COLOURS, len(pixels)), np.zeros(0), criteria, 2,
                                cv2.KMEANS_PP_CENTERS)
-    models = []
-    for centre in (np.median(pixels, axis=0), *centres):
+    for centre in centres:
         near = pixels[np.linalg.norm(pixels - centre, axis=1) < BODY_NEAR]
         if len(near) >= MIN_REGION_PX:
-            models.append(_model(near))
-    return models or [_model(pixels)]
+            given += 1
+            yield _model(near)
+    if not given:
+        yield _model(pixels)
 
 
 def find_bodies(image: np.ndarray) -> list[Body]:
@@ -177,10 +185,10 @@ def find_bodies(image: np.ndarray) -> list[Body]:
     lab = cv2.cvtColor(light.relit(image), cv2.COLOR_BGR2Lab).astype(np.float32)
     not_table = light.distance(image) > TABLE_SIGMAS
     table = _model(lab[~not_table]) if (~not_table).sum() >= MIN_REGION_PX else table_model(lab)
-    median, *others = body_models(lab, not_table)
-    body, regions, shaped = _tile_mask(lab, median, table, not_table)
+    models = body_models(lab, not_table)
+    body, regions, shaped = _tile_mask(lab, next(models), table, not_table)
     if not shaped:  # the median colour makes no tile: the colour whose mask has most tile in it
-        masks = [(body, regions, shaped), *(_tile_mask(lab, m, table, not_table) for m in others)]
+        masks = [(body, regions, shaped), *(_tile_mask(lab, m, table, not_table) for m in models)]
         body, regions, shaped = max(masks, key=lambda m: sum(m[2]))
     if not regions:
         return []

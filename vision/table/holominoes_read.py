@@ -242,12 +242,10 @@ def _corner_reads(
 def _tiles_kept(reads: _CornerReads) -> np.ndarray:
     """Which cells read are tiles (bool [n]): the layout's own, and beside them the cells whose
     numbered corners each read a digit and whose bites read blank on the whole (NEIGHBOUR_SURE)."""
-    none = np.clip(reads.faces[:, :, _NONE], 1e-6, 1 - 1e-6)
-    numbered = list(range(reads.parity, 6, 2))
-    bitten = [j for j in range(6) if j not in numbered]
-    digits_read = (1 - none[:, numbered]).min(axis=1) >= NEIGHBOUR_SURE
-    bites_read = np.exp(np.log(none[:, bitten]).mean(axis=1)) >= NEIGHBOUR_SURE  # over the three bites
-    return (np.arange(len(none)) < reads.found) | (digits_read & bites_read)
+    bites = np.clip(reads.faces[:, 1 - reads.parity::2, _NONE], 1e-6, 1.0)
+    bites_read = np.exp(np.log(bites).mean(axis=1)) >= NEIGHBOUR_SURE  # over the three bites
+    digits_read = _least_digit(reads.faces, reads.parity) >= NEIGHBOUR_SURE
+    return (np.arange(len(bites)) < reads.found) | (digits_read & bites_read)
 
 
 def _grown(
@@ -263,7 +261,7 @@ def _grown(
         if not len(new):
             return reads, keep
         more = _corner_reads(image, HexLayout(new, radius, turn), reader, allowed)
-        maybe = _maybe_tiles(more.faces, reads.parity)
+        maybe = _least_digit(more.faces, reads.parity) >= MAYBE_TILE
         if maybe.any():  # read again at every quarter turn, as the layout's own tiles are
             faces, _ = reader.probabilities(more.crops[np.repeat(maybe, 6)], allowed, ALL_VIEWS)
             more.faces[maybe] = faces.reshape(-1, 6, faces.shape[1])
@@ -277,10 +275,10 @@ def _grown(
         keep = grown
 
 
-def _maybe_tiles(faces: np.ndarray, parity: int) -> np.ndarray:
-    """Which cells read at one view (faces float32 [n, 6, len(FACES)]) may be tiles (bool [n]):
-    each numbered corner (``parity``, as the layout's tiles) reads a digit at least MAYBE_TILE."""
-    return (1 - faces[:, parity::2, _NONE]).min(axis=1) >= MAYBE_TILE
+def _least_digit(faces: np.ndarray, parity: int) -> np.ndarray:
+    """Each cell's least likelihood of a digit (not "none") over its numbered corners (float [n]),
+    from its corners' faces (float32 [n, 6, len(FACES)]; ``parity``: which alternate corners)."""
+    return (1 - faces[:, parity::2, _NONE]).min(axis=1)
 
 
 def _corner_ways(turn: float) -> np.ndarray:

@@ -149,21 +149,24 @@ def body_models(lab: np.ndarray, not_table: np.ndarray) -> Iterator[ColourModel]
     if len(pixels) < MIN_REGION_PX:
         raise TableFindError("nothing on the table stands apart from its colour")
     given = 0
-    near = pixels[np.linalg.norm(pixels - np.median(pixels, axis=0), axis=1) < BODY_NEAR]
-    if len(near) >= MIN_REGION_PX:
-        given += 1
-        yield _model(near)
-    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 1.0)
-    cv2.setRNGSeed(0)  # the same photo gives the same colours
-    _, _, centres = cv2.kmeans(pixels, min(BODY_COLOURS, len(pixels)), np.zeros(0), criteria, 2,
-                               cv2.KMEANS_PP_CENTERS)
-    for centre in centres:
+    for centre in _body_centres(pixels):
         near = pixels[np.linalg.norm(pixels - centre, axis=1) < BODY_NEAR]
         if len(near) >= MIN_REGION_PX:
             given += 1
             yield _model(near)
     if not given:
         yield _model(pixels)
+
+
+def _body_centres(pixels: np.ndarray) -> Iterator[np.ndarray]:
+    """The candidate body colours of ``pixels`` (float32 [n, 3], Lab): their median, then their
+    BODY_COLOURS k-means centres (computed only when asked for)."""
+    yield np.median(pixels, axis=0)
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 1.0)
+    cv2.setRNGSeed(0)  # the same photo gives the same colours
+    _, _, centres = cv2.kmeans(pixels, min(BODY_COLOURS, len(pixels)), np.zeros(0), criteria, 2,
+                               cv2.KMEANS_PP_CENTERS)
+    yield from centres
 
 
 def find_bodies(image: np.ndarray) -> list[Body]:

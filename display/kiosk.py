@@ -48,6 +48,7 @@ class ActionKind(Enum):
     END_GAME = "end game"
     CORRECT = "correct"
     CORRECT_TILE = "correct tile"
+    ADD_TILE = "add tile"
     REMATCH = "rematch"
     NEW_GAME = "new game"
     QUIT = "quit"
@@ -62,7 +63,8 @@ class KioskAction:
         cell: for CORRECT, the cell whose reading is corrected.
         face: for CORRECT, the true face (``"7"``, ``"#"``) or ``""`` for an empty cell; for
             CORRECT_TILE, the true placement where the game's map shows ``tile`` (``"R7@3,0"``) or
-            ``""`` for no tile; for PASS, the pool tile a Holominoes pass returns (``"456"``).
+            ``""`` for no tile; for ADD_TILE, a tile the camera does not see, laid where the map
+            shows none (``"R7@3,1"``); for PASS, the pool tile a Holominoes pass returns (``"456"``).
         tile: for CORRECT_TILE, the tile tapped on a game's map, a placement in the transcript's
             frame (``"R1@3,0"``).
     """
@@ -77,6 +79,8 @@ class KioskAction:
             raise ValueError(f"{self.kind.value}: a correction needs a cell and a face, others neither")
         if (self.kind is ActionKind.CORRECT_TILE) != (self.tile is not None and self.face is not None):
             raise ValueError(f"{self.kind.value}: a tile's correction needs the tile and the true one")
+        if self.kind is ActionKind.ADD_TILE and not self.face:
+            raise ValueError(f"{self.kind.value}: needs the tile added")
 
 
 #: Touch buttons during play, in two rows.
@@ -224,8 +228,8 @@ class Kiosk:
             self.layout = None  # no hex cells: a tile is picked on the game's map
             self.map_rect = board_rect.inflate(0, -2 * corner.get_linesize())
             view.game_map.draw(screen, self.map_rect, t)
-            if self.tile is not None:  # the tile picked for a correction
-                outline = view.game_map.outline(self.map_rect, self.tile.shown)
+            if self.tile is not None:  # the tile (or empty place) picked for a correction
+                outline = view.game_map.outline(self.map_rect, self.tile.place)
                 pygame.draw.polygon(screen, t.selected, outline, max(3, int(4 * s)))
         else:
             self.layout = fit_layout(view.cells, board_rect)
@@ -234,14 +238,12 @@ class Kiosk:
         camera = corner.render(f"camera: {view.camera.value}", True, t.muted)
         screen.blit(camera, camera.get_rect(bottomleft=(int(4 * s), h - int(2 * s))))
         panel = pygame.Rect(board_side, 0, w - board_side, h)
-        if self.returning is not None:  # a pass returns a tile: no Remove
-            keys = keypad_keys(self.returning.keypad.groups, panel, s)
-            self.keys = [k for k in keys if k.command is not KeyCommand.REMOVE]
-            draw_keypad(screen, t, self.keys, panel, self.returning.text(), s)
-            return
-        if self.tile is not None:
-            self.keys = keypad_keys(self.tile.keypad.groups, panel, s)
-            draw_keypad(screen, t, self.keys, panel, self.tile.text(), s)
+        pick = self.returning or self.tile
+        if pick is not None:
+            keys = keypad_keys(pick.keypad.groups, panel, s)
+            removes = isinstance(pick, TilePick) and bool(pick.shown)  # not a pass's tile, nor one added
+            self.keys = [k for k in keys if removes or k.command is not KeyCommand.REMOVE]
+            draw_keypad(screen, t, self.keys, panel, pick.text(), s)
             return
         if self.selected is not None:
             self.keys = keypad_keys((view.faces,), panel, s)
@@ -294,8 +296,9 @@ class Kiosk:
         then passes); f freeze; e end the game; Tab picks the next occupied cell to correct and
         digits or # type its face; Escape drops the pick (or quits when nothing is picked); q quits.
         A touch or left click on a cell, or on a tile of a game's map (GameMap.tile_at), picks it and
-        opens the keypad (Enter then sends a tile's correction once its picks make a tile); on a
-        button presses it. On the
+        opens the keypad (Enter then sends a tile's correction once its picks make a tile); on an
+        empty place of a game's map (GameMap.place_at), the keypad picks a tile the camera does not
+        see there (sent as ADD_TILE); on a button presses it. On the
         final standings: r or Rematch, n or New game; any other key or tap closes.
         """
         if event.type == pygame.QUIT:
@@ -355,7 +358,8 @@ class Kiosk:
             true = self.tile.true
             if true is None:
                 return None
-            action = KioskAction(ActionKind.CORRECT_TILE, face=true, tile=self.tile.shown)
+            action = (KioskAction(ActionKind.CORRECT_TILE, face=true, tile=self.tile.shown) if self.tile.shown
+                      else KioskAction(ActionKind.ADD_TILE, face=true))
         else:
             action = KioskAction(ActionKind.CORRECT, self.selected, face)
         self._drop_pick()
@@ -395,10 +399,14 @@ class Kiosk:
                 self.selected, self.typed = (None if cell == self.selected else cell), None
         elif view is not None and view.game_map is not None and self.map_rect is not None \
                 and self.map_rect.collidepoint(x, y):
-            shown = view.game_map.tile_at(self.map_rect, (x, y))
-            if shown is not None:
-                again = self.tile is not None and self.tile.shown == shown
-                self.tile = None if again else TilePick.of(shown, view.game_map.keypad())
+            game_map, at = view.game_map, (x, y)
+            shown = game_map.tile_at(self.map_rect, at)
+            place = game_map.place_at(self.map_rect, at) if shown is None else None
+            pick = (TilePick.of(shown, game_map.keypad()) if shown is not None
+                    else TilePick.on(place, game_map.keypad()) if place is not None else None)
+            if pick is not None:
+                again = self.tile is not None and self.tile.place == pick.place
+                self.tile = None if again else pick
         return None
 
     def _press(self, key: Key) -> KioskAction | None:

@@ -3,7 +3,8 @@
 A tile of Yushino, Super Wild or Holominoes is corrected where the game's map (display.maps) shows
 it: the keypad (display.keypad) offers the game's faces in groups, each group a row of its own, and
 the picks make the true placement on the same place, in the game's notation (games.md) and the
-transcript's frame, as the map is drawn:
+transcript's frame, as the map is drawn. An empty place tapped takes a tile the camera does not
+see the same way (:meth:`TilePick.on`):
 
 - Yushino: ``0`` .. ``9`` and the blank ``#``; then ``#0`` .. ``#9``, a blank and the number it
   stands for (``#=7H9``);
@@ -25,7 +26,7 @@ from dataclasses import dataclass, replace
 from typing import Protocol
 
 from display.keypad import KeypadText
-from engine.holominoes.geometry import NUMBERED
+from engine.holominoes.geometry import NUMBERED, parse_cell
 from engine.holominoes.tiles import clockwise_tile, corner_placement, format_placement
 from engine.holominoes.tiles import format_tile as format_holomino
 from engine.holominoes.tiles import parse_placement as parse_holomino
@@ -40,6 +41,7 @@ from engine.superwild.tiles import (
     format_move,
     format_tile,
     parse_move,
+    parse_pos,
 )
 from engine.yushino.tiles import BLANK
 
@@ -79,8 +81,9 @@ class TileKeypad(Protocol):
         ``"E1 SW3 NW2"``)."""
         ...
 
-    def placement(self, shown: str, picks: Picks) -> str | None:
-        """The placement the picks make on the place of ``shown``; None until they make a tile."""
+    def placement(self, place: str, picks: Picks) -> str | None:
+        """The placement the picks make on ``place`` (``"H8"``, ``"3,0"``); None until they make a
+        tile."""
         ...
 
 
@@ -111,11 +114,11 @@ class YushinoKeypad:
     def face(self, shown: str) -> str:
         return shown[: len(shown) - len(self.place(shown))].replace("=", "")
 
-    def placement(self, shown: str, picks: Picks) -> str | None:
+    def placement(self, place: str, picks: Picks) -> str | None:
         face = picks[0]
         if not face:
             return None
-        return f"{BLANK}={face[1:]}{self.place(shown)}" if len(face) == 2 else f"{face}{self.place(shown)}"
+        return f"{BLANK}={face[1:]}{place}" if len(face) == 2 else f"{face}{place}"
 
 
 #: Super Wild's numbers on the keypad: one key for a colour's 6/9 tile.
@@ -156,9 +159,9 @@ class SuperWildKeypad:
     def face(self, shown: str) -> str:
         return format_tile(parse_move(shown).tile)
 
-    def placement(self, shown: str, picks: Picks) -> str | None:
+    def placement(self, place: str, picks: Picks) -> str | None:
         number, colour = picks
-        pos = parse_move(shown).target
+        pos = parse_pos(place)
         if number == "W":
             return format_move(Move(WILD, pos))
         if not (number and colour):
@@ -199,31 +202,39 @@ class HolominoesKeypad:
         corners = parse_holomino(shown).corners
         return self.words(tuple(map(str, corners)))
 
-    def placement(self, shown: str, picks: Picks) -> str | None:
+    def placement(self, place: str, picks: Picks) -> str | None:
         if not all(picks) or len(set(picks)) < 3:
             return None
         e, sw, nw = (int(p) for p in picks)
-        return format_placement(corner_placement(parse_holomino(shown).cell, (e, sw, nw)))
+        return format_placement(corner_placement(parse_cell(place), (e, sw, nw)))
 
 
 @dataclass(frozen=True, slots=True)
 class TilePick:
-    """A tile picked on a game's map for a correction, and what is picked for it so far.
+    """A tile picked on a game's map for a correction, or an empty place picked for a tile the
+    camera does not see, and what is picked for it so far.
 
     Attributes:
-        shown: the tile as the map shows it, a placement (``R1@3,0``).
+        shown: the tile as the map shows it, a placement (``R1@3,0``); ``""`` on an empty place.
+        place: where it lies (``"3,0"``).
         keypad: the game's faces.
         picks: the picks so far; None when Remove is picked (no tile there).
     """
 
     shown: str
+    place: str
     keypad: TileKeypad
     picks: Picks | None
 
     @classmethod
     def of(cls, shown: str, keypad: TileKeypad) -> TilePick:
         """``shown`` picked, nothing chosen for it yet."""
-        return cls(shown, keypad, keypad.start())
+        return cls(shown, keypad.place(shown), keypad, keypad.start())
+
+    @classmethod
+    def on(cls, place: str, keypad: TileKeypad) -> TilePick:
+        """The empty ``place`` picked for a tile the camera does not see, nothing chosen yet."""
+        return cls("", place, keypad, keypad.start())
 
     def pressed(self, group: int, face: str) -> TilePick:
         """The face key ``face`` of ``group`` pressed."""
@@ -237,14 +248,14 @@ class TilePick:
     def true(self) -> str | None:
         """The correction the picks make: the true placement, ``""`` for no tile, None until the
         picks make a tile."""
-        return "" if self.picks is None else self.keypad.placement(self.shown, self.picks)
+        return "" if self.picks is None else self.keypad.placement(self.place, self.picks)
 
     def text(self) -> KeypadText:
         """The keypad's words and lit keys."""
         picks = self.picks
         return KeypadText(
-            title=f"Correct {self.keypad.place(self.shown)}",
-            now=self.keypad.face(self.shown),
+            title=f"Correct {self.place}" if self.shown else f"Add a tile on {self.place}",
+            now=self.keypad.face(self.shown) if self.shown else "no tile read",
             chosen="no tile" if picks is None else self.keypad.words(picks),
             picked=frozenset() if picks is None else self.keypad.lit(picks),
             removing=picks is None,

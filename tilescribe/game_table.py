@@ -24,7 +24,8 @@ rules (engine.games.TableRules):
   while it is read the same (as a correction would). A confident reading is never overridden, so a tile laid
   where the rules refuse it stays flagged;
 - corrections of misread tiles (:meth:`GameTable.correct_tile` in the reading's frame, a recording's
-  event; :meth:`GameTable.correct_shown` where the kiosk's map shows the tile), undo, the end of
+  event; :meth:`GameTable.correct_shown` where the kiosk's map shows the tile); a tile the camera
+  does not see, added where the map shows none (:meth:`GameTable.add_shown`); undo, the end of
   the game.
 
 Pure logic: no camera, no screen, no files (tilescribe.session wires those in). Its public surface is
@@ -96,6 +97,8 @@ class GameTable(TurnSignals[TableRecord]):
         self._alternatives: Mapping[str, tuple[tuple[str, float], ...]] = {}
         #: a tile misread as it is seen -> the true placement ("" for no tile), while it is seen
         self._fixes: dict[str, str] = {}
+        #: tiles the camera does not see, by place, in the transcript's frame (``"3,1"`` -> ``"R7@3,1"``)
+        self._added: dict[str, str] = {}
         #: each tile read -> the tile the turn in progress takes for it (corrected, or a runner-up)
         self._shown: dict[str, str] = {}
         self._swaps: tuple[tuple[str, str], ...] = ()  # runner-ups taken for the turn in progress
@@ -182,6 +185,30 @@ class GameTable(TurnSignals[TableRecord]):
             self._say(f"{seen} corrected to {true or 'no tile'}.", AlertLevel.INFO)
         return True
 
+    def add_shown(self, true: str) -> bool:
+        """A tile the camera does not see: ``true`` (a placement in the transcript's frame,
+        ``R7@3,1``) lies where the kiosk's map shows no tile. It counts as read, brought into each
+        reading's frame (tilescribe.layout_frame), until the camera reads a tile on its place; a
+        correction there to no tile takes it back (:meth:`correct_shown`).
+
+        Returns:
+            True when it is taken (the journal notes it); False (the alert says why) when a tile is
+            read on that place now.
+
+        Raises:
+            ValueError: ``true`` is not a placement of the game (the message quotes it).
+        """
+        name = self.rules.name
+        place = place_of(name, true)
+        if place in {place_of(name, t) for t in self._aligned(self._layout()).values()}:
+            self._say(f"A tile is read on {place}: correct it instead.", AlertLevel.INFO)
+            return False
+        self._added[place] = true
+        self._update()
+        if self.alert_level is not AlertLevel.ERROR:
+            self._say(f"{true} added (the camera does not see it).", AlertLevel.INFO)
+        return True
+
     def correct_shown(self, shown: str, true: str) -> str | None:
         """Correct a tile where the kiosk's map shows it: the tile read on the place of ``shown`` (a
         placement in the transcript's frame, ``R1@2,0``) is truly ``true`` (``R7@2,0``; ``""``: no
@@ -198,6 +225,16 @@ class GameTable(TurnSignals[TableRecord]):
         """
         name = self.rules.name
         place = place_of(name, shown)
+        if place in self._added:  # a tile added by hand: corrected, or taken back
+            if true and place_of(name, true) != place:
+                raise ValueError(f"correction of {shown} names another place: {true}")
+            if true:
+                self._added[place] = true
+            else:
+                del self._added[place]
+            self._update()
+            self._say(f"{shown} corrected to {true or 'no tile'}.", AlertLevel.INFO)
+            return shown
         taken = list(self._shown.values())
         aligned = aligned_tiles(name, self.rules.layout(self.game.text), taken) if taken else {}
         seen = next((t for t, w in self._shown.items()
@@ -235,6 +272,7 @@ class GameTable(TurnSignals[TableRecord]):
         self.game = TranscriptGame(self.rules, header_of(self.settings))
         self.game_over = False
         self._fixes.clear()
+        self._added.clear()
         self._end_requested = self._fresh = False
         self._update()
         self._say("Rematch: clear the table.", AlertLevel.INFO)
@@ -271,7 +309,8 @@ class GameTable(TurnSignals[TableRecord]):
             return
         seen = self._seen
         self._fixes = {k: v for k, v in self._fixes.items() if k in seen}  # the reading changed
-        layout = frozenset({self._fixes.get(t, t) for t in seen} - {""})
+        layout = self._layout()
+        layout |= self._added_as_read(layout)
         self._moves, self._turn, self._sync = self._judged(layout)
         taken = ""
         if self._sync or (self._turn is not None and not self._turn.legal):
@@ -289,6 +328,30 @@ class GameTable(TurnSignals[TableRecord]):
             self._say(f"{taken[0].upper()}{taken[1:]} (the rules); correct it if wrong.", AlertLevel.INFO)
         elif self.alert_level is AlertLevel.ERROR:
             self._say("", AlertLevel.INFO)
+
+    def _layout(self) -> frozenset[str]:
+        """The layout read now with the corrections made (the reading's frame)."""
+        return frozenset({self._fixes.get(t, t) for t in self._seen or ()} - {""})
+
+    def _aligned(self, layout: frozenset[str]) -> dict[str, str]:
+        """Each tile of ``layout`` (the reading's frame) -> the same tile in the transcript's frame."""
+        if not layout:
+            return {}
+        return aligned_tiles(self.rules.name, self.rules.layout(self.game.text), sorted(layout))
+
+    def _added_as_read(self, layout: frozenset[str]) -> frozenset[str]:
+        """The tiles added by hand on places where ``layout`` (the reading's frame) has no tile, in
+        the reading's frame; an addition where the camera reads a tile now is dropped."""
+        if not self._added:
+            return frozenset()
+        name = self.rules.name
+        ours = self._aligned(layout)
+        held = {place_of(name, t) for t in ours.values()}
+        self._added = {p: t for p, t in self._added.items() if p not in held}
+        if not ours or not self._added:
+            return frozenset(self._added.values())
+        back = aligned_tiles(name, sorted(layout), [*ours.values(), *self._added.values()])  # to the reading
+        return frozenset(back[t] for t in self._added.values() if t in back)
 
     def _judged(self, layout: frozenset[str]) -> tuple[str, TurnReport | None, str]:
         """(moves, the engine's verdict, why no turn leads there) of a layout: ("", None, "") with

@@ -93,6 +93,10 @@ class SessionTable(Protocol):
         """Correct a misread tile of a layout (``"7H8"`` is ``"1H8"``); True when it is taken."""
         ...
 
+    def add_shown(self, true: str) -> bool:
+        """A tile the camera does not see, laid where a game's map shows none (``R7@3,1``)."""
+        ...
+
     def correct_shown(self, shown: str, true: str) -> str | None:
         """Correct the tile read where a game's map shows ``shown`` (``"R1@2,0"`` is ``"R7@2,0"``, in
         the transcript's frame); the tile read there (for the journal), None when none is taken."""
@@ -333,6 +337,14 @@ class Session:
                 return
             if seen is not None:
                 self.journal.note(f"corrected: {seen} is {action.face or 'no tile'}")
+        elif action.kind is ActionKind.ADD_TILE and action.face:
+            try:
+                added = table.add_shown(action.face)
+            except ValueError as exc:
+                log.warning("%s", exc)
+                return
+            if added:
+                self.journal.note(f"added: {action.face} (not seen by the camera)")
 
     def _correct_tile(self, seen: str, true: str) -> None:
         """A misread tile of a layout-read table corrected (a recording's ``correct_tile`` event:

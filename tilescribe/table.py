@@ -199,6 +199,13 @@ class Table(TurnSignals[TurnRecord]):
         self._say(f"Correct {shown} by its cell: touch it and type its face.", AlertLevel.INFO)
         return None
 
+    def add_shown(self, true: str) -> bool:
+        """Tiles are added on a game's map in the other games (tilescribe.game_table); on MODLINSEQ's
+        board a tile the camera does not see is corrected by its cell (:meth:`correct`). Says so
+        and returns False."""
+        self._say(f"Add {true} by its cell: touch it and type its face.", AlertLevel.INFO)
+        return False
+
     def _amend(self, cell: Hex, tile: Tile) -> bool:
         """Replay the game with ``tile`` on ``cell`` in the turn that placed it; False (and an alert)
         when a turn is then illegal."""

@@ -14,7 +14,8 @@ turn in progress (the moves the camera sees before the turn is committed) as pro
 outlined in ``theme.provisional``, or in ``theme.illegal`` when that turn breaks a rule, and
 outlines the last committed play's tiles in ``theme.last_turn``. A tap on a tile that may be
 corrected (:meth:`GameMap.tile_at`: the turn in progress; on Super Wild's open table any tile) opens
-the keypad with the game's faces (:meth:`GameMap.keypad`).
+the keypad with the game's faces (:meth:`GameMap.keypad`); a tap on an empty place
+(:meth:`GameMap.place_at`) opens it for a tile the camera does not see there.
 """
 
 from __future__ import annotations
@@ -43,9 +44,14 @@ class GameMap(Protocol):
         no tile is there to correct."""
         ...
 
-    def outline(self, rect: pygame.Rect, shown: str) -> list[tuple[float, float]]:
-        """The outline (pixels, a polygon) of the tile ``shown`` (from :meth:`tile_at`) when the map
-        fills ``rect``: the kiosk marks the tile picked for a correction with it."""
+    def place_at(self, rect: pygame.Rect, xy: tuple[float, float]) -> str | None:
+        """The empty place a tap at ``xy`` (pixels) picks for a tile the camera does not see when the
+        map fills ``rect``, in the game's notation (``"H8"``, ``"3,1"``, ``"1,0"``); None on a tile."""
+        ...
+
+    def outline(self, rect: pygame.Rect, place: str) -> list[tuple[float, float]]:
+        """The outline (pixels, a polygon) of the place ``place`` (engine.placement.place_of) when
+        the map fills ``rect``: the kiosk marks the tile or empty place picked with it."""
         ...
 
     def keypad(self) -> TileKeypad:

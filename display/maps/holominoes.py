@@ -21,7 +21,16 @@ from display.theme import Theme
 from display.tile_keypad import HolominoesKeypad
 from engine.games import Replay
 from engine.holominoes import Cell, parse_cell, parse_placement, parse_point, replay
-from engine.holominoes.geometry import BITES, CORNERS, NUMBERED, cell_at, centre_xy, corner_xy
+from engine.holominoes.geometry import (
+    BITES,
+    CORNERS,
+    NEIGHBOURS,
+    NUMBERED,
+    cell_at,
+    centre_xy,
+    corner_xy,
+    format_cell,
+)
 from engine.holominoes.tiles import corner_placement, format_placement
 
 #: Where a number sits, as a fraction of the radius from the centre towards its corner (clear of
@@ -61,9 +70,12 @@ class HolominoesMap:
     digits: int = 6
 
     def fit(self, rect: pygame.Rect) -> tuple[float, tuple[float, float]]:
-        """Tile radius (pixels) and the pixel of cell 0,0's centre that fit every cell into ``rect``."""
-        cells = [c for c, _ in self.tiles + self.pending] + list(self.blocked)
-        xs, ys = zip(*(centre_xy(c.key) for c in cells), strict=True)
+        """Tile radius (pixels) and the pixel of cell 0,0's centre that fit every cell and the cells
+        beside the tiles (where a tile the camera does not see may be added) into ``rect``."""
+        laid = [c.key for c, _ in self.tiles + self.pending]
+        beside = {(q + dq, r + dr) for q, r in laid for dq, dr in ((0, 0), *NEIGHBOURS)}
+        keys = beside | {c.key for c in self.blocked}
+        xs, ys = zip(*(centre_xy(k) for k in keys), strict=True)
         radius = min(rect.width / (max(xs) - min(xs) + 2.2), rect.height / (max(ys) - min(ys) + 2.0))
         mid_x, mid_y = (max(xs) + min(xs)) / 2, (max(ys) + min(ys)) / 2
         origin = (rect.centerx - radius * mid_x, rect.centery - radius * mid_y)
@@ -85,9 +97,16 @@ class HolominoesMap:
             return None
         return format_placement(corner_placement(Cell(*key), numbers))
 
-    def outline(self, rect: pygame.Rect, shown: str) -> list[tuple[float, float]]:
-        """The hexagon of the tile ``shown`` (pixels, its six corners)."""
-        cell = parse_placement(shown).cell
+    def place_at(self, rect: pygame.Rect, xy: tuple[float, float]) -> str | None:
+        """The empty cell under ``xy`` (pixels) when the map fills ``rect`` (``"1,0"``); None on a tile."""
+        radius, (ox, oy) = self.fit(rect)
+        key = cell_at(((xy[0] - ox) / radius, (xy[1] - oy) / radius))
+        taken = {cell.key for cell, _ in self.tiles + self.pending}
+        return None if key in taken else format_cell(Cell(*key))
+
+    def outline(self, rect: pygame.Rect, place: str) -> list[tuple[float, float]]:
+        """The hexagon of the cell ``place`` (``"1,0"``; pixels, its six corners)."""
+        cell = parse_cell(place)
         return [self.pixel(rect, corner_xy(cell.key, c)) for c in CORNERS]
 
     def keypad(self) -> HolominoesKeypad:

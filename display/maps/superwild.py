@@ -26,7 +26,7 @@ from display.theme import Theme
 from display.tile_keypad import SuperWildKeypad
 from engine.games import Replay
 from engine.superwild import RUN, Move, Table, parse_move, replay_round, split_line
-from engine.superwild.tiles import Pos, Tile, format_move
+from engine.superwild.tiles import Pos, Tile, format_move, format_pos, parse_pos
 
 #: Ink of each colour's numbers on a light tile (RGB); "W" is the Super Wild.
 INK: dict[str, tuple[int, int, int]] = {
@@ -80,9 +80,16 @@ class SuperWildMap:
         tile = dict(self.tiles).get(pos)
         return None if tile is None else format_move(Move(tile, pos))
 
-    def outline(self, rect: pygame.Rect, shown: str) -> list[tuple[float, float]]:
-        """The grid square of the tile ``shown`` (pixels, its four corners)."""
-        box = self.cell_rect(rect, parse_move(shown).target)
+    def place_at(self, rect: pygame.Rect, xy: tuple[float, float]) -> str | None:
+        """The empty grid position under ``xy`` (pixels) when the map fills ``rect`` (``"3,1"``); None
+        on a tile."""
+        cell, x0, y0 = self._grid(rect)
+        pos = Pos(math.floor((xy[0] - x0) / cell), math.floor((xy[1] - y0) / cell))
+        return None if pos in dict(self.tiles) else format_pos(pos)
+
+    def outline(self, rect: pygame.Rect, place: str) -> list[tuple[float, float]]:
+        """The grid square of the position ``place`` (``"3,0"``; pixels, its four corners)."""
+        box = self.cell_rect(rect, parse_pos(place))
         return [box.topleft, box.topright, box.bottomright, box.bottomleft]
 
     def keypad(self) -> SuperWildKeypad:

@@ -64,9 +64,18 @@ class YushinoMap:
         face = f"{BLANK}={label[1:]}" if label.startswith(BLANK) and len(label) > 1 else label
         return f"{face}{format_square(square)}"
 
-    def outline(self, rect: pygame.Rect, shown: str) -> list[tuple[float, float]]:
-        """The square of the tile ``shown`` (pixels, its four corners)."""
-        box = self.square_rect(rect, parse_square(self.keypad().place(shown)))
+    def place_at(self, rect: pygame.Rect, xy: tuple[float, float]) -> str | None:
+        """The empty square under ``xy`` (pixels) when the map fills ``rect`` (``"H8"``); None off
+        the board or on a tile."""
+        cell, left, top = _grid(rect)
+        col, row = math.floor((xy[0] - left) / cell), math.floor((xy[1] - top) / cell)
+        square = Square(col, row)
+        taken = {s for s, _ in self.tiles} | {s for s, _ in self.pending}
+        return format_square(square) if 0 <= col < SIZE and 0 <= row < SIZE and square not in taken else None
+
+    def outline(self, rect: pygame.Rect, place: str) -> list[tuple[float, float]]:
+        """The square ``place`` (``"H8"``; pixels, its four corners)."""
+        box = self.square_rect(rect, parse_square(place))
         return [box.topleft, box.topright, box.bottomright, box.bottomleft]
 
     def keypad(self) -> YushinoKeypad:

@@ -1,22 +1,23 @@
-"""Touch on the game maps: which tile a tap hits (each map's geometry, pixels <-> tiles), and the
-placement the keypad's picks make for each game (display.tile_keypad)."""
+"""Touch on the game maps: which tile or empty place a tap hits (each map's geometry, pixels <->
+tiles), and the placement the keypad's picks make for each game (display.tile_keypad)."""
 
 from __future__ import annotations
 
 import pygame
 import pytest
 
-from display.maps import read_game
+from display.maps import GameMap, read_game
 from display.maps.holominoes import HolominoesMap
 from display.maps.superwild import SuperWildMap
 from display.maps.yushino import YushinoMap
 from display.replay import transcript_prefix
 from display.tile_keypad import HolominoesKeypad, SuperWildKeypad, TilePick, YushinoKeypad
 from engine.games import rules_for
-from engine.holominoes.geometry import CORNERS, centre_xy, corner_xy
+from engine.holominoes.geometry import CORNERS, centre_xy, corner_xy, parse_cell
 from engine.holominoes.tiles import parse_placement
-from engine.superwild.tiles import parse_move
-from engine.yushino.board import parse_square
+from engine.placement import place_of
+from engine.superwild.tiles import parse_move, parse_pos
+from engine.yushino.board import ALL_SQUARES, format_square, parse_square
 
 #: Map rectangles of the kiosk at 800x480 and 1920x1080 (left of the side panel).
 RECTS = [pygame.Rect(8, 20, 464, 440), pygame.Rect(18, 40, 1116, 1000)]
@@ -78,25 +79,26 @@ def test_a_tap_anywhere_on_the_holominoes_tile_of_the_turn_picks_it(rect: pygame
 def test_yushino_picks_a_digit_the_blank_or_a_blank_standing_for_a_number() -> None:
     pad = YushinoKeypad()
     assert pad.face("#=7H9") == "#7" and pad.face("#H9") == "#" and pad.face("2F11") == "2"
-    assert pad.placement("2F11", pad.press(pad.start(), 0, "1")) == "1F11"
-    assert pad.placement("2F11", pad.press(pad.start(), 0, "#")) == "#F11"
+    assert pad.placement("F11", pad.press(pad.start(), 0, "1")) == "1F11"
+    assert pad.placement("F11", pad.press(pad.start(), 0, "#")) == "#F11"
     picks = pad.press(pad.start(), 1, "#7")
-    assert pad.placement("#H9", picks) == "#=7H9" and pad.lit(picks) == {(1, "#7")}
-    assert pad.placement("2F11", pad.start()) is None and pad.words(pad.start()) == "?"
+    assert pad.placement("H9", picks) == "#=7H9" and pad.lit(picks) == {(1, "#7")}
+    assert pad.placement("F11", pad.start()) is None and pad.words(pad.start()) == "?"
 
 
 def test_super_wild_picks_a_number_and_a_colour_or_the_super_wild() -> None:
     pad = SuperWildKeypad()
     assert len(pad.groups[0]) == 13 and "6/9" in pad.groups[0] and "9" not in pad.groups[0]
     picks = pad.press(pad.start(), 0, "4")
-    assert pad.placement("B5@0,1", picks) is None and pad.words(picks) == "?4"
+    assert pad.placement("0,1", picks) is None and pad.words(picks) == "?4"
     picks = pad.press(picks, 1, "B")
-    assert pad.placement("B5@0,1", picks) == "B4@0,1" and pad.words(picks) == "B4"
-    assert pad.placement("B5@0,1", pad.press(picks, 0, "6/9")) == "B6@0,1"
+    assert pad.placement("0,1", picks) == "B4@0,1" and pad.words(picks) == "B4"
+    assert pad.placement("0,1", pad.press(picks, 0, "6/9")) == "B6@0,1"
     wild = pad.press(picks, 0, "W")
-    assert pad.placement("B5@0,1", wild) == "W@0,1" and pad.lit(wild) == {(0, "W")}
-    assert pad.placement("B5@0,1", pad.press(wild, 1, "R")) is None  # a colour asks for its number again
-    assert pad.placement("R5@0,1>2,1", pad.press(picks, 1, "R")) == "R4@2,1"  # where the tile lies now
+    assert pad.placement("0,1", wild) == "W@0,1" and pad.lit(wild) == {(0, "W")}
+    assert pad.placement("0,1", pad.press(wild, 1, "R")) is None  # a colour asks for its number again
+    moved = pad.place("R5@0,1>2,1")  # where the tile lies now
+    assert pad.placement(moved, pad.press(picks, 1, "R")) == "R4@2,1"
 
 
 def test_holominoes_picks_the_corners_clockwise_from_the_right_then_starts_again() -> None:
@@ -105,13 +107,13 @@ def test_holominoes_picks_the_corners_clockwise_from_the_right_then_starts_again
     for digit in "152":
         picks = pad.press(picks, 0, digit)
     assert pad.words(picks) == "E1 SW5 NW2"
-    assert pad.placement("135@2,-2/E", picks) == "152@2,-2/E"
+    assert pad.placement("2,-2", picks) == "152@2,-2/E"
     turned = pad.start()
     for digit in "521":
         turned = pad.press(turned, 0, digit)
-    assert parse_placement(pad.placement("135@2,-2/E", turned) or "").corners == (5, 2, 1)
+    assert parse_placement(pad.placement("2,-2", turned) or "").corners == (5, 2, 1)
     assert pad.press(picks, 0, "4") == ("4", "", "")
-    assert pad.placement("135@2,-2/E", ("1", "1", "2")) is None  # not three different numbers
+    assert pad.placement("2,-2", ("1", "1", "2")) is None  # not three different numbers
     assert pad.face("135@2,-2/E") == "E1 SW3 NW5"
     assert pad.groups == (("1", "2", "3", "4", "5", "6"),)
 
@@ -122,3 +124,39 @@ def test_a_pick_of_remove_corrects_to_no_tile_and_a_fresh_pick_to_nothing_yet() 
     removed = pick.removed()
     assert removed.true == "" and removed.text().removing and removed.text().ready
     assert removed.pressed(0, "W").true == "W@0,1"
+
+
+def _centre(game_map: GameMap, rect: pygame.Rect, place: str) -> tuple[float, float]:
+    """Where a map draws ``place`` (pixels)."""
+    if isinstance(game_map, YushinoMap):
+        return game_map.square_rect(rect, parse_square(place)).center
+    if isinstance(game_map, SuperWildMap):
+        return game_map.cell_rect(rect, parse_pos(place)).center
+    assert isinstance(game_map, HolominoesMap)
+    return game_map.pixel(rect, centre_xy(parse_cell(place).key))
+
+
+@pytest.mark.parametrize("rect", RECTS)
+@pytest.mark.parametrize(("game", "seed"), [("Yushino", 3), ("Super Wild", 5), ("Holominoes", 4)])
+def test_a_tap_on_an_empty_place_picks_the_place_and_a_tap_on_a_tile_none(
+        game: str, seed: int, rect: pygame.Rect) -> None:
+    text, moves = _pending(game, seed, 3)
+    game_map, _ = read_game(text, moves)
+    tiles = [*rules_for(game).layout(text), *moves]
+    taken = sorted({place_of(game, t) for t in tiles})
+    if isinstance(game_map, YushinoMap):
+        empty = next(format_square(s) for s in ALL_SQUARES if format_square(s) not in taken)
+    else:  # the place beside the first tile, one step up or one cell to the north-west
+        steps = [(0, -1), (0, 1), (1, 0), (-1, 0)]
+        first = [int(v) for v in taken[0].split(",")]
+        empty = next(p for dx, dy in steps if (p := f"{first[0] + dx},{first[1] + dy}") not in taken)
+    assert game_map.place_at(rect, _centre(game_map, rect, empty)) == empty
+    assert all(game_map.place_at(rect, _centre(game_map, rect, place)) is None for place in taken)
+    assert len(game_map.outline(rect, empty)) >= 4  # the kiosk marks the place picked
+
+
+def test_an_empty_place_picked_takes_the_tile_the_picks_make_there() -> None:
+    pick = TilePick.on("3,1", SuperWildKeypad())
+    text = pick.text()
+    assert pick.true is None and text.title == "Add a tile on 3,1" and text.now == "no tile read"
+    assert pick.pressed(0, "7").pressed(1, "R").true == "R7@3,1"

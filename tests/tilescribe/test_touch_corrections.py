@@ -3,8 +3,8 @@ kiosk on the real pygame display (dummy driver), driven by posted finger events.
 game's true layouts has one tile of a turn misread in every frame (Super Wild's and Holominoes'
 layouts in a frame turned and shifted against the transcript's, as a camera gives them); the test
 taps that tile where the map draws it, picks its true face on the keypad, taps OK, and the turn is
-recorded as played, the journal noting the correction. The keypad's screenshots are saved under
-out/screens/<size>/."""
+recorded as played, the journal noting the correction. Likewise a tile the camera never sees: the
+test taps its empty place and picks it. The keypad's screenshots are saved under out/screens/<size>/."""
 
 from __future__ import annotations
 
@@ -84,10 +84,12 @@ def _camera_frame(game: str, token: str) -> str:
     return token
 
 
-def _recording(tmp_path: Path, game: str, text: str, turn: int) -> tuple[Path, str, str]:
-    """The recording of ``text`` with the first tile ``turn`` lays misread in every frame, its still
-    spell held longer, every layout in the camera's frame; (folder, true tile, misread tile), the
-    tiles in the frame of the session's record."""
+def _recording(
+    tmp_path: Path, game: str, text: str, turn: int, missed: bool = False
+) -> tuple[Path, str, str]:
+    """The recording of ``text`` with the first tile ``turn`` lays misread in every frame (``missed``:
+    not seen at all), its still spell held longer, every layout in the camera's frame; (folder,
+    true tile, misread tile), the tiles in the frame of the session's record."""
     rules = table_rules(game)
     folder = write_layout_recording(rules, text, tmp_path / "rec")
     laid = rules.layout(transcript_prefix(text, turn)) - rules.layout(transcript_prefix(text, turn - 1))
@@ -100,7 +102,8 @@ def _recording(tmp_path: Path, game: str, text: str, turn: int) -> tuple[Path, s
     frames[end:end] = [dict(frames[end]) for _ in range(HOLD_FRAMES)]
     for i, frame in enumerate(frames):
         frame["t"] = round(i / FPS, 4)
-        frame["layout"] = sorted(_camera_frame(game, wrong if t == true else t) for t in frame["layout"])
+        frame["layout"] = sorted(_camera_frame(game, wrong if t == true else t) for t in frame["layout"]
+                                 if not (missed and t == true))
     for event in events:
         if event["frame"] >= end:
             event["frame"] += HOLD_FRAMES
@@ -174,7 +177,8 @@ def test_a_misread_tile_corrected_by_touch_is_recorded_as_played(
             assert kiosk.tile is not None and kiosk.tile.true == true
             kiosk.save(shot)
             assert kiosk.map_rect is not None and game_map is not None
-            (ax, ay), (bx, by) = game_map.outline(kiosk.map_rect, wrong)[:2]  # the tile picked, marked
+            picked = place_of(game, wrong)
+            (ax, ay), (bx, by) = game_map.outline(kiosk.map_rect, picked)[:2]  # the tile picked, marked
             picture = pygame.image.load(str(shot))
             assert tuple(picture.get_at((round((ax + bx) / 2), round((ay + by) / 2))))[:3] == Theme().selected
             ok = next(k.rect for k in kiosk.keys if k.command is KeyCommand.CONFIRM)
@@ -212,3 +216,73 @@ def test_a_correction_where_no_tile_is_read_says_so_and_changes_nothing() -> Non
     assert table.alert.startswith("No tile is read on A1") and table.pending == pending
     assert table.correct_shown(pending[0], "") == pending[0]  # removed: the turn lays one tile fewer
     assert table.pending == pending[1:] and "corrected to no tile" in table.alert
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1920, 1080)], ids=["800x480", "1920x1080"])
+@pytest.mark.parametrize(("game", "seed"), GAMES, ids=[g for g, _ in GAMES])
+def test_a_tile_the_camera_never_sees_added_by_touch_is_recorded_as_played(
+        tmp_path: Path, game: str, seed: int, size: tuple[int, int]) -> None:
+    rules = table_rules(game)
+    text = rules.random_transcript(seed, players=2, turns=TURNS)
+    turn = next(k for k in range(3, TURNS + 1) if rules.layout(transcript_prefix(text, k))
+                - rules.layout(transcript_prefix(text, k - 1)))  # a turn that lays a tile
+    folder, true, _ = _recording(tmp_path, game, text, turn, missed=True)
+    events = [json.loads(line) for line in (folder / "events.jsonl").read_text().splitlines()]
+    held = next(e["frame"] for e in events if e.get("turn") == turn) - HOLD_FRAMES  # the turn laid, still
+    shots = SCREENS / f"{size[0]}x{size[1]}"
+    shots.mkdir(parents=True, exist_ok=True)
+    shot = shots / f"add-{game.lower().replace(' ', '')}-keypad.png"
+    kiosk = Kiosk(size, sound=False)
+    steps: list[str] = []
+
+    def touch(frame: Frame) -> None:  # once the turn lies still: tap the empty place, the faces, OK
+        game_map = session.table.view().game_map
+        if not steps and frame.index >= held and kiosk.map_rect is not None and game_map is not None:
+            tap(kiosk, _centre(game_map, kiosk.map_rect, true))
+            steps.append("place")
+        elif len(steps) == 1 and kiosk.keys:
+            commands = {k.command for k in kiosk.keys}
+            assert KeyCommand.REMOVE not in commands and KeyCommand.CONFIRM in commands
+            faces = {(k.group, k.face): k.rect for k in kiosk.keys if k.command is KeyCommand.FACE}
+            for press in _presses(game, true):
+                tap(kiosk, faces[press].center)
+            steps.append("faces")
+        elif len(steps) == 2:
+            assert kiosk.tile is not None and kiosk.tile.true == true and not kiosk.tile.shown
+            kiosk.save(shot)
+            ok = next(k.rect for k in kiosk.keys if k.command is KeyCommand.CONFIRM)
+            tap(kiosk, ok.center)
+            steps.append("ok")
+        elif len(steps) == 3:
+            view = session.table.view()
+            steps.append(f"pending {', '.join(view.pending)}, legal {not view.pending_illegal}")
+
+    settings = TableSettings.of_transcript(text)
+    source = RecordingSource(folder)
+    with kiosk, Journal.create(tmp_path / "games", settings) as journal:
+        session = Session(source, TruthObserver(source.recording, settings.still_seconds),
+                          GameTable(settings), journal, kiosk, on_frame=touch)
+        result = session.run()
+    assert steps[:3] == ["place", "faces", "ok"]
+    assert true in steps[3] and steps[3].endswith("legal True")
+    record = result.transcript.read_text(encoding="utf-8")
+    assert f"added: {true} (not seen by the camera)" in record
+    assert rules.layout(record) == {_record_frame(game, t) for t in rules.layout(text)}
+    assert dict(rules.replay_text(record).scores) == dict(rules.replay_text(text).scores)
+    assert shot.is_file()
+
+
+def test_a_tile_added_where_one_is_read_is_refused_and_one_added_may_be_taken_back() -> None:
+    rules = table_rules("Holominoes")
+    text = rules.random_transcript(4, players=2, turns=4)
+    table = GameTable(TableSettings.of_transcript(text), transcript_prefix(text, 3))
+    laid = sorted(rules.layout(text) - rules.layout(transcript_prefix(text, 3)))
+    seen = rules.layout(text) - {laid[0]}  # the camera misses the turn's first tile
+    table.observe(Observation(0, 0.0, CameraState.LOCKED, layout=seen))
+    assert laid[0] not in table.pending
+    placed = sorted(rules.layout(transcript_prefix(text, 3)))[0]
+    assert not table.add_shown(placed) and table.alert.startswith("A tile is read on")
+    assert table.add_shown(laid[0]) and laid[0] in table.pending and not table.view().pending_illegal
+    table.observe(Observation(1, 0.1, CameraState.LOCKED, layout=seen))  # still unseen: still there
+    assert laid[0] in table.pending
+    assert table.correct_shown(laid[0], "") == laid[0] and laid[0] not in table.pending

@@ -9,6 +9,7 @@ test taps its empty place and picks it. The keypad's screenshots are saved under
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pygame
@@ -23,6 +24,7 @@ from display.maps.yushino import YushinoMap
 from display.replay import transcript_prefix
 from display.theme import Theme
 from display.view import CameraState
+from engine.games import TableRules
 from engine.holominoes.geometry import Cell, centre_xy
 from engine.holominoes.table_turn import turned_by
 from engine.holominoes.tiles import corner_placement, format_placement, parse_placement
@@ -43,6 +45,8 @@ SCREENS = Path(__file__).resolve().parents[2] / "out" / "screens"
 #: (game, seed of its random game of TURNS turns); the first tile laid from turn 3 on is misread.
 GAMES = [("Yushino", 3), ("Super Wild", 5), ("Holominoes", 4)]
 TURNS = 5
+#: The kiosk's screens the tests play on.
+SIZES = [(800, 480), (1920, 1080)]
 #: Still frames added before the misread turn's end, so that the players have time to correct it.
 HOLD_FRAMES = 12
 
@@ -123,6 +127,28 @@ def _centre(game_map: GameMap, rect: pygame.Rect, shown: str) -> tuple[float, fl
     return game_map.pixel(rect, centre_xy(parse_placement(shown).cell.key))
 
 
+def _game(game: str, seed: int) -> tuple[TableRules, str, int]:
+    """The rules, the seeded random game of TURNS turns and its first turn from 3 on that lays a tile."""
+    rules = table_rules(game)
+    text = rules.random_transcript(seed, players=2, turns=TURNS)
+    turn = next(k for k in range(3, TURNS + 1) if rules.layout(transcript_prefix(text, k))
+                - rules.layout(transcript_prefix(text, k - 1)))
+    return rules, text, turn
+
+
+def _played(tmp_path: Path, folder: Path, text: str, kiosk: Kiosk,
+            touch: Callable[[Session, Frame], None]) -> str:
+    """The journal's record of the table session that plays the recording ``folder`` of ``text``'s
+    game on ``kiosk``, ``touch`` called after each frame."""
+    settings = TableSettings.of_transcript(text)
+    source = RecordingSource(folder)
+    with kiosk, Journal.create(tmp_path / "games", settings) as journal:
+        session = Session(source, TruthObserver(source.recording, settings.still_seconds),
+                          GameTable(settings), journal, kiosk, on_frame=lambda frame: touch(session, frame))
+        result = session.run()
+    return result.transcript.read_text(encoding="utf-8")
+
+
 def _presses(game: str, true: str) -> list[tuple[int, str]]:
     """The face keys (group, face) a player taps for ``true``, in order."""
     if game == "Holominoes":
@@ -143,14 +169,11 @@ FACES = {
 }
 
 
-@pytest.mark.parametrize("size", [(800, 480), (1920, 1080)], ids=["800x480", "1920x1080"])
+@pytest.mark.parametrize("size", SIZES, ids=["800x480", "1920x1080"])
 @pytest.mark.parametrize(("game", "seed"), GAMES, ids=[g for g, _ in GAMES])
 def test_a_misread_tile_corrected_by_touch_is_recorded_as_played(
         tmp_path: Path, game: str, seed: int, size: tuple[int, int]) -> None:
-    rules = table_rules(game)
-    text = rules.random_transcript(seed, players=2, turns=TURNS)
-    turn = next(k for k in range(3, TURNS + 1) if rules.layout(transcript_prefix(text, k))
-                - rules.layout(transcript_prefix(text, k - 1)))  # a turn that lays a tile
+    rules, text, turn = _game(game, seed)
     folder, true, wrong = _recording(tmp_path, game, text, turn)
     shots = SCREENS / f"{size[0]}x{size[1]}"
     shots.mkdir(parents=True, exist_ok=True)
@@ -158,7 +181,7 @@ def test_a_misread_tile_corrected_by_touch_is_recorded_as_played(
     kiosk = Kiosk(size, sound=False)
     steps: list[str] = []
 
-    def touch(_frame: Frame) -> None:  # after each frame: tap the tile, its faces, then OK
+    def touch(session: Session, _frame: Frame) -> None:  # after each frame: tap the tile, its faces, then OK
         view = session.table.view()
         game_map = view.game_map
         if not steps and wrong in view.pending and kiosk.map_rect is not None and game_map is not None:
@@ -188,15 +211,9 @@ def test_a_misread_tile_corrected_by_touch_is_recorded_as_played(
             assert kiosk.tile is None
             steps.append(f"pending {', '.join(view.pending)}, legal {not view.pending_illegal}")
 
-    settings = TableSettings.of_transcript(text)
-    source = RecordingSource(folder)
-    with kiosk, Journal.create(tmp_path / "games", settings) as journal:
-        session = Session(source, TruthObserver(source.recording, settings.still_seconds),
-                          GameTable(settings), journal, kiosk, on_frame=touch)
-        result = session.run()
+    record = _played(tmp_path, folder, text, kiosk, touch)
     assert steps[:3] == ["tile", "faces", "ok"]
     assert true in steps[3] and wrong not in steps[3] and steps[3].endswith("legal True")
-    record = result.transcript.read_text(encoding="utf-8")
     assert f"corrected: {wrong} is {true}" in record
     assert rules.layout(record) == {_record_frame(game, t) for t in rules.layout(text)}
     assert dict(rules.replay_text(record).scores) == dict(rules.replay_text(text).scores)
@@ -218,14 +235,11 @@ def test_a_correction_where_no_tile_is_read_says_so_and_changes_nothing() -> Non
     assert table.pending == pending[1:] and "corrected to no tile" in table.alert
 
 
-@pytest.mark.parametrize("size", [(800, 480), (1920, 1080)], ids=["800x480", "1920x1080"])
+@pytest.mark.parametrize("size", SIZES, ids=["800x480", "1920x1080"])
 @pytest.mark.parametrize(("game", "seed"), GAMES, ids=[g for g, _ in GAMES])
 def test_a_tile_the_camera_never_sees_added_by_touch_is_recorded_as_played(
         tmp_path: Path, game: str, seed: int, size: tuple[int, int]) -> None:
-    rules = table_rules(game)
-    text = rules.random_transcript(seed, players=2, turns=TURNS)
-    turn = next(k for k in range(3, TURNS + 1) if rules.layout(transcript_prefix(text, k))
-                - rules.layout(transcript_prefix(text, k - 1)))  # a turn that lays a tile
+    rules, text, turn = _game(game, seed)
     folder, true, _ = _recording(tmp_path, game, text, turn, missed=True)
     events = [json.loads(line) for line in (folder / "events.jsonl").read_text().splitlines()]
     held = next(e["frame"] for e in events if e.get("turn") == turn) - HOLD_FRAMES  # the turn laid, still
@@ -235,7 +249,7 @@ def test_a_tile_the_camera_never_sees_added_by_touch_is_recorded_as_played(
     kiosk = Kiosk(size, sound=False)
     steps: list[str] = []
 
-    def touch(frame: Frame) -> None:  # once the turn lies still: tap the empty place, the faces, OK
+    def touch(session: Session, frame: Frame) -> None:  # once the turn lies still: the place, faces, OK
         game_map = session.table.view().game_map
         if not steps and frame.index >= held and kiosk.map_rect is not None and game_map is not None:
             tap(kiosk, _centre(game_map, kiosk.map_rect, true))
@@ -257,15 +271,9 @@ def test_a_tile_the_camera_never_sees_added_by_touch_is_recorded_as_played(
             view = session.table.view()
             steps.append(f"pending {', '.join(view.pending)}, legal {not view.pending_illegal}")
 
-    settings = TableSettings.of_transcript(text)
-    source = RecordingSource(folder)
-    with kiosk, Journal.create(tmp_path / "games", settings) as journal:
-        session = Session(source, TruthObserver(source.recording, settings.still_seconds),
-                          GameTable(settings), journal, kiosk, on_frame=touch)
-        result = session.run()
+    record = _played(tmp_path, folder, text, kiosk, touch)
     assert steps[:3] == ["place", "faces", "ok"]
     assert true in steps[3] and steps[3].endswith("legal True")
-    record = result.transcript.read_text(encoding="utf-8")
     assert f"added: {true} (not seen by the camera)" in record
     assert rules.layout(record) == {_record_frame(game, t) for t in rules.layout(text)}
     assert dict(rules.replay_text(record).scores) == dict(rules.replay_text(text).scores)

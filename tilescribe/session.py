@@ -5,7 +5,9 @@ reading?), let the table work out the turn in progress, apply the end-of-turn si
 events, Enter/space/keypad/touch on the kiosk, the GPIO button; auto mode lives in the table), the
 corrections (a misread cell; on a layout-read table, a misread tile: a recording's event
 ``{"type": "correct_tile", "cell": "7H8", "face": "1H8"}``, or a tile tapped on the game's map and
-its true face picked on the kiosk's keypad), undo, pass, freeze and the end of
+its true face picked on the kiosk's keypad), the tiles the camera does not see (a recording's event
+``{"type": "add_tile", "face": "R7@3,1"}`` in the transcript's frame, or an empty place tapped on
+the map), undo, pass, freeze and the end of
 the game; write every committed turn to the journal (fsync) before the kiosk shows it. A camera
 that disappears is shown on the kiosk and reopened; the game goes on where it stood. On a screen,
 the final standings stay until a tap or key; a rematch goes on in the same session with a new
@@ -295,6 +297,8 @@ class Session:
             self.act(KioskAction(ActionKind.CORRECT, cell, event.face))
         elif event.type == "correct_tile" and event.cell is not None and event.face is not None:
             self._correct_tile(event.cell, event.face)
+        elif event.type == "add_tile" and event.face:
+            self.act(KioskAction(ActionKind.ADD_TILE, face=event.face))
         else:
             log.warning("frame %d: unknown event type %r ignored", event.frame, event.type)
 

@@ -176,17 +176,18 @@ def test_auto_mode_ends_a_legal_turn_after_the_table_stays_still() -> None:
     assert plain_turns(table.game.text) == plain_turns(text)
 
 
-def _misread(recording: Path, rules: TableRules, text: str, turn: int) -> tuple[str, str]:
-    """Misread one tile that ``turn`` lays (its first digit changed) in every frame that shows it;
-    (the true placement, the misread one)."""
+def _misread(recording: Path, rules: TableRules, text: str, turn: int,
+            missed: bool = False) -> tuple[str, str]:
+    """Misread one tile that ``turn`` lays (its first digit changed; ``missed``: not seen at all) in
+    every frame that shows it; (the true placement, the misread one or "")."""
     before = rules.layout(transcript_prefix(text, turn - 1))
     laid = sorted(rules.layout(transcript_prefix(text, turn)) - before)
     true = laid[0]
     at = next(i for i, ch in enumerate(true) if ch.isdigit())
-    wrong = true[:at] + str((int(true[at]) + 1) % 10) + true[at + 1:]
+    wrong = "" if missed else true[:at] + str((int(true[at]) + 1) % 10) + true[at + 1:]
     doc = json.loads((recording / "frames.json").read_text())
     for frame in doc["frames"]:
-        frame["layout"] = sorted(wrong if t == true else t for t in frame["layout"])
+        frame["layout"] = sorted(wrong if t == true else t for t in frame["layout"] if wrong or t != true)
     (recording / "frames.json").write_text(json.dumps(doc))
     return true, wrong
 
@@ -203,14 +204,39 @@ def test_a_misread_tile_corrected_is_recorded_right(tmp_path: Path, game: str, s
     assert plain_turns(written.read_text()) != plain_turns(text)  # the misread changes the record
     recording = write_layout_recording(rules, text, tmp_path / "corrected")
     true, wrong = _misread(recording, rules, text, turn)
-    events = [json.loads(line) for line in (recording / "events.jsonl").read_text().splitlines()]
-    end = next(e for e in events if e["turn"] == turn)
-    fix = {"t": end["t"], "frame": end["frame"], "type": "correct_tile", "cell": wrong, "face": true}
-    events.insert(events.index(end), fix)
-    (recording / "events.jsonl").write_text("".join(json.dumps(e) + "\n" for e in events))
+    _scripted(recording, turn, {"type": "correct_tile", "cell": wrong, "face": true})
     written, alerts = _play(tmp_path / "b", recording, text)
     record = written.read_text()
     assert plain_turns(record) == plain_turns(text) or game == "Super Wild"
     assert rules.layout(record) == rules.layout(text)
     assert dict(rules.replay_text(record).scores) == dict(rules.replay_text(text).scores)
     assert f"corrected: {wrong} is {true}" in record
+
+
+def _scripted(recording: Path, turn: int, event: dict[str, str]) -> None:
+    """Insert ``event`` into the recording's events just before the end of ``turn``."""
+    events = [json.loads(line) for line in (recording / "events.jsonl").read_text().splitlines()]
+    end = next(e for e in events if e["turn"] == turn)
+    events.insert(events.index(end), {"t": end["t"], "frame": end["frame"], **event})
+    (recording / "events.jsonl").write_text("".join(json.dumps(e) + "\n" for e in events))
+
+
+@pytest.mark.parametrize(("game", "seed"), GAMES)
+def test_a_tile_the_camera_never_sees_added_by_a_recording_event_is_recorded_right(
+        tmp_path: Path, game: str, seed: int) -> None:
+    rules = table_rules(game)
+    text = _truth(game, seed, turns=5)
+    turn = next(k for k in range(3, 6) if rules.layout(transcript_prefix(text, k))
+                != rules.layout(transcript_prefix(text, k - 1)))  # a turn that lays a tile
+    unseen = write_layout_recording(rules, text, tmp_path / "unseen")
+    true, _ = _misread(unseen, rules, text, turn, missed=True)
+    written, _ = _play(tmp_path / "a", unseen, text)
+    assert true not in rules.layout(written.read_text())  # the tile never seen is not recorded
+    recording = write_layout_recording(rules, text, tmp_path / "added")
+    _misread(recording, rules, text, turn, missed=True)
+    _scripted(recording, turn, {"type": "add_tile", "face": true})
+    written, _ = _play(tmp_path / "b", recording, text)
+    record = written.read_text()
+    assert rules.layout(record) == rules.layout(text)
+    assert dict(rules.replay_text(record).scores) == dict(rules.replay_text(text).scores)
+    assert f"added: {true} (not seen by the camera)" in record

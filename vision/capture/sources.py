@@ -10,7 +10,10 @@ One interface, :class:`FrameSource`, over four kinds of source:
   "hand"}]}``) and ``events.jsonl`` (one ``{"t", "frame", "type": "end_turn", "turn"}`` per line).
   Its end-of-turn events ride on the frames they belong to. Besides ``end_turn``, a recording may
   script the players' other requests: ``pass``, ``freeze``, ``undo``, ``end_game`` and
-  ``{"type": "correct", "cell": "B3", "face": "8"}`` (a kiosk correction of a misread cell).
+  ``{"type": "correct", "cell": "B3", "face": "8"}`` (a kiosk correction of a misread cell); on a
+  layout-read table ``{"type": "correct_tile", "cell": "7H8", "face": "1H8"}`` (a misread tile, in
+  the reading's frame) and ``{"type": "add_tile", "face": "R7@3,1"}`` (a tile the camera does not
+  see, in the transcript's frame).
 
 ``read()`` returns the next :class:`Frame`, ``None`` at the end of a finite source, and raises
 :class:`SourceLostError` when the camera disappears (or a recorded frame cannot be read); the caller
@@ -56,8 +59,10 @@ class SourceEvent:
         t: time of the event in seconds from the start of the source.
         frame: index of the frame the event belongs to.
         turn: the turn number the event ends (1-based), when known.
-        cell: for a scripted correction (``"correct"``), the cell's address.
-        face: for a scripted correction, the true face (``""`` for an empty cell).
+        cell: for a scripted correction, the cell's address (``"correct"``) or the tile read
+            (``"correct_tile"``).
+        face: for a scripted correction, the true face or tile (``""`` for none); for
+            ``"add_tile"``, the tile added; for ``"pass"``, the tile a Holominoes pass returns.
     """
 
     type: str

@@ -25,8 +25,8 @@ rules (engine.games.TableRules):
   where the rules refuse it stays flagged;
 - corrections of misread tiles (:meth:`GameTable.correct_tile` in the reading's frame, a recording's
   event; :meth:`GameTable.correct_shown` where the kiosk's map shows the tile); a tile the camera
-  does not see, added where the map shows none (:meth:`GameTable.add_shown`); undo, the end of
-  the game.
+  does not see, added where the map shows none (:meth:`GameTable.add_shown`; kept over a resume by
+  the journal's notes, tilescribe.table_notes); undo, the end of the game.
 
 Pure logic: no camera, no screen, no files (tilescribe.session wires those in). Its public surface is
 tilescribe.table.Table's, so that the session drives either.
@@ -49,6 +49,7 @@ from engine.record import format_tags
 from tilescribe.layout_frame import aligned_tiles, as_seen
 from tilescribe.observe import Observation
 from tilescribe.settings import TableSettings
+from tilescribe.table_notes import added_tiles
 from tilescribe.transcript_game import TableRecord, TranscriptGame
 from tilescribe.turn_signals import TurnSignals
 
@@ -79,7 +80,8 @@ class GameTable(TurnSignals[TableRecord]):
 
     Args:
         settings: the table settings (``settings.table_game`` names the game).
-        text: the transcript to go on with (a resumed game), or None for a new one.
+        text: the transcript to go on with (a resumed game, its notes included: the tiles added
+            that it leaves on the table count as read again), or None for a new one.
 
     Raises:
         ValueError: the settings name no layout-read game, or ``text`` does not replay.
@@ -97,8 +99,9 @@ class GameTable(TurnSignals[TableRecord]):
         self._alternatives: Mapping[str, tuple[tuple[str, float], ...]] = {}
         #: a tile misread as it is seen -> the true placement ("" for no tile), while it is seen
         self._fixes: dict[str, str] = {}
-        #: tiles the camera does not see, by place, in the transcript's frame (``"3,1"`` -> ``"R7@3,1"``)
-        self._added: dict[str, str] = {}
+        #: tiles the camera does not see, by place, in the transcript's frame (``"3,1"`` -> ``"R7@3,1"``);
+        #: a resumed game's from its journal's notes
+        self._added: dict[str, str] = {} if text is None else added_tiles(self.rules.name, text)
         #: each tile read -> the tile the turn in progress takes for it (corrected, or a runner-up)
         self._shown: dict[str, str] = {}
         self._swaps: tuple[tuple[str, str], ...] = ()  # runner-ups taken for the turn in progress

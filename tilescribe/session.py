@@ -30,6 +30,7 @@ from tilescribe.gpio import EndTurnButton
 from tilescribe.journal import CommittedGame, Journal, JournalTurn
 from tilescribe.observe import Observation, Observer
 from tilescribe.settings import TableSettings
+from tilescribe.table_notes import added_note, corrected_note
 from vision.capture.sources import Frame, FrameSource, SourceError, SourceEvent, SourceLostError
 
 log = logging.getLogger(__name__)
@@ -340,7 +341,7 @@ class Session:
                 log.warning("%s", exc)
                 return
             if seen is not None:
-                self.journal.note(f"corrected: {seen} is {action.face or 'no tile'}")
+                self.journal.note(corrected_note(seen, action.face))
         elif action.kind is ActionKind.ADD_TILE and action.face:
             try:
                 added = table.add_shown(action.face)
@@ -348,7 +349,7 @@ class Session:
                 log.warning("%s", exc)
                 return
             if added:
-                self.journal.note(f"added: {action.face} (not seen by the camera)")
+                self.journal.note(added_note(action.face))
 
     def _correct_tile(self, seen: str, true: str) -> None:
         """A misread tile of a layout-read table corrected (a recording's ``correct_tile`` event:
@@ -361,7 +362,7 @@ class Session:
             log.warning("%s", exc)
             return
         if corrected:
-            self.journal.note(f"corrected: {seen} is {true or 'no tile'}")
+            self.journal.note(corrected_note(seen, true))
 
     def _journal_lifted(self) -> None:
         """Journal the turns taken back by lifting their tiles since the last call."""

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from display.kiosk import ActionKind, KioskAction
 from display.replay import transcript_prefix
 from display.view import CameraState
 from engine.games import TableRules
@@ -240,3 +241,37 @@ def test_a_tile_the_camera_never_sees_added_by_a_recording_event_is_recorded_rig
     assert rules.layout(record) == rules.layout(text)
     assert dict(rules.replay_text(record).scores) == dict(rules.replay_text(text).scores)
     assert f"added: {true} (not seen by the camera)" in record
+
+
+def test_a_tile_added_by_hand_stays_on_the_table_when_the_game_resumes(tmp_path: Path) -> None:
+    # on Super Wild's open table a committed tile gone puts the table out of sync: the resumed game
+    # must count the tile the camera never sees as on the table, or the turns after it stall
+    game = "Super Wild"
+    rules = table_rules(game)
+    text = _truth(game, 8, turns=6)  # lays tiles in turns 3, 4 and 5
+    turn = 3
+    added = write_layout_recording(rules, text, tmp_path / "added")
+    true, _ = _misread(added, rules, text, turn, missed=True)
+    _scripted(added, turn, {"type": "add_tile", "face": true})
+    settings = TableSettings.of_transcript(text)
+    source = RecordingSource(added)
+
+    def quit_after_the_turn(_frame: Frame) -> None:
+        if len(session.table.game.history) >= turn:
+            session.act(KioskAction(ActionKind.QUIT))
+
+    with Journal.create(tmp_path / "games", settings) as journal:
+        observer = TruthObserver(source.recording, settings.still_seconds)
+        session = Session(source, observer, GameTable(settings), journal, on_frame=quit_after_the_turn)
+        first = session.run()
+    assert not first.is_finished and first.turns == turn and true in rules.layout(journal.text())
+    # the camera goes on (the recording without the event, from its start) and never sees the tile
+    unseen = write_layout_recording(rules, text, tmp_path / "unseen")
+    _misread(unseen, rules, text, turn, missed=True)
+    source = RecordingSource(unseen)
+    with Journal.open(first.journal) as journal:
+        resumed = Session(source, TruthObserver(source.recording, settings.still_seconds),
+                          GameTable(settings, journal.text()), journal).run()
+    record = resumed.transcript.read_text()
+    assert resumed.is_finished and rules.layout(record) == rules.layout(text)
+    assert dict(rules.replay_text(record).scores) == dict(rules.replay_text(text).scores)

@@ -4,7 +4,9 @@ included).
 
 Tiles that meet edge to edge are cells of one hexagonal lattice, so the layout is found whole:
 
-1. ``layout_mask``: the pixels that are not table (vision.table.tile_bodies' table colour model).
+1. ``layout_mask``: the pixels that are not table: far from the table's colour (vision.table.
+   tile_bodies' colour model) as it is around each pixel, so that a mottled cloth does not hide
+   tiles of the shades it has elsewhere.
 2. The lattice's turn: the mask's outline runs along the hexagons' edges, which all point the
    same three ways; their mean direction modulo 60 degrees (weighted by length) is one corner's.
 3. The lattice's step: every tile carries the same print (digits at the same corners, rims,
@@ -12,8 +14,10 @@ Tiles that meet edge to edge are cells of one hexagonal lattice, so the layout i
    three directions between neighbours (30 degrees off the corners'). No straight run of the
    mask's outline is longer than a hexagon's side (its radius), so the step is a peak at sqrt(3)
    times that run or further (nearer peaks are two digits of one tile; STEP_RANGE). The random
-   digits blur the repeats, so a few peaks are offered (``lattice_steps``), likeliest first;
-   which holds tiles is for their reading to tell (vision.table.holominoes_read).
+   digits blur the repeats, so a few peaks are offered (``lattice_steps``), likeliest first, and
+   the highest peak of the edges' autocorrelation (``edge_signal``: rims, grooves and bites repeat
+   whatever the digits) where no print peak is near it; which holds tiles is for their reading to
+   tell (vision.table.holominoes_read).
 4. The lattice's phase: of PHASES x PHASES shifts within one cell, the one whose hexagons are
    most nearly all in or all out of the mask (a hexagon's coverage is the mask filtered by a
    hexagon); every cell covered at least COVERED is a tile.
@@ -36,15 +40,32 @@ import cv2
 import numpy as np
 
 from vision.table.lattice import angle_mean
-from vision.table.tile_bodies import TABLE_SIGMAS, TableFindError, table_model
+from vision.table.tile_bodies import TABLE_SIGMAS, TableFindError, colour_model, table_model
 
 #: The photo is searched at this long side (pixels): the lattice needs no finer detail.
 WORK_PX = 640
 #: Tile radii searched, as shares of the working photo's short side (a far camera's tile to a
 #: close phone's).
 STEP_RANGE: tuple[float, float] = (0.02, 0.2)
+#: The table's colour around each pixel: its pixels under a Gaussian of this share of the working
+#: photo's short side (wider than a tile, narrower than a cloth's mottling), in MASK_ROUNDS rounds
+#: (the first sees the middle of a large layout as table; the later ones fill it in), the table's
+#: pixels kept MASK_GAP_PX from what is not. FAR: the weight of the table's mean, where no table
+#: pixel is near. Chosen on the masks of TRAIN-style tables (vision.sim.table_shots seeds
+#: 6000..6199, split "train"; the reading's figures are under holominoes_read.STRETCHED).
+TABLE_SCALE = 0.05
+#: That colour is smooth: it is averaged on the photo shrunk this many times (a tenth of the time).
+BLUR_SHRINK = 4
+#: The table's spread about that colour is taken from every this-many-th pixel each way.
+SPREAD_STRIDE = 3
+MASK_ROUNDS = 4
+MASK_GAP_PX = 2
+FAR = 0.01
 #: Print is what differs from the median of the lightness over this many working pixels.
 PRINT_PX = 7
+#: The lattice's step is taken from the edges within this many working pixels of the mask (the
+#: layout's outline against the table included).
+EDGE_REACH_PX = 4
 #: The mask is eroded by this many working pixels before the print is taken (the layout's outer
 #: edge against the table is no print).
 EDGE_PX = 2
@@ -63,6 +84,8 @@ REFINE_REACH = 0.3
 #: was among the four highest, or sqrt(3) times the highest: a peak within STEP_MATCH of it).
 STEP_PEAKS = 4
 STEP_MATCH = 0.08
+#: The edges' highest autocorrelation peaks offered too, where no print peak is within STEP_MATCH.
+EDGE_PEAKS = 1
 #: Phase candidates per lattice axis.
 PHASES = 12
 #: A cell whose hexagon is covered by the mask at least this much is a tile (a tile's bites and
@@ -87,9 +110,32 @@ class HexLayout:
 
 def layout_mask(lab: np.ndarray) -> np.ndarray:
     """The pixels (uint8 0/1, H x W) of ``lab`` (float32 H x W x 3 OpenCV Lab) that are not table,
-    specks removed."""
-    mask = (table_model(lab).distance(lab) > TABLE_SIGMAS).astype(np.uint8)
-    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    specks removed.
+
+    First those far from the table's colour along the photo's border; then, MASK_ROUNDS times, those
+    far from the table's colour around them: the table's pixels (the mask's complement, less
+    MASK_GAP_PX beside it) averaged under a Gaussian of TABLE_SCALE times the photo's short side
+    (where none are near, the table's mean), and the table's spread taken about that local colour.
+    A mottled cloth or a pool of light then no longer hides a tile of a colour the table has
+    elsewhere."""
+    mask = table_model(lab).distance(lab) > TABLE_SIGMAS
+    h, w = lab.shape[:2]
+    sigma = TABLE_SCALE * min(h, w) / BLUR_SHRINK
+    gap = np.ones((2 * MASK_GAP_PX + 1, 2 * MASK_GAP_PX + 1), np.uint8)
+    for _ in range(MASK_ROUNDS):
+        table = cv2.dilate(mask.astype(np.uint8), gap) == 0
+        if table.sum() < MIN_REGION_PX:
+            break
+        weight = table.astype(np.float32)
+        sums = cv2.resize(np.dstack([lab * weight[..., None], weight]), None, fx=1 / BLUR_SHRINK,
+                          fy=1 / BLUR_SHRINK, interpolation=cv2.INTER_AREA)
+        mean = sums[..., :3].sum(axis=(0, 1)) / sums[..., 3].sum()
+        sums = cv2.GaussianBlur(sums, (0, 0), sigma)
+        local = (sums[..., :3] + FAR * mean) / (sums[..., 3:] + FAR)
+        off = lab - cv2.resize(local, (w, h), interpolation=cv2.INTER_LINEAR)
+        sample = off[::SPREAD_STRIDE, ::SPREAD_STRIDE][table[::SPREAD_STRIDE, ::SPREAD_STRIDE]]
+        mask = colour_model(sample).distance(off) > TABLE_SIGMAS
+    return cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
 
 
 def outline_turn(mask: np.ndarray) -> float | None:
@@ -117,6 +163,18 @@ def print_signal(lab: np.ndarray, mask: np.ndarray) -> np.ndarray:
     inner = cv2.erode(mask, np.ones((2 * EDGE_PX + 1, 2 * EDGE_PX + 1), np.uint8)) > 0
     centred = detail - float(detail[inner].mean()) if inner.any() else detail
     return np.where(inner, centred, 0.0).astype(np.float32)
+
+
+def edge_signal(lab: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """The tiles' edges and print (float32 H x W): the lightness gradient of ``lab`` (float32 OpenCV
+    Lab; Sobel magnitude) within EDGE_REACH_PX of the mask, less its mean there; 0 elsewhere. The
+    rims, the grooves between tiles and the bites repeat at every tile, whatever its digits."""
+    light = lab[..., 0]
+    gradient = np.hypot(cv2.Sobel(light, cv2.CV_32F, 1, 0), cv2.Sobel(light, cv2.CV_32F, 0, 1))
+    side = 2 * EDGE_REACH_PX + 1
+    near = cv2.dilate(mask, np.ones((side, side), np.uint8)) > 0
+    centred = gradient - float(gradient[near].mean()) if near.any() else gradient
+    return np.where(near, centred, 0.0).astype(np.float32)
 
 
 def lattice_steps(signal: np.ndarray, turn: float, least: float) -> list[float]:
@@ -217,7 +275,12 @@ class HexFinder:
         turn = outline_turn(self._mask)
         self.turn = 0.0 if turn is None else turn
         self._signal = print_signal(lab, self._mask)
-        steps = [] if turn is None else lattice_steps(self._signal, turn, longest_side(self._mask))
+        steps = []
+        if turn is not None:
+            least = longest_side(self._mask)
+            steps = lattice_steps(self._signal, turn, least)
+            edge_steps = lattice_steps(edge_signal(lab, self._mask), turn, least)[:EDGE_PEAKS]
+            steps += [e for e in edge_steps if all(abs(e / s - 1) >= STEP_MATCH for s in steps)]
         self.radii = [step / math.sqrt(3) / self._scale for step in steps]
 
     def layout(self, radius: float) -> HexLayout:

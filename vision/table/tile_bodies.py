@@ -115,10 +115,11 @@ class ColourModel:
     def distance(self, lab: np.ndarray) -> np.ndarray:
         """Mahalanobis distance of every pixel (float32 H x W x 3 Lab) to the model (H x W)."""
         d = lab - self.mean.astype(np.float32)
-        return np.sqrt(np.einsum("hwi,ij,hwj->hw", d, self.inverse.astype(np.float32), d))
+        return np.sqrt(np.sum((d @ self.inverse.astype(np.float32)) * d, axis=-1))
 
 
-def _model(pixels: np.ndarray) -> ColourModel:
+def colour_model(pixels: np.ndarray) -> ColourModel:
+    """The Gaussian colour model of ``pixels`` (float32 [n, 3], Lab), its spread floored by COLOUR_FLOOR."""
     cov = np.cov(pixels.T.astype(np.float64)) + COLOUR_FLOOR * np.eye(3)
     return ColourModel(pixels.mean(axis=0).astype(np.float64), np.linalg.inv(cov))
 
@@ -129,7 +130,7 @@ def table_model(lab: np.ndarray) -> ColourModel:
     b = max(2, round(TABLE_RING * min(h, w)))
     ring = np.ones((h, w), bool)
     ring[b:-b, b:-b] = False
-    return _model(lab[ring])
+    return colour_model(lab[ring])
 
 
 def body_models(lab: np.ndarray, not_table: np.ndarray) -> Iterator[ColourModel]:
@@ -153,9 +154,9 @@ def body_models(lab: np.ndarray, not_table: np.ndarray) -> Iterator[ColourModel]
         near = pixels[np.linalg.norm(pixels - centre, axis=1) < BODY_NEAR]
         if len(near) >= MIN_REGION_PX:
             given += 1
-            yield _model(near)
+            yield colour_model(near)
     if not given:
-        yield _model(pixels)
+        yield colour_model(pixels)
 
 
 def _body_centres(pixels: np.ndarray) -> Iterator[np.ndarray]:
@@ -187,7 +188,7 @@ def find_bodies(image: np.ndarray) -> list[Body]:
     light = table_light(image)
     lab = cv2.cvtColor(light.relit(image), cv2.COLOR_BGR2Lab).astype(np.float32)
     not_table = light.distance(image) > TABLE_SIGMAS
-    table = _model(lab[~not_table]) if (~not_table).sum() >= MIN_REGION_PX else table_model(lab)
+    table = colour_model(lab[~not_table]) if (~not_table).sum() >= MIN_REGION_PX else table_model(lab)
     models = body_models(lab, not_table)
     body, regions, shaped = _tile_mask(lab, next(models), table, not_table)
     if not shaped:  # the median colour makes no tile: the colour whose mask has most tile in it

@@ -1,7 +1,7 @@
 """``tilescribe read IMAGE --game superwild|holominoes --json`` on rendered whole tables in the
 HELD-OUT font families (vision.sim.table_shots; Super Wild also with real held-out Rummikub
-crops), scored as tools compare layouts (vision.sim.table_errors); the finders on TRAIN-style
-tables; bad input through the CLI."""
+crops), scored as tools compare layouts (vision.sim.table_errors); the finders and the Holominoes
+reading on TRAIN-style tables; bad input through the CLI."""
 
 from __future__ import annotations
 
@@ -14,9 +14,11 @@ import pytest
 
 from engine.superwild.tiles import Pos, Tile
 from tilescribe.cli import main
+from vision.reader.model import TileReader
 from vision.sim.table_errors import TableErrors, table_errors
 from vision.sim.table_shots import TableShot, random_shot, superwild_shot
 from vision.table.hex_layout import find_hexes
+from vision.table.table_reading import read_table
 from vision.table.tile_bodies import TableFindError, find_bodies
 
 #: Held-out tables read through the CLI per game (seeds apart from bench/bench_table.py's 1000..).
@@ -112,6 +114,21 @@ def test_hex_finder_finds_every_holominoes_tile_on_train_tables() -> None:
         assert len(layout.centres) == len(truth)
         assert (apart.min(axis=1) < 0.15 * shot.tiles[0].size).all()
         assert abs(layout.radius / shot.tiles[0].size - 1) < 0.06
+
+
+#: TRAIN-style tables on a cloth mottled in the tiles' own shades: dark tiles on a dark grey cloth,
+#: light ones on a blotchy beige one (where a table colour learned along the border alone found
+#: a third of the tiles).
+MOTTLED = (6065, 6123)
+
+
+def test_hex_finder_finds_the_tiles_on_a_cloth_mottled_in_their_own_shades() -> None:
+    reader = TileReader()
+    for seed in MOTTLED:
+        shot = random_shot("holominoes", seed, "train")
+        reading = read_table("Holominoes", shot.image, reader)
+        errors = table_errors(shot, list(reading.tiles))
+        assert errors.errors <= 0.05 * errors.tiles, (seed, errors)
 
 
 def test_finder_refuses_what_is_no_photo() -> None:

@@ -43,8 +43,9 @@ def added_tiles(game: str, text: str) -> dict[str, str]:
     added: dict[str, str] = {}
     for found in _NOTE.finditer(text):
         tile, seen, true = found.groups()
+        named = [word for word in (tile, seen, true) if word not in (None, NO_TILE)]
         try:
-            place = [place_of(game, word) for word in (tile, seen, true) if word not in (None, NO_TILE)][0]
+            place, *_ = [place_of(game, word) for word in named]  # each checked, the first's place
         except ValueError as exc:
             raise ValueError(f"the note {found.group(0)}: {exc}") from None
         if tile is not None:

@@ -40,7 +40,7 @@ import cv2
 import numpy as np
 
 from vision.table.lattice import angle_mean
-from vision.table.tile_bodies import TABLE_SIGMAS, TableFindError, colour_model, table_model
+from vision.table.tile_bodies import TABLE_SIGMAS, TableFindError, colour_model, light_gradient, table_model
 
 #: The photo is searched at this long side (pixels): the lattice needs no finer detail.
 WORK_PX = 640
@@ -160,21 +160,22 @@ def print_signal(lab: np.ndarray, mask: np.ndarray) -> np.ndarray:
     EDGE_PX; 0 elsewhere."""
     light = lab[..., 0]
     detail = np.abs(light - cv2.medianBlur(np.clip(light, 0, 255).astype(np.uint8), PRINT_PX))
-    inner = cv2.erode(mask, np.ones((2 * EDGE_PX + 1, 2 * EDGE_PX + 1), np.uint8)) > 0
-    centred = detail - float(detail[inner].mean()) if inner.any() else detail
-    return np.where(inner, centred, 0.0).astype(np.float32)
+    return _centred(detail, cv2.erode(mask, np.ones((2 * EDGE_PX + 1, 2 * EDGE_PX + 1), np.uint8)) > 0)
 
 
 def edge_signal(lab: np.ndarray, mask: np.ndarray) -> np.ndarray:
     """The tiles' edges and print (float32 H x W): the lightness gradient of ``lab`` (float32 OpenCV
     Lab; Sobel magnitude) within EDGE_REACH_PX of the mask, less its mean there; 0 elsewhere. The
     rims, the grooves between tiles and the bites repeat at every tile, whatever its digits."""
-    light = lab[..., 0]
-    gradient = np.hypot(cv2.Sobel(light, cv2.CV_32F, 1, 0), cv2.Sobel(light, cv2.CV_32F, 0, 1))
     side = 2 * EDGE_REACH_PX + 1
-    near = cv2.dilate(mask, np.ones((side, side), np.uint8)) > 0
-    centred = gradient - float(gradient[near].mean()) if near.any() else gradient
-    return np.where(near, centred, 0.0).astype(np.float32)
+    return _centred(light_gradient(lab), cv2.dilate(mask, np.ones((side, side), np.uint8)) > 0)
+
+
+def _centred(values: np.ndarray, region: np.ndarray) -> np.ndarray:
+    """``values`` (float H x W) less their mean over ``region`` (bool H x W) there, 0 elsewhere
+    (float32)."""
+    centred = values - float(values[region].mean()) if region.any() else values
+    return np.where(region, centred, 0.0).astype(np.float32)
 
 
 def lattice_steps(signal: np.ndarray, turn: float, least: float) -> list[float]:

@@ -131,7 +131,7 @@ def read_holominoes(image: np.ndarray, reader: TileReader, digits: int = DEFAULT
     offered = sorted((_corner_reads(image, finder.layout(r), reader, allowed) for r in finder.radii),
                      key=lambda r: -r.fit)
     best = offered[0]
-    if best.fit < FIT_FLOOR:  # the tiles are at none of the steps offered: search around the best
+    if best.fit < FIT_FLOOR:  # the tiles are at none of the steps offered: search around the best ones
         best = max((_corner_reads(image, finder.layout(near.layout.radius * k), reader, allowed)
                     for near in offered[:STRETCHED] for k in STRETCHES), key=lambda r: r.fit)
     best = _corner_reads(image, best.layout, reader, allowed, ALL_VIEWS)

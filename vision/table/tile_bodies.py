@@ -118,6 +118,13 @@ class ColourModel:
         return np.sqrt(np.sum((d @ self.inverse.astype(np.float32)) * d, axis=-1))
 
 
+def light_gradient(lab: np.ndarray) -> np.ndarray:
+    """The lightness gradient's magnitude (float32 H x W, 8-bit L units per pixel; 3 x 3 Sobel) of
+    ``lab`` (float32 H x W x 3 OpenCV Lab)."""
+    light = lab[..., 0]
+    return np.hypot(cv2.Sobel(light, cv2.CV_32F, 1, 0), cv2.Sobel(light, cv2.CV_32F, 0, 1))
+
+
 def colour_model(pixels: np.ndarray) -> ColourModel:
     """The Gaussian colour model of ``pixels`` (float32 [n, 3], Lab), its spread floored by COLOUR_FLOOR."""
     cov = np.cov(pixels.T.astype(np.float64)) + COLOUR_FLOOR * np.eye(3)
@@ -144,9 +151,7 @@ def body_models(lab: np.ndarray, not_table: np.ndarray) -> Iterator[ColourModel]
     Raises:
         TableFindError: too few smooth pixels apart from the table (when the first is asked for).
     """
-    light = lab[..., 0]
-    gradient = np.hypot(cv2.Sobel(light, cv2.CV_32F, 1, 0), cv2.Sobel(light, cv2.CV_32F, 0, 1))
-    pixels = lab[not_table & (gradient < SMOOTH_GRADIENT)]
+    pixels = lab[not_table & (light_gradient(lab) < SMOOTH_GRADIENT)]
     if len(pixels) < MIN_REGION_PX:
         raise TableFindError("nothing on the table stands apart from its colour")
     given = 0

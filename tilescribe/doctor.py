@@ -365,6 +365,7 @@ def run_checks(settings: Path, settings_given: bool, games: Path, source: str | 
         check_presence_model(),
         check_npz_model("tile_surface_lut.npz", ("lut",)),
         check_npz_model("ink_colours.npz", ("names", "mean", "inverse", "logdet")),
+        check_npz_model("ink_hues.npz", ("colours", "mean", "inverse", "logdet")),
         check_games_space(games),
         check_games_writable(games),
         check_service(systemctl_show()),

@@ -93,6 +93,7 @@ def test_doctor_reports_every_area_and_passes_good_settings(tmp_path):
         "model: presence",
         "model: tile_surface_lut.npz",
         "model: ink_colours.npz",
+        "model: ink_hues.npz",
         "games: disk space",
         "games: writable",
         "service: tilescribe.service",

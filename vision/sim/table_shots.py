@@ -105,6 +105,15 @@ class TableShot:
     turn_deg: float
 
 
+def drawn_at(shot: TableShot, centre: tuple[float, float]) -> ShotTile | None:
+    """The tile drawn at a point found on the shot (photo pixels): the nearest tile whose centre
+    lies within a tenth of its size of it, None where there is none."""
+    if not shot.tiles:
+        return None
+    nearest = min(shot.tiles, key=lambda t: math.dist(t.centre, centre))
+    return nearest if math.dist(nearest.centre, centre) <= 0.1 * nearest.size else None
+
+
 def _turn(offsets: np.ndarray, turn_deg: float) -> np.ndarray:
     """Offsets (x, y down; shape [n, 2]) turned counter-clockwise as seen, as cv2 turns a sprite."""
     c, s = math.cos(math.radians(turn_deg)), math.sin(math.radians(turn_deg))

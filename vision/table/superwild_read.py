@@ -7,7 +7,9 @@
    print lies off its middle along that axis (a Rummikub-like tile prints its number in its upper
    part) that end is its top (``UP_SHIFT``), otherwise which end is up stays open.
 3. The learned reader (vision.reader.model) reads face and colour from each tile's crop at its
-   four quarter turns (TileReader.probabilities' views), the faces limited to the Super Wild set's
+   four quarter turns (TileReader.probabilities' views), each colour's probability weighed by how
+   likely the tile's ink hue against its own body is under that colour (vision.reader.ink_hue: a
+   tinted body moves what the reader sees, not the hue), the faces limited to the Super Wild set's
    ("1".."13" less 6 and 9, "6/9", "joker" for the Super Wild; a tile read as a 6 or a 9, printed
    the way other sets print them, is the 6/9 tile); a number tile takes the likeliest number
    and colour of the four together. A body read as "none" is no tile. Where no tile reads as the Super Wild,
@@ -26,12 +28,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import cv2
 import numpy as np
 
 from engine.superwild.tiles import Move, Pos, Tile, format_move
 from vision.reader.crop import tile_crops
 from vision.reader.faces import COLOURS, FACES, JOKER_FACE, NO_COLOUR, NOT_A_FACE, SIX_NINE_FACE
+from vision.reader.ink_hue import body_ink, shipped_ink_hues
 from vision.reader.model import ALL_VIEWS, TileReader
 from vision.table.superwild_grid import SeenTile, SuperWildGrid, superwild_grid, tile_of
 from vision.table.tile_bodies import Body, find_bodies
@@ -54,8 +56,6 @@ WILD_FLOOR = 0.01
 #: Other names kept per tile read: the runner-ups of a misread seen on TRAIN-style tables are
 #: mostly the second or third (a number's look-alike, or the same number in a look-alike colour).
 ALTERNATIVES = 3
-#: A print pixel is this far (OpenCV 8-bit Lab distance) from the median colour of its body.
-INK_DISTANCE = 30.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,9 +78,10 @@ class SuperWildReading:
     alternatives: dict[str, tuple[tuple[str, float], ...]]
 
 
-def body_axes(image: np.ndarray, body: Body) -> tuple[float, float, bool]:
+def body_axes(image: np.ndarray, body: Body) -> tuple[float, float, bool, np.ndarray]:
     """A body's diagonal (pixels, RIM_SCALE applied), the direction from its top to its bottom
-    (radians, atan2(dy, dx) on the photo) and whether that top is known (its print off its middle).
+    (radians, atan2(dy, dx) on the photo), whether that top is known (its print off its middle)
+    and its print's ink hue (vision.reader.ink_hue.body_ink, float32 [3]).
 
     Args:
         image: the photo, BGR uint8 H x W x 3.
@@ -93,12 +94,10 @@ def body_axes(image: np.ndarray, body: Body) -> tuple[float, float, bool]:
     along, across = centred @ long_axis, centred @ short_axis
     length, width = float(np.ptp(along)), float(np.ptp(across))
     diagonal = RIM_SCALE * float(np.hypot(length, width))
-    xs, ys = body.points[:, 0].astype(int), body.points[:, 1].astype(int)
-    lab = cv2.cvtColor(image[ys, xs][None], cv2.COLOR_BGR2Lab)[0].astype(np.float32)
-    ink = np.linalg.norm(lab - np.median(lab, axis=0), axis=1) > INK_DISTANCE
+    ink, hue = body_ink(image, body.points)
     shift = float(along[ink].mean()) / max(length, 1.0) if ink.any() else 0.0
     down = -long_axis if shift > 0 else long_axis  # from the print (the top) to the foot
-    return diagonal, float(np.arctan2(down[1], down[0])), abs(shift) > UP_SHIFT
+    return diagonal, float(np.arctan2(down[1], down[0])), abs(shift) > UP_SHIFT, hue
 
 
 def read_superwild(image: np.ndarray, reader: TileReader) -> SuperWildReading:
@@ -141,15 +140,17 @@ def _placed_alternatives(
 
 
 def _seen(
-    image: np.ndarray, bodies: Sequence[Body], axes: Sequence[tuple[float, float, bool]], reader: TileReader
+    image: np.ndarray, bodies: Sequence[Body], axes: Sequence[tuple[float, float, bool, np.ndarray]],
+    reader: TileReader,
 ) -> tuple[list[SeenTile], list[str], list[tuple[tuple[Tile, float], ...]]]:
     """The bodies read as Super Wild tiles, those read as no face, and each seen tile's likeliest
     other number tiles with their probability over the name read's (none for the Super Wild)."""
     if not bodies:
         return [], [], []
     centres = np.array([b.centre for b in bodies], np.float64)
-    crops = tile_crops(image, centres, np.array([d for d, _, _ in axes]))
+    crops = tile_crops(image, centres, np.array([a[0] for a in axes]))
     faces, colours = reader.probabilities(crops, (*SUPERWILD_FACES, "6", "9"), ALL_VIEWS)
+    colours = shipped_ink_hues().colour_probabilities(colours, np.array([a[3] for a in axes]))
     six_nine = FACES.index(SIX_NINE_FACE)
     for printed in ("6", "9"):  # a Super Wild tile read as a 6 or a 9 is the 6/9 tile
         faces[:, six_nine] += faces[:, FACES.index(printed)]
@@ -161,7 +162,7 @@ def _seen(
         chosen[likeliest] = joker  # every Super Wild table has its Super Wild
     named = _each_tile_once(faces, colours, chosen)
     seen, dropped, others = [], [], []
-    for i, (body, (diagonal, angle, has_up), pick) in enumerate(zip(bodies, axes, named, strict=True)):
+    for i, (body, (diagonal, angle, has_up, _), pick) in enumerate(zip(bodies, axes, named, strict=True)):
         if pick is None:
             dropped.append(f"tile at ({body.centre[0]:.0f}, {body.centre[1]:.0f}) px")
             continue

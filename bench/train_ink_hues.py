@@ -1,9 +1,9 @@
 """Fit the ink hue model (vision.reader.ink_hue, vision/models/ink_hues.npz) on TRAIN-style Super
 Wild tables and print its figures per split. Seeded and deterministic.
 
-Each tile body that vision.table.tile_bodies finds on a rendered table (vision.sim.table_shots,
-seeds ``--seed`` onwards, ``--tables`` of them) on a drawn number tile (``drawn_at``) gives one
-sample: its ink hue (vision.reader.ink_hue.body_ink) and the tile's colour. The tables
+Each tile body found on a rendered table (vision.sim.table_shots, seeds ``--seed`` onwards,
+``--tables`` of them) on a drawn number tile gives one sample (``drawn_ink_hues``): its ink hue
+and the tile's colour. The tables
 are drawn twice: tiles rendered in the TRAIN font families, and tiles cut from the Rummikub photos'
 train/ split. Each colour's hues are one Gaussian (``FLOOR`` added to its covariance).
 
@@ -25,10 +25,9 @@ from pathlib import Path
 import numpy as np
 
 from tilescribe.progress import add_quiet_option, progress
-from vision.reader.ink_hue import INK_COLOURS, MODEL_FILE, InkHues, body_ink
+from vision.reader.ink_hue import INK_COLOURS, MODEL_FILE, InkHues
 from vision.sim.options import Split
-from vision.sim.table_shots import drawn_at, random_shot
-from vision.table.tile_bodies import find_bodies
+from vision.sim.table_shots import drawn_ink_hues, random_shot
 
 REPO = Path(__file__).resolve().parent.parent
 #: Added to each colour's covariance: a unit hue's components vary by at least about 0.03 (the
@@ -43,12 +42,9 @@ def samples(seed: int, tables: int, split: Split, photos: bool, quiet: bool) -> 
     hues, colours = [], []
     label = f"{split}{' photos' if photos else ''}"
     for k in progress(range(seed, seed + tables), quiet=quiet, desc=label, unit="table"):
-        shot = random_shot("superwild", k, split, photos=photos)
-        for body in find_bodies(shot.image):
-            drawn = drawn_at(shot, body.centre)
-            if drawn is not None and drawn.colour in INK_COLOURS:
-                hues.append(body_ink(shot.image, body.points)[1])
-                colours.append(drawn.colour)
+        for hue, colour in drawn_ink_hues(random_shot("superwild", k, split, photos=photos)):
+            hues.append(hue)
+            colours.append(colour)
     return np.array(hues, np.float32).reshape(-1, 3), np.array(colours)
 
 

@@ -30,12 +30,14 @@ from engine.superwild.randomgame import random_round
 from engine.superwild.tiles import Pos, Tile
 from engine.superwild.tiles import format_tile as format_superwild
 from vision.reader.faces import COLOUR_NAMES, JOKER_FACE, NO_COLOUR, SIX_NINE_FACE
+from vision.reader.ink_hue import INK_COLOURS, body_ink
 from vision.sim.camera import NoiseBank, random_lighting
 from vision.sim.game_tiles import render_holomino, render_superwild, sample_game_style
 from vision.sim.options import Split
 from vision.sim.scene import table_top
 from vision.sim.tile_scenes import place_sprite
 from vision.sim.tiles import TileStyle, render_tile
+from vision.table.tile_bodies import find_bodies
 
 #: The photo's size (width, height), pixels: a 1024 x 768 frame of a table camera.
 IMAGE_SIZE: tuple[int, int] = (1024, 768)
@@ -112,6 +114,18 @@ def drawn_at(shot: TableShot, centre: tuple[float, float]) -> ShotTile | None:
         return None
     nearest = min(shot.tiles, key=lambda t: math.dist(t.centre, centre))
     return nearest if math.dist(nearest.centre, centre) <= 0.1 * nearest.size else None
+
+
+def drawn_ink_hues(shot: TableShot) -> list[tuple[np.ndarray, str]]:
+    """(ink hue, drawn colour) of every tile body found on a Super Wild shot
+    (vision.table.tile_bodies) over a drawn number tile: the hue a unit float32 [3] Lab direction
+    (vision.reader.ink_hue.body_ink), the colour one of INK_COLOURS."""
+    found = []
+    for body in find_bodies(shot.image):
+        drawn = drawn_at(shot, body.centre)
+        if drawn is not None and drawn.colour in INK_COLOURS:
+            found.append((body_ink(shot.image, body.points)[1], drawn.colour))
+    return found
 
 
 def _turn(offsets: np.ndarray, turn_deg: float) -> np.ndarray:

@@ -10,11 +10,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vision.reader.ink_hue import INK_COLOURS, body_ink, ink_hue, shipped_ink_hues
+from vision.reader.ink_hue import INK_COLOURS, ink_hue, shipped_ink_hues
 from vision.reader.model import TileReader
-from vision.sim.table_shots import drawn_at, random_shot
+from vision.sim.table_shots import drawn_at, drawn_ink_hues, random_shot
 from vision.table.superwild_read import read_superwild
-from vision.table.tile_bodies import find_bodies
 
 #: bench/bench_table.py's held-out seeds. Without the hue the reading gets 3 of the colours of
 #: these tables wrong (orange read as red on tinted bodies), with it none.
@@ -35,14 +34,10 @@ def _reading_colours(photos: bool) -> tuple[int, int]:
 
 
 def test_the_hue_alone_tells_the_colour_of_held_out_rendered_tiles() -> None:
-    hues, colours = [], []
-    for seed in SEEDS[:20]:
-        shot = random_shot("superwild", seed, "held_out")
-        for body in find_bodies(shot.image):
-            drawn = drawn_at(shot, body.centre)
-            if drawn is not None and drawn.colour in INK_COLOURS:
-                hues.append(body_ink(shot.image, body.points)[1])
-                colours.append(drawn.colour)
+    found = [
+        pair for seed in SEEDS[:20] for pair in drawn_ink_hues(random_shot("superwild", seed, "held_out"))
+    ]
+    hues, colours = zip(*found, strict=True)
     told = np.array(INK_COLOURS)[shipped_ink_hues().likelihoods(np.array(hues)).argmax(axis=1)]
     assert len(colours) > 200
     assert np.mean(told != np.array(colours)) <= 0.01  # 0.22% on 300 such tables

@@ -13,18 +13,13 @@ tiles serving two groups), taking the best it finds within the time limit.
 
 from __future__ import annotations
 
-import os
-import sys
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING
 
+from engine.solver import new_highs
 from engine.superwild.lines import RUN, SET, Value
 from engine.superwild.tiles import COLOURS, TOP
-
-if TYPE_CHECKING:
-    import highspy
 
 #: Seconds the integer programme may take.
 SOLVER_SECONDS = 0.5
@@ -88,26 +83,6 @@ def candidate_groups() -> tuple[GroupPlan, ...]:
     return tuple(out)
 
 
-def _new_highs() -> highspy.Highs:
-    """A silent HiGHS model (its one-time banner on standard output is kept off the terminal;
-    highspy is imported here, on the first hint, to keep it out of every other command's start)."""
-    import highspy
-
-    sys.stdout.flush()
-    saved = os.dup(1)
-    try:
-        with open(os.devnull, "w") as null:
-            os.dup2(null.fileno(), 1)
-            model = highspy.Highs()
-    finally:
-        os.dup2(saved, 1)
-        os.close(saved)
-    model.silent()
-    model.setOptionValue("time_limit", SOLVER_SECONDS)
-    model.setOptionValue("threads", 1)
-    return model
-
-
 def choose_groups(table: Counter[Shape], rack: Counter[Shape], share: bool) -> list[GroupPlan] | None:
     """The groups (with repeats) that use every table tile and most rack tiles, None if none do.
 
@@ -118,7 +93,7 @@ def choose_groups(table: Counter[Shape], rack: Counter[Shape], share: bool) -> l
     """
     avail = table + rack
     plans = [g for g in candidate_groups() if all(avail[s] for s in g.uses)]
-    model = _new_highs()
+    model = new_highs(SOLVER_SECONDS)
     picks = [model.addIntegral(0, 2) for _ in plans]
     laid = {s: model.addIntegral(0, k) for s, k in rack.items()}
     uses: dict[Shape, list[tuple[int, int]]] = defaultdict(list)

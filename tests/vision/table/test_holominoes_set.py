@@ -1,0 +1,28 @@
+"""A Holominoes reading holds every tile of the set once (games.md "Holominoes": 40 unique tiles):
+where the reader's likeliest digits would make two tiles one, the readings of greatest total
+likelihood that are all different tiles are taken, instead of placing one and leaving the other
+out as a clash."""
+
+from __future__ import annotations
+
+from vision.reader.model import TileReader
+from vision.sim.table_errors import table_errors
+from vision.sim.table_shots import random_shot
+from vision.table.holominoes_read import read_holominoes
+
+#: TRAIN-style tables (vision.sim.table_shots, split "train") on which the likeliest digits read one
+#: tile twice (a 5 read as a 6, or a 4 as a 6, at a corner no other tile shares): taking each
+#: tile's likeliest reading left 5 tiles out of their grids as clashes.
+CLASHING = (6207, 6275, 6352, 6397)
+
+
+def test_no_tile_is_read_twice_and_none_left_out_for_it() -> None:
+    reader = TileReader()
+    for seed in CLASHING:
+        shot = random_shot("holominoes", seed, "train")
+        reading = read_holominoes(shot.image, reader)
+        tiles = [p.tile for p in reading.grid.placements]
+        assert len(set(tiles)) == len(tiles) == len(reading.seen), seed
+        problems = reading.grid.problems
+        assert not any("clashes" in problem for problem in problems), (seed, problems)
+        assert table_errors(shot, reading.grid.to_json()["tiles"]).missed == 0, seed

@@ -25,8 +25,10 @@ rules (engine.games.TableRules):
   where the rules refuse it stays flagged;
 - corrections of misread tiles (:meth:`GameTable.correct_tile` in the reading's frame, a recording's
   event; :meth:`GameTable.correct_shown` where the kiosk's map shows the tile); a tile the camera
-  does not see, added where the map shows none (:meth:`GameTable.add_shown`; kept over a resume by
-  the journal's notes, tilescribe.table_notes); undo, the end of the game.
+  does not see, added where the map shows none (:meth:`GameTable.add_shown`); both kept over a
+  resume by the journal's notes (tilescribe.table_notes: a correction is taken again where the
+  camera misreads the same tile on the same place, until the first turn committed); undo, the end
+  of the game.
 
 Pure logic: no camera, no screen, no files (tilescribe.session wires those in). Its public surface is
 tilescribe.table.Table's, so that the session drives either.
@@ -49,7 +51,7 @@ from engine.record import format_tags
 from tilescribe.layout_frame import aligned_tiles, as_seen
 from tilescribe.observe import Observation
 from tilescribe.settings import TableSettings
-from tilescribe.table_notes import added_tiles
+from tilescribe.table_notes import table_notes
 from tilescribe.transcript_game import TableRecord, TranscriptGame
 from tilescribe.turn_signals import TurnSignals
 
@@ -99,9 +101,13 @@ class GameTable(TurnSignals[TableRecord]):
         self._alternatives: Mapping[str, tuple[tuple[str, float], ...]] = {}
         #: a tile misread as it is seen -> the true placement ("" for no tile), while it is seen
         self._fixes: dict[str, str] = {}
+        notes = table_notes(self.rules.name, text or "")
         #: tiles the camera does not see, by place, in the transcript's frame (``"3,1"`` -> ``"R7@3,1"``);
         #: a resumed game's from its journal's notes
-        self._added: dict[str, str] = {} if text is None else added_tiles(self.rules.name, text)
+        self._added: dict[str, str] = notes.added
+        #: a resumed game's corrections from its journal's notes, in the transcript's frame, taken
+        #: where the camera misreads the same tile on the same place again until a turn is committed
+        self._noted: dict[str, str] = notes.corrected
         #: each tile read -> the tile the turn in progress takes for it (corrected, or a runner-up)
         self._shown: dict[str, str] = {}
         self._swaps: tuple[tuple[str, str], ...] = ()  # runner-ups taken for the turn in progress
@@ -169,24 +175,26 @@ class GameTable(TurnSignals[TableRecord]):
         self._say("Correct a tile of this table by the tile, not by a cell.", AlertLevel.INFO)
         return False
 
-    def correct_tile(self, seen: str, true: str) -> bool:
+    def correct_tile(self, seen: str, true: str) -> tuple[str, str] | None:
         """Correct a misread tile: while the reader sees ``seen`` (a placement of the layout, e.g.
         ``7H8``), take ``true`` instead (``1H8``; ``""``: no tile there). Committed turns are not
         amended (undo the turn, then correct).
 
         Returns:
-            True when the correction is taken (the journal notes it).
+            the correction in the transcript's frame, as the journal notes it: (the tile read,
+            what lies there; ``""`` for no tile).
 
         Raises:
             ValueError: ``seen`` is not in the layout read now (the message names it).
         """
         if self._seen is None or seen not in self._seen:
             raise ValueError(f"correction of {seen}: no such tile is read on the table now")
+        was = self._aligned_reading().get(seen, seen)
         self._fixes[seen] = true
         self._update()
         if self.alert_level is not AlertLevel.ERROR:
             self._say(f"{seen} corrected to {true or 'no tile'}.", AlertLevel.INFO)
-        return True
+        return was, self._aligned(self._layout()).get(true, true) if true else ""
 
     def add_shown(self, true: str) -> bool:
         """A tile the camera does not see: ``true`` (a placement in the transcript's frame,
@@ -276,6 +284,7 @@ class GameTable(TurnSignals[TableRecord]):
         self.game_over = False
         self._fixes.clear()
         self._added.clear()
+        self._noted.clear()
         self._end_requested = self._fresh = False
         self._update()
         self._say("Rematch: clear the table.", AlertLevel.INFO)
@@ -298,6 +307,7 @@ class GameTable(TurnSignals[TableRecord]):
     def _commit(self, report: TurnReport) -> TableRecord:
         if report is self._turn:  # a runner-up committed stands for its tile while it is read so
             self._fixes.update(self._swaps)
+        self._noted = {}  # the corrections taken again stand while their tiles are read so
         self.game = self.game.played(report)
         self.game_over = self.game.is_over
         self._update()
@@ -312,6 +322,8 @@ class GameTable(TurnSignals[TableRecord]):
             return
         seen = self._seen
         self._fixes = {k: v for k, v in self._fixes.items() if k in seen}  # the reading changed
+        if self._noted:
+            self._fixes |= self._noted_fixes()
         layout = self._layout()
         layout |= self._added_as_read(layout)
         self._moves, self._turn, self._sync = self._judged(layout)
@@ -331,6 +343,21 @@ class GameTable(TurnSignals[TableRecord]):
             self._say(f"{taken[0].upper()}{taken[1:]} (the rules); correct it if wrong.", AlertLevel.INFO)
         elif self.alert_level is AlertLevel.ERROR:
             self._say("", AlertLevel.INFO)
+
+    def _noted_fixes(self) -> dict[str, str]:
+        """The journal's corrections (``_noted``) of tiles that the reading misreads as they were
+        misread then: the reading's tile -> the true one, in the reading's frame."""
+        name, noted, fixed = self.rules.name, self._noted, self._fixes
+        return {word: as_seen(name, word, there, noted[there])
+                for word, there in self._aligned_reading().items() if there in noted and word not in fixed}
+
+    def _aligned_reading(self) -> dict[str, str]:
+        """The layout as the camera read it (``_seen``) in the transcript's frame; {} where one of
+        its tiles is no placement of the game (a broken reading: nothing of it is aligned)."""
+        try:
+            return self._aligned(self._seen or frozenset())
+        except ValueError:
+            return {}
 
     def _layout(self) -> frozenset[str]:
         """The layout read now with the corrections made (the reading's frame)."""

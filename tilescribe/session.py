@@ -92,8 +92,9 @@ class SessionTable(Protocol):
         """Correct a misread cell; True when the committed record changed."""
         ...
 
-    def correct_tile(self, seen: str, true: str) -> bool:
-        """Correct a misread tile of a layout (``"7H8"`` is ``"1H8"``); True when it is taken."""
+    def correct_tile(self, seen: str, true: str) -> tuple[str, str] | None:
+        """Correct a misread tile of a layout (``"7H8"`` is ``"1H8"``); when it is taken, the
+        correction in the transcript's frame (seen, true), else None."""
         ...
 
     def add_shown(self, true: str) -> bool:
@@ -353,16 +354,17 @@ class Session:
 
     def _correct_tile(self, seen: str, true: str) -> None:
         """A misread tile of a layout-read table corrected (a recording's ``correct_tile`` event:
-        ``cell`` the placement seen, ``face`` the true one or empty), noted in the journal."""
+        ``cell`` the placement seen, ``face`` the true one or empty), noted in the journal in the
+        transcript's frame."""
         if self.table.game_over:
             return
         try:
-            corrected = self.table.correct_tile(seen, true)
+            noted = self.table.correct_tile(seen, true)
         except ValueError as exc:
             log.warning("%s", exc)
             return
-        if corrected:
-            self.journal.note(corrected_note(seen, true))
+        if noted is not None:
+            self.journal.note(corrected_note(*noted))
 
     def _journal_lifted(self) -> None:
         """Journal the turns taken back by lifting their tiles since the last call."""

@@ -187,11 +187,11 @@ class Table(TurnSignals[TurnRecord]):
             self._say(f"{format_address(cell)} corrected to {face or 'empty'}.", AlertLevel.INFO)
         return amended
 
-    def correct_tile(self, seen: str, true: str) -> bool:
+    def correct_tile(self, seen: str, true: str) -> tuple[str, str] | None:
         """Tiles of a layout are the other games' (tilescribe.game_table); a MODLINSEQ correction
-        names a cell (:meth:`correct`). Says so and returns False."""
+        names a cell (:meth:`correct`). Says so and returns None."""
         self._say(f"Correct {seen} by its cell: touch it and type its face.", AlertLevel.INFO)
-        return False
+        return None
 
     def correct_shown(self, shown: str, true: str) -> str | None:
         """Tiles shown on a game's map are the other games' (tilescribe.game_table); a MODLINSEQ

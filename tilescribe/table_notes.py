@@ -9,6 +9,7 @@ and ``{[%time 20:15:10] corrected: R7@3,1 is R8@3,1}`` (``... is no tile``: take
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from engine.placement import place_of
 
@@ -29,9 +30,23 @@ def corrected_note(seen: str, true: str) -> str:
     return f"corrected: {seen} is {true or NO_TILE}"
 
 
-def added_tiles(game: str, text: str) -> dict[str, str]:
-    """The tiles added by the players that a transcript's notes leave on the table, by place
-    (``{"3,1": "R8@3,1"}``): each addition, as later corrected, less those taken back.
+@dataclass(frozen=True, slots=True)
+class TableNotes:
+    """What a transcript's notes leave standing, in the transcript's frame.
+
+    Attributes:
+        added: the tiles added by the players that lie on the table, by place (``{"3,1": "R8@3,1"}``):
+            each addition, as later corrected, less those taken back.
+        corrected: each tile the camera misread -> what truly lies there (``{"R1@2,0": "R7@2,0"}``;
+            ``""``: no tile), a correction of a correction followed to its end.
+    """
+
+    added: dict[str, str]
+    corrected: dict[str, str]
+
+
+def table_notes(game: str, text: str) -> TableNotes:
+    """Read back the players' additions and corrections from a transcript's notes.
 
     Args:
         game: "Yushino", "Super Wild" or "Holominoes".
@@ -41,6 +56,7 @@ def added_tiles(game: str, text: str) -> dict[str, str]:
         ValueError: a note names no placement of ``game`` (the message quotes the note).
     """
     added: dict[str, str] = {}
+    corrected: dict[str, str] = {}
     for found in _NOTE.finditer(text):
         tile, seen, true = found.groups()
         named = [word for word in (tile, seen, true) if word not in (None, NO_TILE)]
@@ -51,8 +67,12 @@ def added_tiles(game: str, text: str) -> dict[str, str]:
         if tile is not None:
             added[place] = tile
             continue
-        if place in added and true == NO_TILE:
+        true = "" if true == NO_TILE else true
+        if place in added and not true:
             del added[place]
         elif place in added:
             added[place] = true
-    return added
+        else:
+            corrected = {was: true if now == seen else now for was, now in corrected.items()}
+            corrected[seen] = true
+    return TableNotes(added, corrected)

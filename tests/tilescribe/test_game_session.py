@@ -15,6 +15,7 @@ from display.kiosk import ActionKind, KioskAction
 from display.replay import transcript_prefix
 from display.view import CameraState
 from engine.games import TableRules
+from engine.placement import place_of
 from tests.tilescribe.conftest import HEADLESS, REPO, table_rules, turn_lines
 from tilescribe.game_folder import game_folders, plain_turns, read_game
 from tilescribe.game_table import GameTable
@@ -179,13 +180,16 @@ def test_auto_mode_ends_a_legal_turn_after_the_table_stays_still() -> None:
 
 def _misread(recording: Path, rules: TableRules, text: str, turn: int,
             missed: bool = False) -> tuple[str, str]:
-    """Misread one tile that ``turn`` lays (its first digit changed; ``missed``: not seen at all) in
-    every frame that shows it; (the true placement, the misread one or "")."""
+    """Misread one tile that ``turn`` lays (one digit of its tile changed, the first that gives
+    another tile of the game, as a reader's misreads do; ``missed``: not seen at all) in every
+    frame that shows it; (the true placement, the misread one or "")."""
     before = rules.layout(transcript_prefix(text, turn - 1))
     laid = sorted(rules.layout(transcript_prefix(text, turn)) - before)
     true = laid[0]
-    at = next(i for i, ch in enumerate(true) if ch.isdigit())
-    wrong = "" if missed else true[:at] + str((int(true[at]) + 1) % 10) + true[at + 1:]
+    tile = true.split("@")[0] if "@" in true else true[:-2]  # Yushino's 7H8: the tile before the square
+    misreads = (true[:at] + str((int(true[at]) + k) % 10) + true[at + 1:]
+                for at, ch in enumerate(tile) if ch.isdigit() for k in range(1, 10))
+    wrong = "" if missed else next(w for w in misreads if _is_placement(rules, w))
     doc = json.loads((recording / "frames.json").read_text())
     for frame in doc["frames"]:
         frame["layout"] = sorted(wrong if t == true else t for t in frame["layout"] if wrong or t != true)
@@ -212,6 +216,14 @@ def test_a_misread_tile_corrected_is_recorded_right(tmp_path: Path, game: str, s
     assert rules.layout(record) == rules.layout(text)
     assert dict(rules.replay_text(record).scores) == dict(rules.replay_text(text).scores)
     assert f"corrected: {wrong} is {true}" in record
+
+
+def _is_placement(rules: TableRules, word: str) -> bool:
+    try:
+        place_of(rules.name, word)
+    except ValueError:
+        return False
+    return True
 
 
 def _scripted(recording: Path, turn: int, event: dict[str, str]) -> None:
@@ -243,16 +255,18 @@ def test_a_tile_the_camera_never_sees_added_by_a_recording_event_is_recorded_rig
     assert f"added: {true} (not seen by the camera)" in record
 
 
-def test_a_tile_added_by_hand_stays_on_the_table_when_the_game_resumes(tmp_path: Path) -> None:
-    # on Super Wild's open table a committed tile gone puts the table out of sync: the resumed game
-    # must count the tile the camera never sees as on the table, or the turns after it stall
+@pytest.mark.parametrize("missed", [True, False], ids=["added", "corrected"])
+def test_a_tile_put_right_by_hand_stays_right_when_the_game_resumes(tmp_path: Path, missed: bool) -> None:
+    # on Super Wild's open table a committed tile gone or changed puts the table out of sync: the
+    # resumed game must take the players' addition or correction again, or the turns after it stall
     game = "Super Wild"
     rules = table_rules(game)
     text = _truth(game, 8, turns=6)  # lays tiles in turns 3, 4 and 5
     turn = 3
     added = write_layout_recording(rules, text, tmp_path / "added")
-    true, _ = _misread(added, rules, text, turn, missed=True)
-    _scripted(added, turn, {"type": "add_tile", "face": true})
+    true, wrong = _misread(added, rules, text, turn, missed=missed)
+    _scripted(added, turn, {"type": "add_tile", "face": true} if missed
+              else {"type": "correct_tile", "cell": wrong, "face": true})
     settings = TableSettings.of_transcript(text)
     source = RecordingSource(added)
 
@@ -265,9 +279,9 @@ def test_a_tile_added_by_hand_stays_on_the_table_when_the_game_resumes(tmp_path:
         session = Session(source, observer, GameTable(settings), journal, on_frame=quit_after_the_turn)
         first = session.run()
     assert not first.is_finished and first.turns == turn and true in rules.layout(journal.text())
-    # the camera goes on (the recording without the event, from its start) and never sees the tile
+    # the camera goes on (the recording without the event, from its start) and still misreads the tile
     unseen = write_layout_recording(rules, text, tmp_path / "unseen")
-    _misread(unseen, rules, text, turn, missed=True)
+    _misread(unseen, rules, text, turn, missed=missed)
     source = RecordingSource(unseen)
     with Journal.open(first.journal) as journal:
         resumed = Session(source, TruthObserver(source.recording, settings.still_seconds),

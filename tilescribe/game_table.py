@@ -149,7 +149,8 @@ class GameTable(TurnSignals[TableRecord]):
 
     def pass_turn(self, returned: str = "") -> TableRecord | None:
         """The current player takes the game's turn with nothing laid (Super Wild: draws; Yushino,
-        Holominoes: passes); None (and the rule in the alert) when the rules refuse it.
+        Holominoes: passes); None (and why in the alert) when the rules refuse it, when the table is
+        out of sync, or when tiles lie laid or moved since the last turn (take them back first).
 
         Args:
             returned: Holominoes: the pool tile the pass returns to the sack (``"456"``); a
@@ -158,6 +159,13 @@ class GameTable(TurnSignals[TableRecord]):
         name = self.rules.name
         if returned and name not in PASS_RETURNS_TILE:
             self._say(f"Not committed: a {name} {PASS_MOVES[name]} returns no tile.", AlertLevel.ERROR)
+            return None
+        if self._sync:
+            self._say(self._sync_message(), AlertLevel.ERROR)
+            return None
+        if self._turn is not None:
+            self._say(f"Not committed: {self._moves} lies on the table; take it back to "
+                      f"{PASS_MOVES[name]}, or end the turn.", AlertLevel.ERROR)
             return None
         report = self.game.judged(f"{PASS_MOVES[name]} {returned}".strip())
         if not report.legal:

@@ -151,6 +151,22 @@ def test_an_end_turn_with_nothing_new_is_the_games_own_pass() -> None:
             assert record is not None and record.moves == {"Yushino": "pass", "Super Wild": "draw"}[game]
 
 
+def test_a_pass_is_refused_while_the_table_is_out_of_sync_or_holds_a_turn() -> None:
+    rules = table_rules("Super Wild")
+    text = _truth("Super Wild", 5, turns=3)
+    table = GameTable(TableSettings.of_transcript(text), transcript_prefix(text, 2))
+    placed = rules.layout(transcript_prefix(text, 2))
+    gone = placed - {next(t for t in sorted(placed) if not t.startswith("W@"))}  # a tile taken away
+    table.observe(Observation(0, 0.0, CameraState.LOCKED, layout=gone))
+    assert table.pass_turn() is None and table.alert.startswith("Table out of sync:")
+    table.observe(Observation(1, 0.1, CameraState.LOCKED, layout=rules.layout(text)))  # the third turn laid
+    assert table.pass_turn() is None and "take it back to draw" in table.alert
+    assert len(table.game.history) == 2
+    table.observe(Observation(2, 0.2, CameraState.LOCKED, layout=placed))  # taken back: the draw is taken
+    record = table.pass_turn()
+    assert record is not None and record.moves == "draw" and len(table.game.history) == 3
+
+
 def test_freeze_is_refused_in_words() -> None:
     text = _truth("Yushino", 3, turns=1)
     table = GameTable(TableSettings.of_transcript(text), text)

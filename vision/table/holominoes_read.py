@@ -169,9 +169,8 @@ def read_holominoes(image: np.ndarray, reader: TileReader, digits: int = DEFAULT
     triples = np.array(list(itertools.permutations(range(digits), 3)))  # three different digits
     scores = fused[:, np.arange(3)[None, :], triples].sum(axis=2)  # [n, triples]
     taken = _distinct_tiles(scores, triples, allowed)
-    order = [[t for t in row if t != k][:ALTERNATIVES]
-             for k, row in zip(taken.tolist(), np.argsort(-scores, axis=1)[:, : ALTERNATIVES + 1].tolist(),
-                               strict=True)]
+    ranked = np.argsort(-scores, axis=1)[:, : ALTERNATIVES + 1].tolist()
+    order = [[t for t in row if t != k][:ALTERNATIVES] for k, row in zip(taken.tolist(), ranked, strict=True)]
     choice = triples[taken]  # [n, 3]
     seen = []
     for k, (centre, best) in enumerate(zip(centres.tolist(), choice.tolist(), strict=True)):
@@ -303,7 +302,7 @@ def _grown(
         if not len(new):
             return reads, keep
         more = _corner_reads(image, HexLayout(new, radius, turn), reader, allowed)
-        maybe = np.median(1 - more.faces[:, reads.parity::2, _NONE], axis=1) >= MAYBE_TILE
+        maybe = _least_digit(more.faces, reads.parity) >= MAYBE_TILE
         if maybe.any():  # read again at every quarter turn, as the layout's own tiles are
             faces, _ = reader.probabilities(more.crops[np.repeat(maybe, 6)], allowed, ALL_VIEWS)
             more.faces[maybe] = faces.reshape(-1, 6, faces.shape[1])

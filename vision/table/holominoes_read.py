@@ -39,6 +39,7 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass, replace
+from functools import cache
 
 import numpy as np
 
@@ -168,7 +169,7 @@ def read_holominoes(image: np.ndarray, reader: TileReader, digits: int = DEFAULT
     fused = _fused(digit_p, vertices, layout.radius)
     triples = np.array(list(itertools.permutations(range(digits), 3)))  # three different digits
     scores = fused[:, np.arange(3)[None, :], triples].sum(axis=2)  # [n, triples]
-    taken = _distinct_tiles(scores, triples, allowed)
+    taken = _distinct_tiles(scores, allowed)
     ranked = np.argsort(-scores, axis=1)[:, : ALTERNATIVES + 1].tolist()
     order = [[t for t in row if t != k][:ALTERNATIVES] for k, row in zip(taken.tolist(), ranked, strict=True)]
     choice = triples[taken]  # [n, 3]
@@ -184,25 +185,34 @@ def read_holominoes(image: np.ndarray, reader: TileReader, digits: int = DEFAULT
     return HolominoesReading(grid, tuple(seen), turn, _placed_alternatives(grid, seen, others))
 
 
-def _distinct_tiles(scores: np.ndarray, triples: np.ndarray, allowed: tuple[str, ...]) -> np.ndarray:
-    """Each tile's reading, an index into ``triples`` (int [n]): its likeliest, unless two tiles
-    would then be one tile of the set, which holds every tile once (games.md "Holominoes"); then
-    the readings of greatest total log-probability that are all different tiles (an assignment,
-    engine.solver). ``scores``: float [n, len(triples)], each tile's log-probability of each
-    triple of different digits at its numbered corners (int [t, 3], indices into ``allowed``)."""
+def _distinct_tiles(scores: np.ndarray, allowed: tuple[str, ...]) -> np.ndarray:
+    """Each tile's reading, an index into the triples of different digits (int [n]): its
+    likeliest, unless two tiles would then be one tile of the set, which holds every tile once
+    (games.md "Holominoes"); then the readings of greatest total log-probability that are all
+    different tiles (an assignment, engine.solver). ``scores``: float [n, t], each tile's
+    log-probability of each triple at its numbered corners, in :func:`_tile_kinds`' order."""
     best = scores.argmax(axis=1)
-    digit = [int(d) for d in allowed]
-    names = [clockwise_tile((digit[a], digit[b], digit[c])) for a, b, c in triples.tolist()]
-    kinds = sorted(set(names), key=format_tile)
-    kind = np.array([kinds.index(name) for name in names])  # [t]: which tile each triple is
-    if len(set(kind[best].tolist())) == len(best) or len(best) > len(kinds):
+    kind = _tile_kinds(allowed)
+    kinds = int(kind.max()) + 1
+    if len(set(kind[best].tolist())) == len(best) or len(best) > kinds:
         return best
-    per_kind = np.full((len(best), len(kinds)), -np.inf)  # each tile's best triple of each kind
+    per_kind = np.full((len(best), kinds), -np.inf)  # each tile's best triple of each kind
     at = np.zeros(per_kind.shape, int)
     for t, k in enumerate(kind.tolist()):
         better = scores[:, t] > per_kind[:, k]
         per_kind[better, k], at[better, k] = scores[better, t], t
     return at[np.arange(len(best)), assignment(per_kind)]
+
+
+@cache
+def _tile_kinds(allowed: tuple[str, ...]) -> np.ndarray:
+    """Which tile of the set (int [t], 0..) each triple of different digits names, read clockwise,
+    the triples of indices into ``allowed`` in itertools.permutations' order (read_holominoes')."""
+    digit = [int(d) for d in allowed]
+    names = [clockwise_tile((digit[a], digit[b], digit[c]))
+             for a, b, c in itertools.permutations(range(len(allowed)), 3)]
+    kinds = sorted(set(names), key=format_tile)
+    return np.array([kinds.index(name) for name in names])
 
 
 def _placed_alternatives(

@@ -366,9 +366,7 @@ def _laid(contour: np.ndarray, sides: tuple[float, float]) -> list[Body]:
         way, cy, cx = np.unravel_index(int(np.argmax(cover)), cover.shape)
         if cover[way, cy, cx] < LAID_COVER:
             return out
-        corners = cv2.boxPoints(((float(cx), float(cy)), (long, short), angle + 90.0 * way))
-        footprint = np.zeros_like(inside)
-        cv2.fillConvexPoly(footprint, np.round(corners).astype(np.int32), 1)
+        corners, footprint = _box(inside.shape, (float(cx), float(cy)), (long, short), angle + 90.0 * way)
         ys, xs = np.nonzero(footprint & inside)
         left[footprint > 0] = 0
         if len(xs):
@@ -381,10 +379,19 @@ def _rectangle(long: float, short: float, angle: float) -> np.ndarray:
     """A filled rectangle (long x short pixels, turned by ``angle`` degrees as cv2.boxPoints turns
     it) as a float32 kernel summing to 1, its middle at the kernel's."""
     side = int(math.ceil(math.hypot(long, short))) | 1
-    kernel = np.zeros((side, side), np.uint8)
-    corners = cv2.boxPoints(((side // 2, side // 2), (long, short), angle))
-    cv2.fillConvexPoly(kernel, np.round(corners).astype(np.int32), 1)
+    _, kernel = _box((side, side), (side // 2, side // 2), (long, short), angle)
     return (kernel / max(int(kernel.sum()), 1)).astype(np.float32)
+
+
+def _box(
+    shape: tuple[int, ...], centre: tuple[float, float], size: tuple[float, float], angle: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """A rectangle (``size`` pixels about ``centre``, turned by ``angle`` degrees as cv2.boxPoints
+    turns it): its corners (float32 [4, 2]) and its pixels filled on a uint8 canvas of ``shape``."""
+    corners = cv2.boxPoints((centre, size, angle))
+    canvas = np.zeros(shape, np.uint8)
+    cv2.fillConvexPoly(canvas, np.round(corners).astype(np.int32), 1)
+    return corners, canvas
 
 
 def _split(contour: np.ndarray, count: int) -> list[Body]:

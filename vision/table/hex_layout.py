@@ -6,7 +6,9 @@ Tiles that meet edge to edge are cells of one hexagonal lattice, so the layout i
 
 1. ``layout_mask``: the pixels that are not table: far from the table's colour (vision.table.
    tile_bodies' colour model) as it is around each pixel, so that a mottled cloth does not hide
-   tiles of the shades it has elsewhere.
+   tiles of the shades it has elsewhere. Its holes smaller than a tile are then filled
+   (``holes_filled``, once step 3's least radius is known): a print in the table's colour is no
+   table.
 2. The lattice's turn: the mask's outline runs along the hexagons' edges, which all point the
    same three ways; their mean direction modulo 60 degrees (weighted by length) is one corner's.
 3. The lattice's step: every tile carries the same print (digits at the same corners, rims,
@@ -154,6 +156,21 @@ def outline_turn(mask: np.ndarray) -> float | None:
     return angle_mean(np.concatenate(angles), np.concatenate(weights), 6)
 
 
+def holes_filled(mask: np.ndarray, radius: float) -> np.ndarray:
+    """The mask (uint8 0/1, H x W) with every hole smaller than a hexagon of ``radius`` (working
+    pixels) filled: a print in the table's colour is a hole in the mask, and it is the print the
+    lattice is found by; a gap the size of a tile or larger stays table."""
+    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    filled = mask.copy()
+    if hierarchy is None:
+        return filled
+    hexagon = 1.5 * math.sqrt(3) * radius**2
+    holes = [c for c, (_, _, _, parent) in zip(contours, hierarchy[0], strict=True)
+             if parent >= 0 and cv2.contourArea(c) < hexagon]
+    cv2.drawContours(filled, holes, -1, 1, cv2.FILLED)
+    return filled
+
+
 def print_signal(lab: np.ndarray, mask: np.ndarray) -> np.ndarray:
     """The tiles' print (float32 H x W): how far the lightness of ``lab`` (float32 OpenCV Lab)
     differs from its median over PRINT_PX pixels, less its mean, inside the mask eroded by
@@ -275,10 +292,12 @@ class HexFinder:
         self._mask = layout_mask(lab)
         turn = outline_turn(self._mask)
         self.turn = 0.0 if turn is None else turn
-        self._signal = print_signal(lab, self._mask)
-        steps = []
+        steps, least = [], 0.0
         if turn is not None:
             least = longest_side(self._mask)
+            self._mask = holes_filled(self._mask, least)
+        self._signal = print_signal(lab, self._mask)
+        if turn is not None:
             steps = lattice_steps(self._signal, turn, least)
             edge_steps = lattice_steps(edge_signal(lab, self._mask), turn, least)[:EDGE_PEAKS]
             steps += [e for e in edge_steps if all(abs(e / s - 1) >= STEP_MATCH for s in steps)]

@@ -21,11 +21,13 @@ side by side or edge to edge stay apart. Stages (one function each):
    (the print and the rims between tiles left out) shaped so; of every region where none is
    (tiles still touching make one region twice as large, split by k-means on its pixels, or where
    k-means makes no part shaped like a tile, a row bent at its Super Wild or a cross, by tile-sized
-   rectangles laid in it one by one, ``LAID_COVER``); pieces
-   of less than half a tile are joined with the pieces near them where together they make one
-   tile, or dropped; what is not table beyond the bodies found, its holes filled (a Super Wild's
-   ring or face), in regions of at least half a tile, is counted in tiles the same way (a tile
-   whose body is unlike the others', a Super Wild on a tinted body).
+   rectangles laid in it one by one, ``LAID_COVER``); pieces of less than half a tile are joined
+   with the pieces near them where together they make one tile, or dropped; what is not table
+   beyond the bodies found, its holes filled (a Super Wild's ring or face; not a tile found that
+   the rims and sides around it ring), in regions of at least half a tile, is counted in tiles
+   the same way (a tile whose body is unlike the others', a Super Wild on a tinted body).
+   A region whose outline is no sharper than the table's own texture (``_edge_test``: a blotch
+   of the cloth's pattern, a pool of light; a tile's rim and shadow are edges) holds no tile.
 
 Constants were chosen on rendered TRAIN-style tables (vision.sim.table_shots, split "train").
 """
@@ -33,7 +35,7 @@ Constants were chosen on rendered TRAIN-style tables (vision.sim.table_shots, sp
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import cv2
@@ -90,6 +92,16 @@ MIN_TILE_SHARE = 0.5
 #: 5 of 3885 tiles before, 2 with them (3 rows bent at their Super Wild read whole again).
 LAID_CORE = 0.85
 LAID_COVER = 0.6
+#: A tile's outline is an edge (its rim, its shadow), a blotch of the cloth or a pool of light
+#: shades into the table: a region holds tiles where the lightness gradient along its outline (its
+#: OUTLINE_QUANTILE, each point taking the most within OUTLINE_PX) is at least OUTLINE_SHARPNESS
+#: times the table's own (the same over its pixels: its texture and noise). On TRAIN-style tables
+#: (vision.sim.table_shots seeds 6000..6099 and 6640..6699, split "train", 1918 regions holding a
+#: tile; seeds 6000..6059 with train/ photo crops, 687) that ratio is at least 3.5 rendered and 4.1
+#: from photos, and at most 2.2 on the regions that are blotches of the cloth.
+OUTLINE_SHARPNESS = 2.5
+OUTLINE_QUANTILE = 75
+OUTLINE_PX = 2
 
 
 class TableFindError(VisionError):
@@ -215,16 +227,38 @@ def find_bodies(image: np.ndarray) -> list[Body]:
     shaped = shaped or _shaped_areas(alone)
     unit = float(np.median(shaped if shaped else areas))
     sides = _tile_sides(alone, unit)
+    is_edge = _edge_test(lab, not_table)
     bodies: list[Body] = []
     pieces = []
     for contour, area in sorted(zip(regions, areas, strict=True), key=lambda ca: -ca[1]):
+        if not is_edge(contour):
+            continue
         count = math.floor(area / unit + 1 - MIN_TILE_SHARE)  # whole tiles, a half counted up
         if count < 1:
             pieces.append(contour)
         else:
             bodies.extend(_counted(contour, count, sides))
     bodies += _joined(pieces, unit)
-    return bodies + _unlike_bodies(not_table, bodies, unit, sides)
+    return bodies + _unlike_bodies(not_table, bodies, unit, sides, is_edge)
+
+
+def _edge_test(lab: np.ndarray, not_table: np.ndarray) -> Callable[[np.ndarray], bool]:
+    """Whether a region's outline (a contour, int [m, 1, 2] x, y) is an edge against the table's
+    texture (OUTLINE_SHARPNESS), from the photo relit (``lab``: float32 H x W x 3 OpenCV Lab) and
+    its pixels that are not table (bool H x W)."""
+    if not_table.all():
+        return lambda contour: True
+    side = 2 * OUTLINE_PX + 1
+    edges = cv2.dilate(light_gradient(lab), np.ones((side, side), np.uint8))
+    least = OUTLINE_SHARPNESS * float(np.percentile(edges[~not_table], OUTLINE_QUANTILE))
+    h, w = not_table.shape
+
+    def is_edge(contour: np.ndarray) -> bool:
+        x, y = contour.reshape(-1, 2).T
+        along = edges[np.clip(y, 0, h - 1), np.clip(x, 0, w - 1)]
+        return float(np.percentile(along, OUTLINE_QUANTILE)) >= least
+
+    return is_edge
 
 
 def _tile_mask(
@@ -238,7 +272,8 @@ def _tile_mask(
 
 
 def _unlike_bodies(
-    not_table: np.ndarray, bodies: list[Body], unit: float, sides: tuple[float, float]
+    not_table: np.ndarray, bodies: list[Body], unit: float, sides: tuple[float, float],
+    is_edge: Callable[[np.ndarray], bool],
 ) -> list[Body]:
     """Tiles whose body is unlike the others' (a Super Wild on a tinted body, a tile shaded or
     tinted by its style): what is not table (bool H x W) beyond the ``bodies`` found and
@@ -248,17 +283,20 @@ def _unlike_bodies(
     found = np.zeros(not_table.shape, np.uint8)
     for body in bodies:
         found[body.points[:, 1].astype(int), body.points[:, 0].astype(int)] = 1
-    rest = (not_table & ~_near(found > 0)).astype(np.uint8)
+    taken = _near(found > 0)
+    rest = (not_table & ~taken).astype(np.uint8)
     outside = np.pad(rest, 1)
     cv2.floodFill(outside, None, (0, 0), 1)  # the table reached from the photo's edge
-    rest |= outside[1:-1, 1:-1] == 0  # holes: print inside a tile (a ring, a face) is the tile's
+    # holes: print inside a tile (a ring, a face) is the tile's; a tile found inside a ring of
+    # rims and sides stays found
+    rest |= (outside[1:-1, 1:-1] == 0) & ~taken
     side = max(3, round(UNLIKE_OPEN * math.sqrt(unit)) | 1)
     rest = cv2.morphologyEx(rest, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (side, side)))
     contours, _ = cv2.findContours(rest, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     out: list[Body] = []
     for contour in contours:
         count = math.floor(cv2.contourArea(contour) / unit + 1 - MIN_TILE_SHARE)
-        if count >= 1:
+        if count >= 1 and is_edge(contour):
             out.extend(_counted(contour, count, sides))
     return out
 

@@ -16,8 +16,8 @@ from engine.superwild.tiles import Pos, Tile
 from tilescribe.cli import main
 from vision.reader.model import TileReader
 from vision.sim.table_errors import TableErrors, table_errors
-from vision.sim.table_shots import TableShot, random_shot, superwild_shot
-from vision.table.hex_layout import find_hexes
+from vision.sim.table_shots import TableShot, drawn_at, random_shot, superwild_shot
+from vision.table.hex_layout import find_hexes, holes_filled
 from vision.table.table_reading import read_table
 from vision.table.tile_bodies import TableFindError, find_bodies
 
@@ -26,9 +26,9 @@ TABLES = 10
 SEED = 2000
 #: Per-tile error (missed + extra + wrong face + wrong place over the tiles) allowed on those
 #: tables, a little above what the shipped reader gives there (bench/bench_table.py --tables 10
-#: --seed 2000 --photos: Super Wild 1 of 126 tiles, with real crops 0 of 126, Holominoes 8 of 145,
-#: 7 of them missed, 6 on one table).
-MAX_ERROR = {("superwild", False): 0.025, ("superwild", True): 0.016, ("holominoes", False): 0.07}
+#: --seed 2000 --photos: Super Wild 0 of 126 tiles, with real crops 0 of 126, Holominoes 0 of 145;
+#: a table's tile or two more wrong would not fail it).
+MAX_ERROR = {("superwild", False): 0.025, ("superwild", True): 0.016, ("holominoes", False): 0.02}
 
 
 def _read(path: Path, game: str, capsys: pytest.CaptureFixture[str]) -> tuple[int, dict, str]:
@@ -131,6 +131,29 @@ def test_hex_finder_finds_the_tiles_on_a_cloth_mottled_in_their_own_shades() -> 
         assert errors.errors <= 0.05 * errors.tiles, (seed, errors)
 
 
+#: A held-out table whose digits are printed in the cloth's colour: the layout's mask had a hole at
+#: every digit, its print held no digit, and the tiles were found at a wrong step (2 of 13 read).
+INK_LIKE_CLOTH = 5000
+
+
+def test_a_print_in_the_cloth_s_colour_still_shows_the_lattice() -> None:
+    shot = random_shot("holominoes", INK_LIKE_CLOTH, "held_out")
+    reading = read_table("Holominoes", shot.image, TileReader())
+    errors = table_errors(shot, list(reading.tiles))
+    assert errors.missed == 0 and errors.errors <= 0.1 * errors.tiles, errors
+
+
+def test_holes_smaller_than_a_tile_are_filled() -> None:
+    mask = np.zeros((120, 200), np.uint8)
+    cv2.rectangle(mask, (10, 10), (190, 110), 1, -1)
+    cv2.rectangle(mask, (30, 40), (36, 50), 0, -1)  # a digit's hole
+    cv2.rectangle(mask, (100, 30), (160, 90), 0, -1)  # a gap as large as a tile of radius 30
+    filled = holes_filled(mask, 30.0)
+    assert filled[45, 33] == 1
+    assert filled[60, 130] == 0
+    assert (filled[mask == 1] == 1).all()
+
+
 #: TRAIN-style tables whose Super Wild lies where a row bends or at a cross of touching tiles, its
 #: ring cutting into a tinted body: k-means on the region's pixels made no tile-shaped part (the
 #: Super Wild was found between two tiles, or not at all, and the table placed from there).
@@ -143,6 +166,30 @@ def test_touching_tiles_around_the_super_wild_are_parted() -> None:
         shot = random_shot("superwild", seed, "train")
         errors = table_errors(shot, list(read_table("Super Wild", shot.image, reader).tiles))
         assert errors.errors == 0, (seed, errors)
+
+
+#: TRAIN-style tables on a blotchy cloth whose light blotches the body colour took for tiles.
+BLOTCHY = (6006, 6064, 6698)
+
+
+def test_blotches_of_the_cloth_are_no_tiles() -> None:
+    for seed in BLOTCHY:
+        shot = random_shot("superwild", seed, "train")
+        bodies = find_bodies(shot.image)
+        assert all(drawn_at(shot, b.centre) is not None for b in bodies), seed
+        assert len(bodies) == len(shot.tiles), seed
+
+
+#: A TRAIN-style table whose tiles' rims and sides ring a group of them: the ring's hole, the tiles
+#: already found, was found again as tiles.
+RINGED = 6062
+
+
+def test_tiles_ringed_by_their_rims_are_found_once() -> None:
+    shot = random_shot("superwild", RINGED, "train")
+    found = [drawn_at(shot, b.centre) for b in find_bodies(shot.image)]
+    assert sorted(t.place for t in found if t is not None) == sorted(t.place for t in shot.tiles)
+    assert None not in found
 
 
 def test_finder_refuses_what_is_no_photo() -> None:

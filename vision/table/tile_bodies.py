@@ -278,8 +278,8 @@ def _unlike_bodies(
     """Tiles whose body is unlike the others' (a Super Wild on a tinted body, a tile shaded or
     tinted by its style): what is not table (bool H x W) beyond the ``bodies`` found and
     NEAR_BODY_PX around them, opened over UNLIKE_OPEN of a tile's side (the rims and shadows
-    along the tiles found are thinner), in regions of at least half a tile's area ``unit``,
-    counted in tiles as the bodies are. The reader drops what is no tile."""
+    along the tiles found are thinner), in regions of at least half a tile's area ``unit`` whose
+    outline ``is_edge``, counted in tiles as the bodies are. The reader drops what is no tile."""
     found = np.zeros(not_table.shape, np.uint8)
     for body in bodies:
         found[body.points[:, 1].astype(int), body.points[:, 0].astype(int)] = 1

@@ -289,14 +289,13 @@ class HexFinder:
         small = (cv2.resize(image, None, fx=self._scale, fy=self._scale, interpolation=cv2.INTER_AREA)
                  if self._scale < 1 else image)
         lab = cv2.cvtColor(small, cv2.COLOR_BGR2Lab).astype(np.float32)
-        self._mask = layout_mask(lab)
+        mask = layout_mask(lab)
+        least = longest_side(mask)  # 0 where no region is large enough: no hole is filled
+        self._mask = holes_filled(mask, least)  # its outer outline stays as it was
         turn = outline_turn(self._mask)
         self.turn = 0.0 if turn is None else turn
-        steps, least = [], 0.0
-        if turn is not None:
-            least = longest_side(self._mask)
-            self._mask = holes_filled(self._mask, least)
         self._signal = print_signal(lab, self._mask)
+        steps = []
         if turn is not None:
             steps = lattice_steps(self._signal, turn, least)
             edge_steps = lattice_steps(edge_signal(lab, self._mask), turn, least)[:EDGE_PEAKS]

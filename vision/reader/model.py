@@ -251,14 +251,19 @@ class TileReader:
         return readings
 
     def read_batch(
-        self, crops: Sequence[np.ndarray], allowed: Iterable[str] | None = None
+        self, crops: Sequence[np.ndarray], allowed: Iterable[str] | None = None, views: int = ALL_VIEWS
     ) -> list[FaceReading]:
         """Read square crops of any side, each cut as :func:`vision.reader.crop.tile_crop` cuts a
         tile (CROP_SCALE times its size, centred on it; the board stage's cell crops), in one batch.
 
+        A board's cells are read at every quarter turn by default, as the Yushino squares and the
+        table games' tiles are: on MODLINSEQ frames (bench/bench_read.py) four views against one
+        cut the cells read wrong by about a fifth on TRAIN-style tiles, for twice the read time.
+
         Args:
             crops: BGR uint8 [side, side, 3] each, any side >= 8; resized to INPUT_PX first.
             allowed: the prior, as for :meth:`read`.
+            views: how many quarter turns of each crop to read, 1 to 4 (:meth:`probabilities`).
 
         Returns:
             One reading per crop, in order.
@@ -274,7 +279,7 @@ class TileReader:
                                  f"{crop.shape}")
             shrink = cv2.INTER_AREA if side > INPUT_PX else cv2.INTER_LINEAR
             sized[i] = crop if side == INPUT_PX else cv2.resize(crop, (INPUT_PX,) * 2, interpolation=shrink)
-        return self.read(sized, None if allowed is None else frozenset(allowed))
+        return self.read(sized, None if allowed is None else frozenset(allowed), views)
 
     def probabilities(
         self, crops: np.ndarray, allowed: Collection[str] | None = None, views: int = 1,

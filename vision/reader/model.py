@@ -257,8 +257,9 @@ class TileReader:
         tile (CROP_SCALE times its size, centred on it; the board stage's cell crops), in one batch.
 
         A board's cells are read at every quarter turn by default, as the Yushino squares and the
-        table games' tiles are: on MODLINSEQ frames (bench/bench_read.py) four views against one
-        cut the cells read wrong by about a fifth on TRAIN-style tiles, for twice the read time.
+        table games' tiles are: on simulated MODLINSEQ frames of TRAIN-style tiles four views
+        against one cut the cells read wrong by about a fifth, for twice the read time (the model
+        card's limits).
 
         Args:
             crops: BGR uint8 [side, side, 3] each, any side >= 8; resized to INPUT_PX first.

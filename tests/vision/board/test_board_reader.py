@@ -77,7 +77,6 @@ def test_a_full_board_read_with_its_tile_set_keeps_to_the_sets_faces(printed_boa
     assert len(wrong) <= 13, wrong
 
 
-
 def test_the_learned_reader_reads_a_board_s_cells_at_every_quarter_turn(printed_board, full_board):
     """The learned reader reads each cell at its four quarter turns by default (the up network
     sees the tile afresh at each): on the full board of held-out tiles it misreads fewer than
@@ -105,6 +104,7 @@ class ViewsOf(LearnedReader):
 
     def read_batch(self, crops, allowed=None, views=ALL_VIEWS):
         return super().read_batch(crops, allowed, self.views)
+
 
 def test_watcher_reads_only_still_frames_without_hands_and_only_changed_cells(recorded_game, reader):
     watcher = BoardWatcher(reader)

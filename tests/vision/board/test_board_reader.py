@@ -80,7 +80,7 @@ def test_a_full_board_read_with_its_tile_set_keeps_to_the_sets_faces(printed_boa
 def test_the_learned_reader_reads_a_board_s_cells_at_every_quarter_turn(printed_board, full_board):
     """The learned reader reads each cell at its four quarter turns by default (the up network
     sees the tile afresh at each): on the full board of held-out tiles it misreads fewer than
-    when it reads each cell once (23 of the 271 against 30 measured; the glyph reader 11, above).
+    when it reads each cell once (10 of the 271 against 20 measured; the glyph reader 11, above).
     The faces are random, so the line prior cannot help."""
     _, geometry = printed_board
     path, truth = full_board
@@ -92,7 +92,7 @@ def test_the_learned_reader_reads_a_board_s_cells_at_every_quarter_turn(printed_
         faces = {format_address(c): r.face for c, r in reader.read(image, str(path)).cells.items()}
         wrong[views] = {a: (truth[a], faces.get(a)) for a in truth if faces.get(a) != truth[a]}
     assert len(wrong[ALL_VIEWS]) < len(wrong[1])
-    assert len(wrong[ALL_VIEWS]) <= 27, wrong[ALL_VIEWS]
+    assert len(wrong[ALL_VIEWS]) <= 15, wrong[ALL_VIEWS]
 
 
 class ViewsOf(LearnedReader):

@@ -28,6 +28,7 @@ from vision.board.square_reader import YUSHINO_FACES, SquareBoardReader, SquareR
 from vision.reader.faces import NOT_A_FACE
 from vision.reader.model import TileReader
 from vision.sim.square_scene import game_faces, render_square_frame
+from vision.sim.tile_crops import rendered_crops
 
 REPO = Path(__file__).resolve().parents[3]
 #: Seeds of the held-out frames (and the turns of their random games): a few tiles to a crowded board.
@@ -148,7 +149,7 @@ def test_held_out_frames_are_read_through_the_cli(frames, square_board, capsys):
         assert len(doc["findings"]) <= 2 * misread
         assert all("is not a Yushino sequence (§2)" in finding for finding in doc["findings"])
     # measured with the shipped reader and presence model: 160 tiles, 0 missed or extra, 0 wrong
-    # faces (1 wrong or missed without the rules' prior)
+    # faces (none without the rules' prior either)
     assert tiles == 160
     assert missed + extra <= 1
     assert wrong <= 1
@@ -157,7 +158,7 @@ def test_held_out_frames_are_read_through_the_cli(frames, square_board, capsys):
 def test_the_default_board_needs_no_board_file(frames, capsys):
     status, doc = read_json(capsys, str(frames[0].path))
     assert status == 0 and doc["board_found"] is True
-    # the squares read are the tiles laid, but for at most one (the held-out figures: 19 of 9,000
+    # the squares read are the tiles laid, but for at most one (the held-out figures: 7 of 9,000
     # squares missed or extra)
     assert len(set(doc["cells"]) ^ set(frames[0].faces)) <= 1 and len(doc["cells"]) >= 10
 
@@ -170,13 +171,18 @@ def test_an_empty_board_has_no_tiles(square_board):
 
 
 def test_four_quarter_turns_of_each_crop_read_better_than_one(defocused, square_board):
-    """The defocused held-out frames read with one view and with four (no rules' prior): measured
-    21 and 17 of 160 faces wrong or tiles missed (sharp: 2 and 1)."""
-    _, geometry = square_board
+    """600 held-out Yushino tile crops read at one view and at four: measured 34 and 24 faces wrong.
+    On the defocused held-out frames (no rules' prior) four views read as well as one: measured 11
+    and 11 of 160 faces wrong or tiles missed (sharp: none)."""
     reader = TileReader()
+    crops = rendered_crops("held_out", 600, 11, ("yushino",))
+    read = {views: reader.probabilities(crops.images, views=views)[0].argmax(axis=1) for views in (1, 4)}
+    wrong = {views: int((faces != crops.faces).sum()) for views, faces in read.items()}
+    assert wrong[4] < wrong[1] and wrong[4] <= 30
+    _, geometry = square_board
     one, four = (misread(defocused, SquareReadConfig(geometry, reader, views=views, sequence_penalty=0.0))
                  for views in (1, 4))
-    assert four < one and four <= 20
+    assert four <= one and four <= 14
 
 
 def test_a_line_that_breaks_the_rules_is_a_finding(square_board, tmp_path, capsys):
@@ -235,7 +241,7 @@ def test_bad_input_is_one_line_naming_it(case, frames, tmp_path):
 
 
 def test_the_rules_prior_mends_unsure_faces(defocused, square_board):
-    """The defocused held-out frames read with and without the rules' prior (measured: 17 and
+    """The defocused held-out frames read with and without the rules' prior (measured: 11 and
     2 of 160 wrong)."""
     _, geometry = square_board
     reader = TileReader()

@@ -10,8 +10,9 @@ back. On the still frames without a hand it measures, per order and in all:
 
 - per-cell error rate (a cell is wrong when its occupancy or its face differs from the truth) and
   the share of frames read entirely right, for a full read (vision.board.board_reader.BoardReader)
-  with the learned reader (vision.reader.model, the default), and in the same run with the glyph
-  reader it replaced (vision.reader.glyph_reader, ``--old``), with the ratio of their medians;
+  with the learned reader (vision.reader.model), and in the same run with the glyph reader
+  (vision.reader.glyph_reader, ``--old``: MODLINSEQ's default, as ``tilescribe read`` runs it,
+  without the opt-in tesseract), with the ratio of their medians;
 - median and 95th-percentile milliseconds of a full read, and at the first order of a read of a
   still frame in which only a few cells changed (BoardWatcher.observe: locate + gate + read of the
   changed cells), and of the naive baseline, pytesseract on every cell crop, on a few frames.
@@ -141,8 +142,7 @@ def read_order(order: int, args: argparse.Namespace, work: Path) -> dict[str, Ta
     face_values = load_tileset("modlinseq").face_values(13)
     readers = {"learned": BoardReader(ReadConfig(geometry, 13, TileReader(), face_values))}
     if args.old:
-        readers["glyph"] = BoardReader(ReadConfig(geometry, 13, GlyphReader(), face_values,
-                                                  read_pitch_px=48.0, read_roi_factor=0.9))
+        readers["glyph"] = BoardReader(ReadConfig(geometry, 13, GlyphReader(), face_values))
     tallies = {name: Tally() for name in readers}
     first = order == args.orders[0]
     watch_ms: list[float] = []

@@ -16,7 +16,7 @@ any rotation), as the read pipeline cuts them, and prints the reader's face accu
 milliseconds per crop (the board benchmark proper is bench/bench_read.py).
 
 Usage: .venv/bin/python bench/bench_tiles.py [--split valid] [--photos DIR] [--errors] [--boards 3]
-       [--passes 3] [--glibc-defaults]
+       [--passes 3] [--ocr none|tesseract] [--glibc-defaults]
 """
 
 from __future__ import annotations
@@ -34,15 +34,16 @@ import numpy as np
 
 from calibration.board_print import SheetSpec, print_board
 from tilescribe.allocator import keep_freed_memory
+from tilescribe.options import SECOND_READERS
 from tilescribe.progress import add_quiet_option, progress
 from vision.board.board_view import BoardView
 from vision.board.locate import BoardLocator
 from vision.capture.images import load_image
-from vision.reader.glyph_reader import CELL_CROP, FACES, TileReader
+from vision.reader.glyph_reader import CELL_CROP, FACES, TileReader, reader_for_tileset
 from vision.sim.crops import read_class_names, read_labels
 from vision.sim.recording import SimOptions, simulate
 from vision.sim.timeline import Pacing, SimPlacement
-from vision.table.loose_tiles import SECOND_OPINION_BELOW, LooseTile, find_tiles
+from vision.table.loose_tiles import LooseTile, find_tiles
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -89,6 +90,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--passes", type=int, default=3,
                         help="time every photo in this many passes over the split (each pass reads the "
                              "same tiles, checked)")
+    parser.add_argument("--ocr", choices=SECOND_READERS, default="none",
+                        help="the second reader, as read-tiles' --ocr (default none)")
     parser.add_argument("--glibc-defaults", action="store_true",
                         help="leave glibc's malloc settings as they are (see tilescribe/allocator.py)")
     add_quiet_option(parser)
@@ -98,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
         os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
     cv2.setNumThreads(1)
     names = read_class_names(args.photos / "data.yaml")
-    reader = TileReader(second_opinion_below=SECOND_OPINION_BELOW)
+    reader = reader_for_tileset(None, args.ocr)
     allowed = frozenset([str(v) for v in range(1, 14)] + ["joker"])
     split = args.photos / args.split
     paths = sorted((split / "images").glob("*.jpg"))
@@ -162,7 +165,7 @@ def main(argv: list[str] | None = None) -> int:
         print("commonest misreads (true -> read):",
               ", ".join(f"{a}->{b} x{n}" for (a, b), n in confusions.most_common(8)))
     if args.boards:
-        board_cells(args.boards, TileReader(second_opinion_below=0.0), args.quiet)
+        board_cells(args.boards, TileReader(), args.quiet)
     return 0
 
 

@@ -48,7 +48,7 @@ def main() -> int:
         still = [f for f in doc["frames"] if not f["hand"]]
         frames += [(load_image(folder / f["file"]), f["cells"]) for f in still[::4]]
     tiles = sum(len(truth) for _, truth in frames)
-    face_reader = TileReader(second_opinion_below=0.0)
+    face_reader = TileReader()
     face_values = load_tileset("modlinseq").face_values(13)  # as bench_read.py
     for penalty in args.penalties:
         reader = BoardReader(ReadConfig(geometry, 13, face_reader, face_values, line_penalty=penalty))

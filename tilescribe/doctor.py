@@ -4,7 +4,7 @@ Each check is a small function returning one :class:`Check` (OK, WARN or FAIL, w
 found and, when not OK, what to do). The camera: picamera2, /dev/video*, the source opening and
 giving a frame. The display: the installed pygame (pygame-ce or pygame) and its SDL's video
 drivers, the driver the systemd unit (console: kmsdrm) and the desktop autostart (wayland or x11)
-will get (tilescribe.sdl_video). The kiosk's fonts, tesseract (the second reader), the shipped
+will get (tilescribe.sdl_video). The kiosk's fonts, tesseract (the opt-in second reader), the shipped
 models (each loaded as the readers load it), the games folder (free space, writable), the
 settings file (it parses), and the kiosk's systemd service: when systemd has stopped restarting it
 (StartLimitBurst), why, from its last logged error.
@@ -190,17 +190,21 @@ def check_fonts(font_dir: Path = FONT_DIR) -> Check:
 
 
 def check_tesseract() -> Check:
-    """tesseract runs and has English (the tile reader's second reader)."""
+    """tesseract runs and has English (the opt-in second reader, ``--ocr tesseract``): WARN when
+    not, since only that option needs it."""
     exe = shutil.which("tesseract")
     if exe is None:
-        return Check("tesseract", "FAIL", "not on PATH: apt install tesseract-ocr tesseract-ocr-eng")
+        return Check("tesseract", "WARN", "not on PATH (only --ocr tesseract needs it): "
+                                          "apt install tesseract-ocr tesseract-ocr-eng")
     try:
         langs = subprocess.run([exe, "--list-langs"], capture_output=True, text=True, timeout=20, check=True)
     except (OSError, subprocess.SubprocessError) as exc:
-        return Check("tesseract", "FAIL", f"{exe} does not run ({exc}); reinstall tesseract-ocr")
+        return Check("tesseract", "WARN", f"{exe} does not run ({exc}; only --ocr tesseract needs it): "
+                                          "reinstall tesseract-ocr")
     if "eng" not in langs.stdout.split():
-        return Check("tesseract", "FAIL", f"{exe} has no English data: apt install tesseract-ocr-eng")
-    return Check("tesseract", "OK", f"{exe}, English data")
+        return Check("tesseract", "WARN", f"{exe} has no English data (only --ocr tesseract needs it): "
+                                          "apt install tesseract-ocr-eng")
+    return Check("tesseract", "OK", f"{exe}, English data (for --ocr tesseract)")
 
 
 def check_tile_reader() -> Check:

@@ -34,6 +34,10 @@ SIM_FPS = (0.5, 60.0)
 #: Knocks of the sheet or jumps of the light in one simulated recording: a handful shows the effect.
 MAX_SIM_EVENTS = 50
 
+#: Second readers a user may opt into (``--ocr``) for the faces the glyph reader is unsure of:
+#: none (the default), or tesseract (0.1 to 0.3 s a call).
+SECOND_READERS = ("none", "tesseract")
+
 #: Random seeds: numpy's generators take 0 to 2**32 - 1 as a plain seed.
 MAX_SEED = 2**32 - 1
 

@@ -46,11 +46,6 @@ MOTION_FRACTION = 0.03
 VOTE_SECONDS = 0.25
 VOTE_EVERY = 0.09
 
-#: The tile reader's tesseract second opinion is not asked during a session: the pooled reads do
-#: its work (the same faces on the demo and on a pentagon-tile recording, bench/bench_session.py),
-#: and each tesseract call (0.1 to 0.3 s) would push the still-to-shown delay past 1 s.
-SECOND_OPINION_BELOW = 0.0
-
 
 class GatedReads(Generic[C]):
     """Locate, gate and settle every frame of either printed board; read the board once it has settled,
@@ -129,7 +124,9 @@ class VisionObserver:
         config = ReadConfig(
             geometry=BoardGeometry.load(board),
             modulus=faces.modulus,
-            reader=reader or reader_for_tileset(faces.tileset, second_opinion_below=SECOND_OPINION_BELOW),
+            # no tesseract second opinion in a session: the pooled reads do its work, and each call
+            # (0.1 to 0.3 s) would push the still-to-shown delay past 1 s
+            reader=reader or reader_for_tileset(faces.tileset),
             face_values=faces.face_values(),
         )
         self.reader = BoardReader(config)

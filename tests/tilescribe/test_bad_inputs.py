@@ -234,6 +234,9 @@ def _cases(f: dict[str, Path], tmp: Path) -> list[Case]:
             ("read", photo, "--board", board, "--modulus", "13", "--tileset", str(f["latin1.toml"])),
             str(f["latin1.toml"]),
         ),
+        Case("--ocr easyocr", ("read", photo, "--board", board, "--modulus", "13", "--ocr", "easyocr"),
+             "'easyocr'"),
+        Case("--ocr for Yushino", ("read", photo, "--game", "yushino", "--ocr", "tesseract"), "--ocr"),
         Case("truncated JPEG", ("read-tiles", cut), cut),
         Case("PNG claiming 100000x100000", ("read-tiles", str(f["huge.png"])), str(f["huge.png"])),
         Case(

@@ -17,6 +17,7 @@ from tilescribe.doctor import (
     check_npz_model,
     check_service,
     check_settings,
+    check_tesseract,
     check_video_devices,
 )
 from tilescribe.sdl_video import NoDriverError, choose_driver, pygame_build
@@ -183,6 +184,14 @@ def test_small_checks_on_real_folders(tmp_path):
     assert check_games_writable(tmp_path / "new" / "games").status == "OK"
     with pytest.raises(ValueError, match="status must be one of"):
         Check("x", "BAD", "y")  # type: ignore[arg-type]
+
+
+def test_tesseract_missing_is_a_warning_naming_the_option_that_needs_it(tmp_path, monkeypatch):
+    assert check_tesseract().status == "OK"
+    monkeypatch.setenv("PATH", str(tmp_path))  # a PATH without tesseract on it
+    missing = check_tesseract()
+    assert missing.status == "WARN" and "--ocr tesseract" in missing.message
+    assert "apt install tesseract-ocr" in missing.message
 
 
 def test_a_truncated_model_fails_its_check(tmp_path):

@@ -66,8 +66,9 @@ def recorded_game(tmp_path_factory, printed_board) -> RecordedGame:
 
 @pytest.fixture(scope="module")
 def loose_reader() -> TileReader:
-    """The tile reader as the loose-tile tests use it: the classifier alone (no tesseract)."""
-    return TileReader(second_opinion_below=0.0)
+    """The tile reader as the loose-tile tests use it: the classifier alone (no tesseract, the
+    default)."""
+    return TileReader()
 
 
 @pytest.fixture(scope="session")

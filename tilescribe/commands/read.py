@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from engine.games import TABLE_GAMES
 from engine.limits import MAX_MODULUS
 from tilescribe.commands.board import BOARD_GAMES, game_among
-from tilescribe.options import int_in
+from tilescribe.options import SECOND_READERS, int_in
 
 if TYPE_CHECKING:
     from vision.board.board_reader import BoardReading, ReadConfig
@@ -37,12 +37,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="Yushino: how its sequences read (the transcript's Direction tag; default forward)")
     p.add_argument("--calibration", help="calibration file from 'tilescribe calibrate' (optional)")
     p.add_argument("--tileset", help="tile-set profile mapping faces to values (e.g. rummikub)")
+    p.add_argument("--ocr", choices=SECOND_READERS,
+                   help="MODLINSEQ: a second reader for the faces the reader is unsure of (default "
+                        "none; tesseract is slower)")
     p.add_argument("--json", action="store_true", help="print the reading as JSON")
     p.set_defaults(func=run)
 
 
-def build_config(board: str, modulus: int, calibration: str | None, tileset: str | None) -> ReadConfig:
-    """The read pipeline's config from command-line options.
+def build_config(board: str, modulus: int, calibration: str | None, tileset: str | None,
+                 ocr: str | None = None) -> ReadConfig:
+    """The read pipeline's config from command-line options (``ocr``: the second reader,
+    vision.reader.glyph_reader.reader_for_tileset's; None: none).
 
     Raises:
         BoardFileError: board.json bad; CalibrationError: calibration bad or for another board;
@@ -66,7 +71,7 @@ def build_config(board: str, modulus: int, calibration: str | None, tileset: str
 
         profile = load_tileset(tileset)
         face_values = profile.face_values(modulus)
-    return ReadConfig(geometry, modulus, reader_for_tileset(profile), face_values, empty)
+    return ReadConfig(geometry, modulus, reader_for_tileset(profile, ocr or "none"), face_values, empty)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -87,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         image = load_image(args.image)
-        config = build_config(args.board, args.modulus, args.calibration, args.tileset)
+        config = build_config(args.board, args.modulus, args.calibration, args.tileset, args.ocr)
         reading = BoardReader(config).read(image, args.image)
     except (ValueError, VisionError) as exc:
         print(f"tilescribe read: {exc}", file=sys.stderr)
@@ -131,7 +136,7 @@ def read_yushino(args: argparse.Namespace) -> int:
     from vision.reader.model import TileReader
 
     unused = [o for o, v in (("--modulus", args.modulus), ("--calibration", args.calibration),
-                             ("--tileset", args.tileset)) if v is not None]
+                             ("--tileset", args.tileset), ("--ocr", args.ocr)) if v is not None]
     try:
         if unused:
             raise ValueError(f"{', '.join(unused)}: not for Yushino (MODLINSEQ's options)")
@@ -160,7 +165,7 @@ def read_table_game(args: argparse.Namespace) -> int:
 
     game = args.game
     options = (("--board", args.board), ("--modulus", args.modulus), ("--direction", args.direction),
-               ("--calibration", args.calibration), ("--tileset", args.tileset))
+               ("--calibration", args.calibration), ("--tileset", args.tileset), ("--ocr", args.ocr))
     unused = [o for o, v in options if v is not None]
     try:
         if unused:

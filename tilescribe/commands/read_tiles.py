@@ -6,7 +6,9 @@ Prints every tile found::
                 "corners": [[x, y], ...4], "center": [x, y], "confidence": 0.98}, ...], "ms": 85.0}
 
 in the photo's pixels. ``value`` is the face's value under ``--modulus`` (default: 13 for
-Rummikub) by the tile-set profile (13 -> 0, joker -> null: a wild tile).
+Rummikub) by the tile-set profile (13 -> 0, joker -> null: a wild tile). ``--ocr tesseract`` asks
+tesseract too for the faces read unsure (vision.reader.glyph_reader.SECOND_OPINION_BELOW); by
+default there is no second reader.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import sys
 import time
 
 from engine.limits import MAX_MODULUS
-from tilescribe.options import int_in
+from tilescribe.options import SECOND_READERS, int_in
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -27,6 +29,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--tileset", default="rummikub", help="tile-set profile name or file (default rummikub)")
     p.add_argument("--modulus", type=int_in(1, MAX_MODULUS), default=13,
                    help=f"modulus for the tiles' values (default 13, at most {MAX_MODULUS})")
+    p.add_argument("--ocr", choices=SECOND_READERS, default="none",
+                   help="a second reader for the faces the reader is unsure of (default none; "
+                        "tesseract is slower)")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=run)
 
@@ -36,12 +41,12 @@ def run(args: argparse.Namespace) -> int:
     from calibration.tilesets import TileSetError, load_tileset
     from vision.capture.images import ImageError, load_image
     from vision.reader.glyph_reader import TileReaderError, reader_for_tileset
-    from vision.table.loose_tiles import SECOND_OPINION_BELOW, LooseTileError, find_tiles, prepare
+    from vision.table.loose_tiles import LooseTileError, find_tiles, prepare
 
     try:
         image = load_image(args.image)
         tileset = load_tileset(args.tileset)
-        reader = reader_for_tileset(tileset, second_opinion_below=SECOND_OPINION_BELOW)
+        reader = reader_for_tileset(tileset, args.ocr)
         prepare()  # "ms" is the photo's own time, not the process's first loads
         start = time.perf_counter()
         tiles = find_tiles(image, reader, frozenset(tileset.faces))

@@ -25,8 +25,9 @@ How a face is read:
 4. A glyph of several ink components that reads unsure may have a tile's bevel or shadow
    joined to its face: its core (the component nearest the centre) is read alone and the two
    readings are averaged (CORE_READ_BELOW, chosen on TRAIN-style games).
-5. When the confidence is below ``second_opinion_below``, tesseract (pytesseract) reads the
-   upright glyph; it also serves alone when no trained model is available.
+5. Opt-in (``--ocr tesseract``; off by default, each call costs 0.1 to 0.3 s): when the
+   confidence is below ``second_opinion_below``, tesseract (pytesseract) reads the upright glyph
+   too.
 6. An optional prior (the faces allowed: the tile set's faces, the engine's legal values at a
    cell) re-ranks.
 """
@@ -35,6 +36,7 @@ from __future__ import annotations
 
 import functools
 import json
+import shutil
 import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -54,8 +56,19 @@ from vision.reader.tile_ups import candidate_ups
 #: Every face the reader can report.
 FACES: tuple[str, ...] = TILE_FACES
 
+#: With the opt-in second reader (``--ocr tesseract``), tesseract is asked too for a face read less
+#: sure than this. Chosen on TRAIN, where it changed no reading at any threshold: on the train/
+#: photos (0/0.3/0.6 and 0.1/0.2/0.3: the same tiles on every photo; median 109/115/122 ms a photo
+#: at 0.1/0.2/0.3) and on TRAIN-style board frames (bench/sim_games.py, split "train", seed 900, 3
+#: games an order: 198 of 76,422 cells wrong at order 9 and 594 of 154,254 at order 13, at 0, 0.2
+#: and 0.6 alike; median full read 116/122/298 ms and 145/161/967 ms); 0.2 still asks it for the
+#: faces the classifier is least sure of.
+SECOND_OPINION_BELOW = 0.2
+
 #: Board cell crops the reader is trained on: (distance between cell centres in pixels, crop side
-#: in pitches). vision.board.board_reader.ReadConfig cuts 0.9-pitch crops, which read as well.
+#: in pitches). vision.board.board_reader.ReadConfig cuts the learned reader's crops (at order 9
+#: about 71 px a pitch, 0.9 pitch across), which read as well: 0.259% of cells wrong against 0.255%
+#: at these crops, on TRAIN-style order-9 frames (bench/sim_games.py, split "train", seed 900).
 CELL_CROP: tuple[float, float] = (48.0, 1.0)
 
 
@@ -87,10 +100,10 @@ class FaceReading:
         face: "0".."19", "#", "marker", "joker", or "none" (no face found: not a tile).
         confidence: 0..1.
         up: the tile's up direction in the image it was read from (unit vector x, y).
-        reader: "model", "tesseract" or "model+tesseract".
+        reader: "model", or "model+tesseract" where the opt-in second reader was asked.
         alternatives: every face at least ``MIN_ALTERNATIVE`` probable with its probability (0..1,
             at the rotation that suits each face best), most probable first; ``face`` first unless the second
-            reader changed it. Empty when the reader gives no probabilities (tesseract alone).
+            reader changed it. Empty for a crop in which no ink was found.
     """
 
     face: str
@@ -146,28 +159,30 @@ class TileReader:
 
     Args:
         model_dir: directory with ``tile_reader.yml.gz`` and ``tile_reader.json``; the shipped
-            vision/models when None. ``use_model=False`` reads with tesseract alone.
-        use_model: whether to use the trained classifier.
-        second_opinion_below: confidence under which tesseract is asked too (0 disables it).
+            vision/models when None.
+        second_opinion_below: confidence under which tesseract is asked too (0, the default:
+            never).
         exemplars: learned glyph exemplars of a user's own tile set (``tilescribe tileset learn``).
         none_above: ink found by a tile finder is no face ("none") only when that class has at
             least this probability at every candidate rotation.
 
     Raises:
-        TileReaderError: when the model files are missing or do not match each other.
+        TileReaderError: when the model files are missing or do not match each other, or tesseract
+            is asked for and not on PATH.
     """
 
-    def __init__(self, model_dir: Path | None = None, *, use_model: bool = True,
-                 second_opinion_below: float = 0.6, exemplars: Path | None = None,
-                 none_above: float = 0.5) -> None:
+    def __init__(self, model_dir: Path | None = None, *, second_opinion_below: float = 0.0,
+                 exemplars: Path | None = None, none_above: float = 0.5) -> None:
+        if second_opinion_below > 0 and shutil.which("tesseract") is None:
+            raise TileReaderError("tesseract (the second reader asked for) is not on PATH: "
+                                  "apt install tesseract-ocr tesseract-ocr-eng")
         self.second_opinion_below = second_opinion_below
         self.none_above = none_above
-        self._model = _load_model(str(model_dir) if model_dir else None) if use_model else None
-        self.colours: dict[str, np.ndarray] = self._load_colours(model_dir) if use_model else {}
-        self._exemplars = _load_exemplars(exemplars) if exemplars is not None and use_model else None
+        self._model = _load_model(str(model_dir) if model_dir else None)
+        self.colours: dict[str, np.ndarray] = self._load_colours(model_dir)
+        self._exemplars = _load_exemplars(exemplars) if exemplars is not None else None
         #: bool [classes]: the classes that are faces (all but NOT_A_FACE)
-        classes = self._model.classes if self._model else ()
-        self._faces = np.array([c != NOT_A_FACE for c in classes], bool)
+        self._faces = np.array([c != NOT_A_FACE for c in self._model.classes], bool)
 
     @staticmethod
     def _load_colours(model_dir: Path | None) -> dict[str, np.ndarray]:
@@ -203,11 +218,6 @@ class TileReader:
         return [next(readings) if g is not None else FaceReading("#", NO_INK_CONFIDENCE, reader="model")
                 for g in glyphs]
 
-    @property
-    def has_model(self) -> bool:
-        """Whether the trained classifier reads (False: tesseract alone)."""
-        return self._model is not None
-
     def read_glyphs(self, glyphs: Sequence[GlyphInput], allowed: frozenset[str] | None = None,
                     is_tile: bool = False, second_opinion: bool = True) -> list[FaceReading]:
         """Read glyphs found by a tile finder, each at every candidate rotation, in one batch.
@@ -228,13 +238,9 @@ class TileReader:
         # others only where their prior could still beat the best score so far (a score is a
         # log-probability, at most 0, plus the prior): the same answer for less work
         ranked = candidate_ups(glyphs)
-        first = FIRST_CANDIDATES if is_tile and self._model is not None else None
+        first = FIRST_CANDIDATES if is_tile else None
         tried = [(ups[:first], prior[:first]) for ups, prior in ranked]
         patches, probs = self._classify(glyphs, [ups for ups, _ in tried], allowed)
-        if self._model is None:
-            starts = np.cumsum([0] + [len(ups) for ups, _ in tried])
-            return [self._tesseract_best(patches[starts[i]:starts[i + 1]], ups, allowed)
-                    for i, (ups, _) in enumerate(tried)]
         rows = self._rows(range(len(glyphs)), tried, patches, probs)
         best_so_far = np.maximum.reduceat(rows.score, _starts(rows.owner)).tolist()
         # on a tile, the candidates past the first few whose prior could still beat the best score
@@ -307,7 +313,6 @@ class TileReader:
         (log-probability plus the up's prior), normalised over the classes kept (bool [C]); the
         read face (class index ``best``) first. ``probs`` [N, C] and ``prior`` [N] hold every
         candidate row, each glyph's rows together from ``starts``."""
-        assert self._model is not None
         score = np.maximum.reduceat(np.log(probs + 1e-6) + prior[:, None], starts, axis=0)
         score = np.where(keep, score, -np.inf)
         p = np.exp(score - score.max(axis=1, keepdims=True))
@@ -326,11 +331,8 @@ class TileReader:
                   allowed: frozenset[str] | None) -> tuple[np.ndarray, np.ndarray]:
         """Upright patches (float32 [N, GLYPH_PX, GLYPH_PX]) of each glyph at its candidate ups
         (float [K_i, 2] each; N = sum of K_i, glyph by glyph) and, with a model, their class
-        probabilities after the prior ([N, classes]; [0, 0] without a model), in one classifier
-        call."""
+        probabilities after the prior ([N, classes]), in one classifier call."""
         patches, aspects = glyphs_patches([g.ink for g in glyphs], [g.points for g in glyphs], candidates)
-        if self._model is None:
-            return patches, np.empty((0, 0))
         features = glyph_features(patches, aspects)
         probs = self._probabilities(features)
         if self._exemplars is not None:
@@ -340,7 +342,6 @@ class TileReader:
     # -- internals ----------------------------------------------------------------------------
 
     def _probabilities(self, features: np.ndarray) -> np.ndarray:
-        assert self._model is not None
         scaled = (features - self._model.mean) / self._model.scale
         _, raw = self._model.mlp.predict(scaled.astype(np.float32))
         z = raw * self._model.temperature
@@ -349,7 +350,7 @@ class TileReader:
 
     def _exemplar_probabilities(self, features: np.ndarray) -> np.ndarray:
         """Class probabilities from the nearest learned exemplar of each face (cosine similarity)."""
-        assert self._model is not None and self._exemplars is not None
+        assert self._exemplars is not None
         ex_features, ex_faces = self._exemplars
         unit = features / (np.linalg.norm(features, axis=1, keepdims=True) + 1e-6)
         similarity = unit @ ex_features.T  # [N, E]
@@ -362,7 +363,6 @@ class TileReader:
         return out / out.sum(axis=1, keepdims=True)
 
     def _apply_prior(self, probs: np.ndarray, allowed: frozenset[str] | None) -> np.ndarray:
-        assert self._model is not None
         if allowed is None:
             return probs
         mask = np.array([c in allowed or c == NOT_A_FACE for c in self._model.classes], np.float32)
@@ -381,15 +381,6 @@ class TileReader:
             return FaceReading(text, 0.5, reading.up, "model+tesseract", ((text, 0.5), *others))
         return reading
 
-    def _tesseract_best(self, patches: np.ndarray, ups: np.ndarray,
-                        allowed: frozenset[str] | None) -> FaceReading:
-        """Tesseract's reading at the two likeliest ups (``ups`` [K, 2] best prior first)."""
-        for patch, (x, y) in zip(patches[:2], ups[:2].tolist(), strict=True):
-            text = _tesseract(patch)
-            if text is not None and (allowed is None or text in allowed):
-                return FaceReading(text, 0.6, (float(x), float(y)), "tesseract")
-        return FaceReading(NOT_A_FACE, 0.0, reader="tesseract")
-
 
 def _load_exemplars(path: Path) -> tuple[np.ndarray, np.ndarray]:
     try:
@@ -400,15 +391,23 @@ def _load_exemplars(path: Path) -> tuple[np.ndarray, np.ndarray]:
     return features / (np.linalg.norm(features, axis=1, keepdims=True) + 1e-6), faces
 
 
-def reader_for_tileset(tileset: TileSet | None, second_opinion_below: float = 0.6) -> TileReader:
+def reader_for_tileset(tileset: TileSet | None, ocr: str = "none") -> TileReader:
     """The tile reader for a tile-set profile: the trained model, plus the profile's learned
     glyph exemplars when it has them (``tilescribe tileset learn``).
 
+    Args:
+        tileset: the profile, or None for the plain reader.
+        ocr: the second reader, "none" or "tesseract" (asked below SECOND_OPINION_BELOW).
+
     Raises:
-        TileReaderError: missing or broken model or exemplar files.
+        TileReaderError: missing or broken model or exemplar files, tesseract asked for and not on
+            PATH, or another ``ocr``.
     """
+    if ocr not in ("none", "tesseract"):
+        raise TileReaderError(f"second reader must be none or tesseract, got {ocr!r}")
     exemplars = tileset.exemplars if tileset is not None else None
-    return TileReader(exemplars=exemplars, second_opinion_below=second_opinion_below)
+    below = SECOND_OPINION_BELOW if ocr == "tesseract" else 0.0
+    return TileReader(exemplars=exemplars, second_opinion_below=below)
 
 
 def _tesseract(patch: np.ndarray) -> str | None:

@@ -185,7 +185,7 @@ def join_features(reader: TileReader, ink: np.ndarray, faces: list[InkFace], out
             readings, in order; allowed: the faces of the tile set (without "joker" nothing
             changes).
     """
-    if not _jokers_allowed(allowed) or not reader.has_model:
+    if not _jokers_allowed(allowed):
         return faces, readings
     joined: list[tuple[int, InkFace]] = []
     within = _within(faces)

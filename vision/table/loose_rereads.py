@@ -45,7 +45,7 @@ def retry_none(reader: TileReader, ink: np.ndarray, faces: list[InkFace], readin
     classifier alone (no tesseract: a retry must be sure on its own); kept when at least
     ``RETRY_CONFIDENCE`` sure."""
     redo = [i for i, r in enumerate(readings) if r.face == NOT_A_FACE]
-    if not redo or not reader.has_model:  # tesseract alone is never that sure
+    if not redo:
         return faces, readings
     again = [strengthen(ink, faces[i]) for i in redo]
     loose = [glyph_input(ink, face, np.empty((0, 2), np.float32)) for face in again]

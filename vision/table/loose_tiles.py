@@ -103,14 +103,6 @@ GIANT = 10.0
 #: half). The faces of TRAIN's tiles are at most 0.21 of it (156 px of 750); its rack 1.23.
 GIANT_SHARE = 0.5
 
-#: The tile reader's tesseract second opinion is asked for a loose face read less sure than this
-#: (the reader's ``second_opinion_below``: callers build the reader with it). Chosen on TRAIN,
-#: where tesseract changed no tile at any threshold (0/0.3/0.6 and 0.1/0.2/0.3: the same tiles on
-#: every photo) and each call costs about 0.13 s: median 117/129/151 ms and 109/115/122 ms per
-#: photo (each photo read at all three in turn, one core); above 0, tesseract still reads the
-#: faces the classifier is least sure of.
-SECOND_OPINION_BELOW = 0.2
-
 #: A face read with at least this confidence teaches the photo's own body colour.
 SEED_CONFIDENCE = 0.9
 
@@ -401,7 +393,7 @@ def find_tiles(image: np.ndarray, reader: TileReader, allowed: frozenset[str] | 
 
 def main(argv: list[str] | None = None) -> int:
     """Print the tiles found in each photo given on the command line."""
-    reader = TileReader(second_opinion_below=SECOND_OPINION_BELOW)
+    reader = TileReader()
     for name in argv if argv is not None else sys.argv[1:]:
         image = cv2.imread(name)
         if image is None:

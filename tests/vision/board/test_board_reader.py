@@ -25,7 +25,7 @@ from vision.sim.timeline import Pacing, SimPlacement
 @pytest.fixture(scope="module")
 def reader(printed_board):
     _, geometry = printed_board
-    return BoardReader(ReadConfig(geometry, 13, TileReader(second_opinion_below=0.0)))
+    return BoardReader(ReadConfig(geometry, 13, TileReader()))
 
 
 @pytest.fixture(scope="module")
@@ -67,7 +67,7 @@ def test_a_full_board_read_with_its_tile_set_keeps_to_the_sets_faces(printed_boa
     _, geometry = printed_board
     path, truth = full_board
     modlinseq = load_tileset("modlinseq")
-    reader = BoardReader(ReadConfig(geometry, 13, TileReader(second_opinion_below=0.0),
+    reader = BoardReader(ReadConfig(geometry, 13, TileReader(),
                                     modlinseq.face_values(13)))
     reading = reader.read(cv2.imread(str(path)), str(path))
     faces = {format_address(c): r.face for c, r in reading.cells.items()}
@@ -159,6 +159,10 @@ def test_read_command_prints_the_json_contract(recorded_game, tmp_path, capsys):
     assert set(doc["cells"]["A0"]) == {"face", "value", "confidence"} and doc["ms"] > 0
     # the modulus marker on A0 (§8), read as such or as the modulus it shows
     assert doc["cells"]["A0"]["face"] == "marker" and doc["cells"]["A0"]["value"] == 0
+    # the opt-in second reader reads the same board (it is asked only for the unsure faces)
+    with_tesseract = ["read", str(image), "--board", board, "--modulus", "13", "--ocr", "tesseract", "--json"]
+    assert run_cli(with_tesseract) == 0
+    assert set(json.loads(capsys.readouterr().out)["cells"]) == set(doc["cells"])
     blank = tmp_path / "table.png"
     cv2.imwrite(str(blank), np.full((480, 640, 3), 90, np.uint8))
     assert run_cli(["read", str(blank), "--board", board, "--modulus", "13", "--json"]) == 1

@@ -17,7 +17,6 @@ from vision.reader.glyph_reader import (
     CELL_CROP,
     FACES,
     MIN_ALTERNATIVE,
-    FaceReading,
     TileReader,
     TileReaderError,
 )
@@ -30,7 +29,7 @@ ANGLES = (0, 90, 180, 270, 35, 145, 215, 320)
 
 @pytest.fixture(scope="module")
 def reader() -> TileReader:
-    return TileReader(second_opinion_below=0.0)
+    return TileReader()
 
 
 def real_crop(name: str) -> np.ndarray:
@@ -154,12 +153,14 @@ def test_prior_reranks(reader):
     assert forbidden.face != "9" or forbidden.confidence < free.confidence
 
 
-def test_tesseract_reads_without_a_model():
-    reader = TileReader(use_model=False)
+def test_the_opt_in_second_reader_reads_the_unsure_faces_too(reader):
     style = held_out_pentagon("underline")
     crop = on_table(render_tile("7", style, 96, np.random.default_rng(1)), 0, side=80, table=(235, 235, 235))
-    reading = reader.read(crop)
-    assert reading == FaceReading("7", reading.confidence, reading.up, "tesseract")
+    alone = reader.read(crop)
+    assert (alone.face, alone.reader) == ("7", "model")
+    asked = TileReader(second_opinion_below=1.01).read(crop)  # every face is "unsure": tesseract too
+    assert (asked.face, asked.reader) == ("7", "model+tesseract")
+    assert asked.confidence == min(1.0, alone.confidence + 0.25)  # tesseract agreed
 
 
 def test_bad_input_is_named(reader):

@@ -61,7 +61,7 @@ def test_a_learned_set_is_read_at_any_rotation(board, tmp_path):
     index = {a: i for i, a in enumerate(view.addresses)}
     location = BoardLocator(geometry).locate(game, "game photo")
     crops = view.patches(view.rectify(game, location), np.array([index[c] for c in cells]))
-    readings = reader_for_tileset(learned, second_opinion_below=0.0).read_batch(list(crops))
+    readings = reader_for_tileset(learned).read_batch(list(crops))
     faces = [r.face for r in readings]
     assert faces == list(FACES), dict(zip(cells, faces, strict=True))
 

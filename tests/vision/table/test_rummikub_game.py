@@ -29,7 +29,7 @@ def test_a_game_with_rummikub_tiles_is_read_and_scored(printed_board):
     options = SimOptions(seed=8, fps=2.0, hands=False, split="train", shapes=("photo",),
                          pacing=Pacing(lead_in=0.5, reach=0.1, move=0.1, rest=0.1, settle=0.5, after=0.5))
     rummikub = load_tileset("rummikub")
-    config = ReadConfig(geometry, 13, reader_for_tileset(rummikub, 0.0), rummikub.face_values(13))
+    config = ReadConfig(geometry, 13, reader_for_tileset(rummikub), rummikub.face_values(13))
     reader = BoardReader(config)
     game, truth = Game(settings), Game(settings)
     played = 0

@@ -101,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
         os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
     cv2.setNumThreads(1)
     names = read_class_names(args.photos / "data.yaml")
-    reader = reader_for_tileset(None, args.ocr)
+    reader = reader_for_tileset(None, args.ocr == "tesseract")
     allowed = frozenset([str(v) for v in range(1, 14)] + ["joker"])
     split = args.photos / args.split
     paths = sorted((split / "images").glob("*.jpg"))

@@ -47,7 +47,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def build_config(board: str, modulus: int, calibration: str | None, tileset: str | None,
                  ocr: str | None = None) -> ReadConfig:
     """The read pipeline's config from command-line options (``ocr``: the second reader,
-    vision.reader.glyph_reader.reader_for_tileset's; None: none).
+    "tesseract", or None or "none").
 
     Raises:
         BoardFileError: board.json bad; CalibrationError: calibration bad or for another board;
@@ -71,7 +71,7 @@ def build_config(board: str, modulus: int, calibration: str | None, tileset: str
 
         profile = load_tileset(tileset)
         face_values = profile.face_values(modulus)
-    return ReadConfig(geometry, modulus, reader_for_tileset(profile, ocr or "none"), face_values, empty)
+    return ReadConfig(geometry, modulus, reader_for_tileset(profile, ocr == "tesseract"), face_values, empty)
 
 
 def run(args: argparse.Namespace) -> int:

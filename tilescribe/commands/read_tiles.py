@@ -46,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         image = load_image(args.image)
         tileset = load_tileset(args.tileset)
-        reader = reader_for_tileset(tileset, args.ocr)
+        reader = reader_for_tileset(tileset, args.ocr == "tesseract")
         prepare()  # "ms" is the photo's own time, not the process's first loads
         start = time.perf_counter()
         tiles = find_tiles(image, reader, frozenset(tileset.faces))

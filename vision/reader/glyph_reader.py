@@ -391,23 +391,20 @@ def _load_exemplars(path: Path) -> tuple[np.ndarray, np.ndarray]:
     return features / (np.linalg.norm(features, axis=1, keepdims=True) + 1e-6), faces
 
 
-def reader_for_tileset(tileset: TileSet | None, ocr: str = "none") -> TileReader:
+def reader_for_tileset(tileset: TileSet | None, tesseract: bool = False) -> TileReader:
     """The tile reader for a tile-set profile: the trained model, plus the profile's learned
     glyph exemplars when it has them (``tilescribe tileset learn``).
 
     Args:
         tileset: the profile, or None for the plain reader.
-        ocr: the second reader, "none" or "tesseract" (asked below SECOND_OPINION_BELOW).
+        tesseract: ask the second reader too, below SECOND_OPINION_BELOW (``--ocr tesseract``).
 
     Raises:
-        TileReaderError: missing or broken model or exemplar files, tesseract asked for and not on
-            PATH, or another ``ocr``.
+        TileReaderError: missing or broken model or exemplar files, or tesseract asked for and not
+            on PATH.
     """
-    if ocr not in ("none", "tesseract"):
-        raise TileReaderError(f"second reader must be none or tesseract, got {ocr!r}")
     exemplars = tileset.exemplars if tileset is not None else None
-    below = SECOND_OPINION_BELOW if ocr == "tesseract" else 0.0
-    return TileReader(exemplars=exemplars, second_opinion_below=below)
+    return TileReader(exemplars=exemplars, second_opinion_below=SECOND_OPINION_BELOW if tesseract else 0.0)
 
 
 def _tesseract(patch: np.ndarray) -> str | None:

@@ -64,7 +64,15 @@ class FaceReadingLike(Protocol):
 
 
 class FaceReader(Protocol):
-    """The tile face reader the pipeline uses (vision.reader.glyph_reader.TileReader)."""
+    """The tile face reader the pipeline uses (vision.reader.glyph_reader.TileReader, the learned
+    vision.reader.model.TileReader)."""
+
+    @property
+    def cell_crop(self) -> tuple[float, float] | None:
+        """The board cell crops the reader was made for: (distance between cell centres in
+        pixels, crop side in pitches); None: the learned reader's tile crops (vision.reader.crop:
+        CROP_SCALE times the tile's size, INPUT_PX pixels across)."""
+        ...
 
     def read_batch(self, crops: Sequence[np.ndarray],
                    allowed: Iterable[str] | None = None) -> Sequence[FaceReadingLike]:
@@ -160,12 +168,7 @@ class ReadConfig:
         empty_board: the empty board rectified at the presence pitch (from a calibration), or
             None to compare with the board drawing.
         tile_shape: the tiles' shape, "pentagon" (§1-3) or "rectangle" (a Rummikub-like set): with
-            the printed pitch it sizes the reader's crops (TILE_SIZE_MM).
-        read_pitch_px: distance between cell centres in the crops given to the reader (pixels);
-            None: the crops are cut as the learned reader's tile crops (vision.reader.crop:
-            CROP_SCALE times the tile's size, INPUT_PX pixels).
-        read_roi_factor: side of the reader's square crops in pitches; None: as the learned
-            reader's tile crops.
+            the printed pitch it sizes the learned reader's crops (TILE_SIZE_MM).
         presence: presence thresholds.
         line_penalty: log-odds against a full read in which a line of tiles breaks §2-2
             (vision.board.line_prior); 0 turns the line prior off.
@@ -177,8 +180,6 @@ class ReadConfig:
     face_values: Mapping[str, int | None] = field(default_factory=dict)
     empty_board: np.ndarray | None = None
     tile_shape: str = "pentagon"
-    read_pitch_px: float | None = None
-    read_roi_factor: float | None = None
     presence: PresenceConfig = field(default_factory=PresenceConfig)
     line_penalty: float = LINE_PENALTY
 
@@ -189,10 +190,13 @@ class ReadConfig:
             raise ValueError(f"tile shape must be one of {sorted(TILE_SIZE_MM)}, got {self.tile_shape!r}")
 
     def read_view(self) -> tuple[float, float]:
-        """(pitch in pixels, crop side in pitches) of the reader's cell crops: as given, or cut as
-        the learned reader's tile crops (CROP_SCALE times the tile's size, INPUT_PX pixels across)."""
-        roi = self.read_roi_factor or CROP_SCALE * TILE_SIZE_MM[self.tile_shape] / self.geometry.cell_mm
-        return self.read_pitch_px or INPUT_PX / roi, roi
+        """(pitch in pixels, crop side in pitches) of the reader's cell crops: the reader's own
+        (FaceReader.cell_crop), or cut as the learned reader's tile crops (CROP_SCALE times the
+        tile's size, INPUT_PX pixels across)."""
+        if self.reader.cell_crop is not None:
+            return self.reader.cell_crop
+        roi = CROP_SCALE * TILE_SIZE_MM[self.tile_shape] / self.geometry.cell_mm
+        return INPUT_PX / roi, roi
 
     def value_of(self, face: str) -> int | None:
         """The value of a face under this config (§1-3, §7-1 wild, §8 marker = 0); with a tile-set

@@ -65,11 +65,19 @@ FACES: tuple[str, ...] = TILE_FACES
 #: faces the classifier is least sure of.
 SECOND_OPINION_BELOW = 0.2
 
-#: Board cell crops the reader is trained on: (distance between cell centres in pixels, crop side
-#: in pitches). vision.board.board_reader.ReadConfig cuts the learned reader's crops (at order 9
-#: about 71 px a pitch, 0.9 pitch across), which read as well: 0.259% of cells wrong against 0.255%
-#: at these crops, on TRAIN-style order-9 frames (bench/sim_games.py, split "train", seed 900).
+#: Board cell crops the classifier is trained on: (distance between cell centres in pixels, crop
+#: side in pitches).
 CELL_CROP: tuple[float, float] = (48.0, 1.0)
+
+#: Board cell crops the reader reads (vision.board.board_reader.FaceReader.cell_crop). Swept on
+#: TRAIN-style frames (bench/sim_games.py, split "train", seed 900, 3 games an order), cells wrong at
+#: 40 / 48 / 56 / 64 px a pitch and 0.9 pitch across, and at the learned reader's crops (71 px, 0.9):
+#: order 9 (76,422 cells) 203 / 195 / 186 / 194 and 198; order 13 (154,254 cells, the tiles fewer
+#: frame pixels) - / 716 / 648 / 585 and 594; 1.0 pitch across (more of the sheet round the tile)
+#: at 48 px: 278 at order 9. Median full read of every 6th still order-9 frame on one core: 27.0 /
+#: 30.7 / 32.0 ms at 48 / 56 / 64 px against 35.3 ms at 71 px. 64 px reads as well as 71 at both
+#: orders for less time; fewer pixels lose tiles at order 13.
+READ_CROP: tuple[float, float] = (64.0, 0.9)
 
 
 #: Confidence of "#" read from a tile with no ink found: a blank wild tile (§7-1), or a number
@@ -183,6 +191,8 @@ class TileReader:
         self._exemplars = _load_exemplars(exemplars) if exemplars is not None else None
         #: bool [classes]: the classes that are faces (all but NOT_A_FACE)
         self._faces = np.array([c != NOT_A_FACE for c in self._model.classes], bool)
+        #: The board cell crops read (vision.board.board_reader.FaceReader).
+        self.cell_crop: tuple[float, float] | None = READ_CROP
 
     @staticmethod
     def _load_colours(model_dir: Path | None) -> dict[str, np.ndarray]:

@@ -217,6 +217,8 @@ class TileReader:
             )
         #: Length of the embedding (:meth:`embed`).
         self.embedding_size = int(embedding.shape[1])
+        #: Board cell crops are cut as tiles are (vision.board.board_reader.FaceReader).
+        self.cell_crop: tuple[float, float] | None = None
 
     def read(
         self, crops: np.ndarray, allowed: Collection[str] | None = None, views: int = 1

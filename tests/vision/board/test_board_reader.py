@@ -14,7 +14,8 @@ from engine.hexgrid import format_address, parse_address
 from tilescribe.commands import read as read_command
 from vision.board.board_reader import UNREADABLE_FACE, BoardReader, ReadConfig
 from vision.gate.watcher import BoardWatcher
-from vision.reader.glyph_reader import TileReader
+from vision.reader.crop import INPUT_PX
+from vision.reader.glyph_reader import READ_CROP, TileReader
 from vision.reader.model import ALL_VIEWS
 from vision.reader.model import TileReader as LearnedReader
 from vision.sim.recording import SimOptions, simulate
@@ -93,6 +94,16 @@ def test_the_learned_reader_reads_a_board_s_cells_at_every_quarter_turn(printed_
         wrong[views] = {a: (truth[a], faces.get(a)) for a in truth if faces.get(a) != truth[a]}
     assert len(wrong[ALL_VIEWS]) < len(wrong[1])
     assert len(wrong[ALL_VIEWS]) <= 15, wrong[ALL_VIEWS]
+
+
+def test_each_reader_reads_the_board_at_its_own_crops(printed_board):
+    """The glyph reader gets the board cells at the crops swept for it, the learned reader as
+    it cuts tiles (INPUT_PX across), whatever the other reads."""
+    _, geometry = printed_board
+    glyph = BoardReader(ReadConfig(geometry, 13, TileReader())).read_view
+    learned = BoardReader(ReadConfig(geometry, 13, LearnedReader())).read_view
+    assert (glyph.pitch_px, glyph.roi) == (READ_CROP[0], round(READ_CROP[0] * READ_CROP[1]) | 1)
+    assert learned.roi == INPUT_PX | 1 and learned.pitch_px != glyph.pitch_px
 
 
 class ViewsOf(LearnedReader):

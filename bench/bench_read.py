@@ -5,8 +5,8 @@ modulus marker), whose faces are the reader's prior. Simulates random legal game
 (engine.randomgame) on boards of each ``--orders`` with the scene simulator using the HELD-OUT tile
 styles and fonts (vision.sim.tiles: the tile reader and the presence model never saw them),
 pentagons in one game and pentagons with Rummikub-like rectangles in the next, tiles at any
-rotation, hands, light changes and a bump of the sheet; writes the frames as JPEG and reads them
-back. On the still frames without a hand it measures, per order and in all:
+rotation, hands, light changes and a bump of the sheet, in camera frames of ``--size``; writes the
+frames as JPEG and reads them back. On the still frames without a hand it measures, per order and in all:
 
 - per-cell error rate (a cell is wrong when its occupancy or its face differs from the truth) and
   the share of frames read entirely right, for a full read (vision.board.board_reader.BoardReader)
@@ -20,7 +20,8 @@ back. On the still frames without a hand it measures, per order and in all:
 Runs on one core (sched_setaffinity + cv2.setNumThreads(1)), with glibc keeping freed memory as
 the application does (tilescribe/allocator.py).
 
-    .venv/bin/python bench/bench_read.py [--orders 9,13,18] [--games 4] [--old] [--baseline-frames 4]
+    .venv/bin/python bench/bench_read.py [--orders 9,13,18] [--games 4] [--size 1280x960] [--old]
+        [--baseline-frames 4]
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ from calibration.board_print import SheetSpec, print_board  # noqa: E402
 from calibration.tilesets import load_tileset  # noqa: E402
 from engine.hexgrid import format_address  # noqa: E402
 from tilescribe.allocator import keep_freed_memory  # noqa: E402
+from tilescribe.options import size_in  # noqa: E402
 from tilescribe.progress import add_quiet_option, progress  # noqa: E402
 from vision.board.board_reader import BoardReader, ReadConfig  # noqa: E402
 from vision.capture.images import load_image
@@ -53,6 +55,8 @@ from vision.gate.watcher import BoardWatcher  # noqa: E402
 from vision.reader.glyph_reader import TileReader as GlyphReader  # noqa: E402
 from vision.reader.model import TileReader  # noqa: E402
 
+#: The Pi camera source's frame size (vision.capture.sources.PiCameraSource).
+DEFAULT_SIZE = (1280, 960)
 TESSERACT_CONFIG = "--psm 7 -c tessedit_char_whitelist=0123456789#"
 
 
@@ -136,8 +140,9 @@ def read_order(order: int, args: argparse.Namespace, work: Path) -> dict[str, Ta
     """Record ``args.games`` games on a board of ``order`` and read their still frames with each
     reader; at the first order also time the watcher and the naive baseline."""
     geometry = print_board(SheetSpec(order=order), work / f"board{order}")
-    folders = record_games(work / f"board{order}" / "board.json", work / f"order{order}", args.games,
-                           quiet=args.quiet)
+    size = "" if args.size == DEFAULT_SIZE else "-{}x{}".format(*args.size)
+    folders = record_games(work / f"board{order}" / "board.json", work / f"order{order}{size}", args.games,
+                           quiet=args.quiet, size=args.size)
     # the table session's default tile set (tilescribe.settings): the held-out tiles are MODLINSEQ tiles
     face_values = load_tileset("modlinseq").face_values(13)
     readers = {"learned": BoardReader(ReadConfig(geometry, 13, TileReader(), face_values))}
@@ -211,6 +216,8 @@ def main() -> int:
     parser.add_argument("--orders", type=lambda text: [int(o) for o in text.split(",")], default=[9, 13, 18],
                         help="board orders, comma-separated (default 9,13,18)")
     parser.add_argument("--games", type=int, default=4, help="games per order")
+    parser.add_argument("--size", type=size_in(320, 4608), default=DEFAULT_SIZE,
+                        help="camera frame WIDTHxHEIGHT (default 1280x960, the Pi camera source's)")
     parser.add_argument("--old", action=argparse.BooleanOptionalAction, default=True,
                         help="also read with the glyph reader the learned reader replaced (default on)")
     parser.add_argument("--baseline-frames", type=int, default=4, help="frames read by the naive baseline")
@@ -222,7 +229,8 @@ def main() -> int:
         os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
     cv2.setNumThreads(1)
     work = Path(args.keep or tempfile.mkdtemp(prefix="bench_read_"))
-    print(f"held-out tile styles, any rotation, 1280x960 JPEG, one core; orders {args.orders}, "
+    print(f"held-out tile styles, any rotation, {args.size[0]}x{args.size[1]} JPEG, one core; "
+          f"orders {args.orders}, "
           f"{args.games} games each")
     totals: dict[str, Tally] = {}
     for order in args.orders:

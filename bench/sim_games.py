@@ -50,12 +50,14 @@ def still_frames(geometry: BoardGeometry, turns: list[list[SimPlacement]], optio
 
 
 def record_games(board_json: Path, out: Path, games: int, split: Split = "held_out", seed: int = 500,
-                 first_turns: int = 28, quiet: bool = False) -> list[Path]:
+                 first_turns: int = 28, quiet: bool = False,
+                 size: tuple[int, int] = (1280, 960)) -> list[Path]:
     """Write ``games`` simulated recordings under ``out`` on the board of ``board_json`` (game g:
     ``first_turns + 4 g`` turns,
     game seed ``seed + g``, scene seed ``seed + 100 + g``; tiles of ``split``'s styles at any
-    rotation, pentagons or pentagons and rectangles in turn); returns their folders. A folder
-    already recorded is kept (same seeds, same frames). A progress bar per game unless ``quiet``."""
+    rotation, pentagons or pentagons and rectangles in turn; frames of ``size`` (width, height)
+    pixels); returns their folders. A folder already recorded is kept (same seeds, same frames). A
+    progress bar per game unless ``quiet``."""
     folders = []
     order = BoardGeometry.load(board_json).order
     for g in range(games):
@@ -64,7 +66,7 @@ def record_games(board_json: Path, out: Path, games: int, split: Split = "held_o
         if (folder / "frames.json").is_file():
             continue
         turns = game_turns(order, first_turns + 4 * g, seed=seed + g, wild_share=0.08)
-        options = SimOptions(seed=seed + 100 + g, fps=4.0, split=split,
+        options = SimOptions(seed=seed + 100 + g, size=size, fps=4.0, split=split,
                              shapes=(("pentagon",), ("pentagon", "rectangle"))[g % 2],
                              per_tile_styles=g % 2 == 1, any_rotation=True, bumps=1, pacing=QUICK)
         make_recording(turns, board_json, folder, options, progress=not quiet)

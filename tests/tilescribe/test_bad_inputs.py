@@ -311,6 +311,7 @@ def _cases(f: dict[str, Path], tmp: Path) -> list[Case]:
         ),
         Case("newline in --source", (*run, "--source", str(f["rec"]) + "\nx"), repr(str(f["rec"]) + "\nx")),
         Case("--source missing.mp4", (*run, "--source", missing), missing),
+        Case("--source pi:99999x1", (*run, "--source", "pi:99999x1"), "'pi:99999x1'"),
         Case(
             "frames.json naming ../../../../etc/passwd",
             (*run, "--source", str(f["escape"])),

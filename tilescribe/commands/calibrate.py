@@ -19,7 +19,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("images", nargs="*", help="images of the empty board (instead of --source)")
     p.add_argument("--board", required=True, help="board.json written by 'tilescribe board print'")
     p.add_argument("--source", type=printable,
-                   help="frame source: 'pi', a camera index, a URL, a video file or a recording")
+                   help="frame source: 'pi', a camera index, a URL, a video file or a recording "
+                        "(pi:WIDTHxHEIGHT or INDEX:WIDTHxHEIGHT: a camera's frame size)")
     p.add_argument("--frames", type=int_in(1, MAX_CALIBRATION_FRAMES),
                    help=f"frames to take from --source (default 10, at most {MAX_CALIBRATION_FRAMES})")
     p.add_argument("--out", required=True, type=new_file, help="calibration file to write (.npz)")

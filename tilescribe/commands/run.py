@@ -57,7 +57,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--game", type=_game_name, help="modlinseq (default), yushino, superwild or holominoes")
     p.add_argument("--source", type=printable,
                    help="pi, a camera index, a stream URL, a video file or a recording folder "
-                        "(default: the bundled demo recording)")
+                        "(default: the bundled demo recording); pi:WIDTHxHEIGHT or INDEX:WIDTHxHEIGHT "
+                        "sets a camera's frame size (default 1280x960, enough up to order 13; "
+                        "pi:2560x1920 for order 18)")
     p.add_argument("--board", type=Path, help="board.json of the printed board (recordings name their own)")
     p.add_argument("--settings", type=Path,
                    help=f"TOML settings file (default: {settings_file()}, if it exists)")

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -38,6 +39,9 @@ from calibration.files import InputFileError, inside, read_text
 from vision.capture.images import ImageError, load_image
 from vision.errors import VisionError
 
+#: (smallest, largest) side in pixels of a live camera's frames: the Pi Camera Module 3's largest
+#: frames are 4608 x 2592.
+LIVE_SIZES = (160, 4608)
 #: Highest frame rate a recording may claim: cameras deliver at most a few hundred frames a second.
 MAX_FPS = 1000
 
@@ -207,7 +211,8 @@ class OpenCVCameraSource(_CaptureSource):
 
     Args:
         target: camera index (``0``, or ``"0"``) or a stream URL (``rtsp://...``, ``http://...``).
-        width, height: requested capture size in pixels (the camera may pick another).
+        width, height: requested capture size in pixels (the camera may pick another); kept as
+            ``size`` (width, height).
     """
 
     finite = False
@@ -216,12 +221,12 @@ class OpenCVCameraSource(_CaptureSource):
         if isinstance(target, str) and target.isdigit():
             target = int(target)
         super().__init__(f"camera {target!r}", target)
-        self._size = (width, height)
+        self.size = (width, height)
 
     def _open(self) -> None:
         super()._open()
-        self._cap().set(cv2.CAP_PROP_FRAME_WIDTH, self._size[0])
-        self._cap().set(cv2.CAP_PROP_FRAME_HEIGHT, self._size[1])
+        self._cap().set(cv2.CAP_PROP_FRAME_WIDTH, self.size[0])
+        self._cap().set(cv2.CAP_PROP_FRAME_HEIGHT, self.size[1])
 
     def _read(self) -> Frame | None:
         ok, image = self._cap().read()
@@ -435,7 +440,7 @@ class PiCameraSource(FrameSource):
     """The Raspberry Pi camera through picamera2 (``python3-picamera2`` or the ``pi`` extra).
 
     Args:
-        width, height: capture size in pixels.
+        width, height: capture size in pixels; kept as ``size`` (width, height).
 
     Raises (from ``read``):
         SourceError: picamera2 is not installed or no camera is connected.
@@ -446,7 +451,7 @@ class PiCameraSource(FrameSource):
 
     def __init__(self, width: int = 1280, height: int = 960) -> None:
         super().__init__("Pi camera")
-        self._size = (width, height)
+        self.size = (width, height)
         self._camera: Any = None
 
     def _open(self) -> None:
@@ -456,7 +461,7 @@ class PiCameraSource(FrameSource):
             raise SourceError("Pi camera: picamera2 missing (apt install python3-picamera2)") from exc
         try:
             camera = Picamera2()
-            config = camera.create_video_configuration(main={"size": self._size, "format": "RGB888"})
+            config = camera.create_video_configuration(main={"size": self.size, "format": "RGB888"})
             camera.configure(config)
             camera.start()
         except (RuntimeError, IndexError, OSError) as exc:
@@ -480,16 +485,24 @@ def open_source(spec: str) -> FrameSource:
     """The frame source a command-line ``--source`` names.
 
     Args:
-        spec: ``"pi"`` for the Pi camera; a digit for an OpenCV camera index; a URL
-            (``scheme://...``) for a stream; a folder holding ``frames.json`` for a recording;
-            otherwise a video file path.
+        spec: ``"pi"`` for the Pi camera; a digit for an OpenCV camera index; either of them with
+            ``:WIDTHxHEIGHT`` for frames of that size (default 1280x960: enough for a board up
+            to order 13; a bigger board needs more pixels a tile, e.g. ``pi:2560x1920`` for
+            order 18); a URL (``scheme://...``) for a stream; a folder holding ``frames.json``
+            for a recording; otherwise a video file path.
 
     Raises:
-        SourceError: ``spec`` names a path that does not exist, or a folder that is no recording.
+        SourceError: ``spec`` names a path that does not exist, or a folder that is no recording,
+            or a camera frame size outside LIVE_SIZES.
     """
-    if spec == "pi":
-        return PiCameraSource()
-    if spec.isdigit() or "://" in spec:
+    camera = re.fullmatch(r"(pi|\d+)(?::(\d+)x(\d+))?", spec)
+    if camera is not None:
+        size = (1280, 960) if camera[2] is None else (int(camera[2]), int(camera[3]))
+        low, high = LIVE_SIZES
+        if not all(low <= side <= high for side in size):
+            raise SourceError(f"source {spec!r}: frame width and height must be {low} to {high} pixels")
+        return PiCameraSource(*size) if camera[1] == "pi" else OpenCVCameraSource(camera[1], *size)
+    if "://" in spec:
         return OpenCVCameraSource(spec)
     path = Path(spec)
     if path.is_dir():

@@ -70,13 +70,15 @@ SECOND_OPINION_BELOW = 0.2
 CELL_CROP: tuple[float, float] = (48.0, 1.0)
 
 #: Board cell crops the reader reads (vision.board.board_reader.FaceReader.cell_crop). Swept on
-#: TRAIN-style frames (bench/sim_games.py, split "train", seed 900, 3 games an order), cells wrong at
-#: 40 / 48 / 56 / 64 px a pitch and 0.9 pitch across, and at the learned reader's crops (71 px, 0.9):
-#: order 9 (76,422 cells) 203 / 195 / 186 / 194 and 198; order 13 (154,254 cells, the tiles fewer
-#: frame pixels) - / 716 / 648 / 585 and 594; order 18 (2 games, 189,995 cells) at 64 px 24,210
-#: and 24,191; 1.0 pitch across (more of the sheet round the tile) at 48 px: 278 at order 9. Median full read of every 6th still order-9 frame on one core: 27.0 /
-#: 30.7 / 32.0 ms at 48 / 56 / 64 px against 35.3 ms at 71 px. 64 px reads as well as 71 at both
-#: orders for less time; fewer pixels lose tiles at order 13.
+#: TRAIN-style frames (bench/sim_games.py, split "train", seed 900, 3 games an order, 1280 x 960),
+#: cells wrong at 40 / 48 / 56 / 64 px a pitch and 0.9 pitch across, and at the learned reader's
+#: crops (71 px, 0.9): order 9 (76,422 cells) 203 / 195 / 186 / 194 and 198; order 13 (154,254
+#: cells, the tiles fewer frame pixels) - / 716 / 648 / 585 and 594; order 18 (2 games, 189,995
+#: cells, the tiles too small to read at this frame size) at 64 px 24,210 and 24,191; 1.0 pitch
+#: across (more of the sheet round the tile) at 48 px: 278 at order 9. Median full read of every
+#: 6th still order-9 frame on one core: 27.0 / 30.7 / 32.0 ms at 48 / 56 / 64 px against 35.3 ms
+#: at 71 px. 64 px reads as well as 71 at every order for less time; fewer pixels lose tiles at
+#: order 13.
 READ_CROP: tuple[float, float] = (64.0, 0.9)
 
 

@@ -11,6 +11,8 @@ import pytest
 
 from vision.capture.sources import (
     Frame,
+    OpenCVCameraSource,
+    PiCameraSource,
     RecordingSource,
     SourceError,
     SourceLostError,
@@ -108,3 +110,16 @@ def test_unknown_source_and_bad_frame(tmp_path: Path) -> None:
         VideoFileSource(tmp_path / "junk.avi").read()
     with pytest.raises(ValueError, match="frame 7"):
         Frame(np.zeros((4, 4), np.uint8), 0.0, 7)
+
+
+def test_a_camera_spec_may_name_its_frame_size() -> None:
+    """``pi`` and a camera index take ``:WIDTHxHEIGHT`` (a big board needs more pixels a tile);
+    nothing is opened until the first read, and a size no camera gives is refused by name."""
+    assert open_source("pi").size == (1280, 960)
+    pi = open_source("pi:2560x1920")
+    assert isinstance(pi, PiCameraSource) and pi.size == (2560, 1920)
+    usb = open_source("0:640x480")
+    assert isinstance(usb, OpenCVCameraSource) and usb.size == (640, 480)
+    for spec in ("pi:2560x99999", "1:100x100"):
+        with pytest.raises(SourceError, match=rf"source '{spec}': frame width and height must be 160 to"):
+            open_source(spec)

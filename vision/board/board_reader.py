@@ -48,6 +48,13 @@ TILE_SIZE_MM: dict[str, float] = {"pentagon": 25.0 / math.sin(math.radians(72)),
 KNOWN_FACES: frozenset[str] = frozenset((*NUMBER_FACES, *WILD_FACES, MARKER_FACE))
 #: The face reported for an occupied cell whose tile the reader could not read (confidence 0).
 UNREADABLE_FACE = "?"
+#: Fewest frame pixels between neighbouring cells (BoardView.frame_pitch) at which tiles read
+#: reliably; a frame with fewer gets a finding. TRAIN-style order-13 games (bench/sim_games.py,
+#: split "train", seed 900, 2 games) at 960x720, 1120x840 and 1280x960 put the cells 21, 24 and
+#: 28 px apart, and the glyph reader misread 9.9%, 5.1% and 2.0% of their tiles (an order-9
+#: board's 37 px: about 2%); an order-18 board at 1280x960, 21 px apart, read 12.7% of its cells
+#: wrong, at 2560x1920 (40 px) 0.2%. The line sits between 24 and 28 px.
+MIN_FRAME_PITCH_PX = 26.0
 
 
 class FaceReadingLike(Protocol):
@@ -210,6 +217,16 @@ class ReadConfig:
         return None
 
 
+def small_frame_findings(where: str, pitch: float) -> list[str]:
+    """The finding for a frame whose cells lie ``pitch`` frame pixels apart, when that is too few
+    to read tiles (under MIN_FRAME_PITCH_PX); else none."""
+    if pitch >= MIN_FRAME_PITCH_PX:
+        return []
+    return [f"{where}: the board's cells are {pitch:.0f} px apart in the frame, too few to read tiles "
+            f"reliably (from {MIN_FRAME_PITCH_PX:.0f} px): use bigger frames (e.g. --source pi:2560x1920) "
+            f"or bring the camera closer"]
+
+
 def locate_frame(locator: BoardLocator, image: np.ndarray, where: str, location: BoardLocation | None
                  ) -> BoardLocation | BoardNotFoundError:
     """Check a frame and locate the board in it, unless its location is given.
@@ -300,7 +317,7 @@ class BoardReader:
         readings = self._read_faces(crops, [self._prior(c, legal) for c in cells_hex])
         decoded = self._line_prior(cells_hex, readings) if only is None else {}
         cells: dict[Hex, CellReading] = {}
-        findings: list[str] = []
+        findings = small_frame_findings(where, self.read_view.frame_pitch(located)) if only is None else []
         for i, cell, reading in zip(occupied.tolist(), cells_hex, readings, strict=True):
             address = self.read_view.addresses[i]
             if reading.face not in KNOWN_FACES:

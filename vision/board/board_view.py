@@ -167,6 +167,15 @@ class BoardView:
                                          borderMode=cv2.BORDER_REPLICATE)
         return out
 
+    def frame_pitch(self, location: BoardLocation) -> float:
+        """How far apart neighbouring cells lie in the frame where they lie closest (the far side
+        of a tilted board): the least, over the cells, of one pitch across or down mapped into
+        the frame, in frame pixels."""
+        centres = self.sheet.centres.astype(np.float64)
+        at = location.board_to_frame(centres)
+        return float(min(np.linalg.norm(location.board_to_frame(centres + step) - at, axis=1).min()
+                         for step in ((self.sheet.pitch, 0.0), (0.0, self.sheet.pitch))))
+
     def index(self, address: str) -> int:
         """Index of a cell address in ``addresses``.
 

@@ -13,6 +13,7 @@ import numpy as np
 
 from calibration.board_calibration import Calibration, CalibrationError, marker_place
 from calibration.geometry import BoardGeometry
+from vision.board.board_reader import small_frame_findings
 from vision.board.board_view import BoardView
 from vision.board.locate import BoardLocator, BoardNotFoundError
 from vision.board.presence import PresenceConfig, PresenceDetector
@@ -29,7 +30,9 @@ def calibrate(geometry: BoardGeometry, frames: Iterable[tuple[str, np.ndarray]],
             pitch, vision.board.presence.PresenceConfig.pitch_px).
 
     Returns:
-        The calibration; ``findings`` lists cells that looked occupied (a tile left on the board).
+        The calibration; ``findings`` lists cells that looked occupied (a tile left on the board)
+        and says when the frames give the cells too few pixels to read tiles
+        (vision.board.board_reader.MIN_FRAME_PITCH_PX).
 
     Raises:
         CalibrationError: no frames; a marker never seen ("marker 3 not found: is the top-right
@@ -41,6 +44,7 @@ def calibrate(geometry: BoardGeometry, frames: Iterable[tuple[str, np.ndarray]],
     seen: set[int] = set()
     squared_errors: list[float] = []
     rectified: list[np.ndarray] = []
+    pitches: list[tuple[float, str]] = []
     for name, image in frames:
         try:
             location = locator.locate(image, name)
@@ -57,6 +61,7 @@ def calibrate(geometry: BoardGeometry, frames: Iterable[tuple[str, np.ndarray]],
                                    f"{' ...' if len(out_of_view) > 8 else ''} out of view: move the camera "
                                    f"so that the whole sheet is in the picture")
         rectified.append(view.rectify(image, location))
+        pitches.append((view.frame_pitch(location), name))
     if not rectified:
         raise CalibrationError("no frames to calibrate from")
     for m in geometry.markers:
@@ -66,8 +71,9 @@ def calibrate(geometry: BoardGeometry, frames: Iterable[tuple[str, np.ndarray]],
     empty = np.median(np.stack(rectified), axis=0).astype(np.uint8)
     scores = PresenceDetector(view, None, PresenceConfig(pitch_px=pitch_px)).measure(empty)
     occupied = [view.addresses[i] for i in scores.indices[scores.occupied]]
-    findings: tuple[str, ...] = ()
+    pitch, name = min(pitches)
+    findings = small_frame_findings(name, pitch)
     if occupied:
-        findings = (f"cells {', '.join(occupied)} do not look empty: was a tile left on the board?",)
+        findings.append(f"cells {', '.join(occupied)} do not look empty: was a tile left on the board?")
     return Calibration(len(geometry.cells), geometry.image_size, len(rectified), tuple(sorted(seen)),
-                       float(np.sqrt(np.mean(squared_errors))), pitch_px, empty, findings)
+                       float(np.sqrt(np.mean(squared_errors))), pitch_px, empty, tuple(findings))

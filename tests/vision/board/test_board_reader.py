@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 
 import cv2
 import numpy as np
@@ -143,6 +144,20 @@ def test_prior_and_findings(recorded_game, reader):
     assert set(only.cells) <= {t1} and len(only.read_cells) == 2
     with pytest.raises(ValueError, match="last frame: cell .* not on this board"):
         reader.read(image, "last frame", only=[parse_address("B300")])
+
+
+def test_a_frame_too_small_for_the_board_is_a_finding(recorded_game, reader):
+    """The recorded frame (1280x960: cells about 40 px apart) reads without it; the same frame at
+    half the size (20 px apart) says the cells are too close and what to do."""
+    last = len(recorded_game.frames) - 1
+    image = recorded_game.image(last)
+    assert not [f for f in reader.read(image, "full").findings if "px apart" in f]
+    small = cv2.resize(image, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+    reading = reader.read(small, "half")
+    assert reading.board_found
+    said = re.match(r"half: the board's cells are (\d+) px apart in the frame", reading.findings[0])
+    assert said and 15 <= int(said[1]) < 26, reading.findings
+    assert "--source pi:2560x1920" in reading.findings[0]
 
 
 def test_board_not_found_is_reported_not_guessed(reader):

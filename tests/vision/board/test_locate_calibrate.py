@@ -77,6 +77,15 @@ def test_a_tile_left_on_the_board_is_a_finding(recorded_game):
     assert cal.findings and "A0" in cal.findings[0] and "tile left" in cal.findings[0]
 
 
+def test_frames_too_small_for_the_board_are_a_finding(recorded_game):
+    """Calibrating from frames that give the cells too few pixels says so, naming the frame."""
+    half = [(name, cv2.resize(image, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA))
+            for name, image in empty_frames(recorded_game, 2)]
+    cal = calibrate(recorded_game.geometry, half)
+    assert len(cal.findings) == 1 and "px apart in the frame" in cal.findings[0], cal.findings
+    assert cal.findings[0].split(":")[0] in {name for name, _ in half}
+
+
 def test_bad_calibration_file(tmp_path, recorded_game):
     bad = tmp_path / "bad.npz"
     bad.write_bytes(b"not an archive")

@@ -6,7 +6,8 @@ modulus marker), whose faces are the reader's prior. Simulates random legal game
 styles and fonts (vision.sim.tiles: the tile reader and the presence model never saw them),
 pentagons in one game and pentagons with Rummikub-like rectangles in the next, tiles at any
 rotation, hands, light changes and a bump of the sheet, in camera frames of ``--size``; writes the
-frames as JPEG and reads them back. On the still frames without a hand it measures, per order and in all:
+frames as JPEG and reads them back. On the still frames without a hand it measures, per order and
+in all:
 
 - per-cell error rate (a cell is wrong when its occupancy or its face differs from the truth) and
   the share of frames read entirely right, for a full read (vision.board.board_reader.BoardReader)
@@ -230,8 +231,7 @@ def main() -> int:
     cv2.setNumThreads(1)
     work = Path(args.keep or tempfile.mkdtemp(prefix="bench_read_"))
     print(f"held-out tile styles, any rotation, {args.size[0]}x{args.size[1]} JPEG, one core; "
-          f"orders {args.orders}, "
-          f"{args.games} games each")
+          f"orders {args.orders}, {args.games} games each")
     totals: dict[str, Tally] = {}
     for order in args.orders:
         for name, tally in read_order(order, args, work).items():

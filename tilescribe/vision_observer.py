@@ -26,7 +26,7 @@ from display.view import CameraState
 from engine.hexgrid import Hex
 from tilescribe.faces import FaceMap
 from tilescribe.observe import Observation, Settle
-from vision.board.board_reader import BoardReader, BoardReading, CellReading, ReadConfig
+from vision.board.board_reader import BoardReader, BoardReading, CellReading, ReadConfig, small_frame_findings
 from vision.board.board_reader import Cell as C
 from vision.board.locate import BoardLocation, BoardLocator, BoardNotFoundError
 from vision.capture.sources import Frame
@@ -113,6 +113,8 @@ class VisionObserver:
         legal: returns the engine's legal values per empty cell (the reader's prior), or None.
         reader: the tile reader (when None: the shipped model, with the tile set's learned glyph
             exemplars if it has them, without the tesseract second opinion).
+        warn: told once, in one line, when the frames read put the board's cells too close to
+            read tiles (vision.board.board_reader.MIN_FRAME_PITCH_PX).
 
     Raises:
         calibration.geometry.BoardFileError: board.json cannot be read.
@@ -120,7 +122,7 @@ class VisionObserver:
     """
 
     def __init__(self, board: Path, faces: FaceMap, still_seconds: float, legal: LegalValues | None = None,
-                 reader: TileReader | None = None) -> None:
+                 reader: TileReader | None = None, warn: Callable[[str], None] | None = None) -> None:
         config = ReadConfig(
             geometry=BoardGeometry.load(board),
             modulus=faces.modulus,
@@ -133,9 +135,15 @@ class VisionObserver:
         self.gate = BoardGate(config.geometry, GateConfig(motion_fraction=MOTION_FRACTION))
         self.legal = legal
         self.reads = GatedReads(self.reader.locator, self.gate, still_seconds, self._read)
+        self._warn = warn
 
     def _read(self, image: np.ndarray, where: str, location: BoardLocation) -> BoardReading[Hex]:
         legal = self.legal() if self.legal is not None else None
+        warn = self._warn
+        if warn is not None:
+            for line in small_frame_findings(where, self.reader.read_view.frame_pitch(location)):
+                warn(line)
+                self._warn = None
         return self.reader.read(image, where, legal, location=location)
 
     def observe(self, frame: Frame) -> Observation:

@@ -9,9 +9,11 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
+import cv2
 import pytest
 
 from display.view import CameraState
@@ -48,6 +50,33 @@ def test_hands_are_never_read_and_every_still_board_is_read_in_time(
         delay = frames[first].t - frames[still].t
         assert delay <= 1.0, f"the board still at frame {still} was read {delay:.2f} s later"
         assert reads[first] == set(frames[first].cells), f"frame {first}: occupied cells misfound"
+
+
+def test_frames_too_small_for_the_board_are_said_once(tmp_path: Path,
+                                                     camera_game: tuple[Path, GamePlan]) -> None:
+    """The same recording (an order-4 board) at a quarter of its size, the cells under 20 px
+    apart: the observer says once, at its first read, that the frames are too small and what to
+    ask for; at full size it says nothing."""
+    copy = shutil.copytree(camera_game[0], tmp_path / "recording")
+    recording = Recording.load(copy)
+    for frame in recording.frames:
+        image = cv2.imread(str(copy / frame.file))
+        small = cv2.resize(image, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA)
+        cv2.imwrite(str(copy / frame.file), small)
+    said: dict[str, list[str]] = {"small": [], "full": []}
+    for name, folder in (("small", copy), ("full", camera_game[0])):
+        source = RecordingSource(folder)
+        observer = VisionObserver(source.recording.board, FaceMap("rummikub", 13), still_seconds=0.5,
+                                  warn=said[name].append)
+        reads = 0
+        with source:
+            for frame in source:
+                reads += observer.observe(frame).faces is not None
+        assert reads >= 4, name
+    assert said["full"] == []
+    assert len(said["small"]) == 1, said["small"]
+    assert re.match(r"frame \d+: the board's cells are 1\d px apart", said["small"][0]), said["small"]
+    assert "--source pi:2560x1920" in said["small"][0]
 
 
 def test_whole_game_read_from_the_images(tmp_path: Path, camera_game: tuple[Path, GamePlan],

@@ -246,7 +246,8 @@ def _observer(args: argparse.Namespace, source: FrameSource, settings: TableSett
     try:
         from tilescribe.vision_observer import VisionObserver  # the vision stack loads its models here
 
-        return VisionObserver(board, faces, settings.still_seconds, legal_values)
+        return VisionObserver(board, faces, settings.still_seconds, legal_values,
+                              warn=lambda line: print(f"tilescribe run: {line}", file=sys.stderr))
     except (ImportError, ValueError, OSError, VisionError) as exc:
         if args.source is not None or not isinstance(source, RecordingSource):
             raise SourceError(f"the vision pipeline cannot start: {exc}") from exc

@@ -51,13 +51,12 @@ from tilescribe.allocator import keep_freed_memory  # noqa: E402
 from tilescribe.options import size_in  # noqa: E402
 from tilescribe.progress import add_quiet_option, progress  # noqa: E402
 from vision.board.board_reader import BoardReader, ReadConfig  # noqa: E402
-from vision.capture.images import load_image
+from vision.capture.images import load_image  # noqa: E402
+from vision.capture.sources import CAMERA_SIZE, LIVE_SIZES  # noqa: E402
 from vision.gate.watcher import BoardWatcher  # noqa: E402
 from vision.reader.glyph_reader import TileReader as GlyphReader  # noqa: E402
 from vision.reader.model import TileReader  # noqa: E402
 
-#: The Pi camera source's frame size (vision.capture.sources.PiCameraSource).
-DEFAULT_SIZE = (1280, 960)
 TESSERACT_CONFIG = "--psm 7 -c tessedit_char_whitelist=0123456789#"
 
 
@@ -141,7 +140,7 @@ def read_order(order: int, args: argparse.Namespace, work: Path) -> dict[str, Ta
     """Record ``args.games`` games on a board of ``order`` and read their still frames with each
     reader; at the first order also time the watcher and the naive baseline."""
     geometry = print_board(SheetSpec(order=order), work / f"board{order}")
-    size = "" if args.size == DEFAULT_SIZE else "-{}x{}".format(*args.size)
+    size = "" if args.size == CAMERA_SIZE else "-{}x{}".format(*args.size)
     folders = record_games(work / f"board{order}" / "board.json", work / f"order{order}{size}", args.games,
                            quiet=args.quiet, size=args.size)
     # the table session's default tile set (tilescribe.settings): the held-out tiles are MODLINSEQ tiles
@@ -217,8 +216,9 @@ def main() -> int:
     parser.add_argument("--orders", type=lambda text: [int(o) for o in text.split(",")], default=[9, 13, 18],
                         help="board orders, comma-separated (default 9,13,18)")
     parser.add_argument("--games", type=int, default=4, help="games per order")
-    parser.add_argument("--size", type=size_in(320, 4608), default=DEFAULT_SIZE,
-                        help="camera frame WIDTHxHEIGHT (default 1280x960, the Pi camera source's)")
+    parser.add_argument("--size", type=size_in(*LIVE_SIZES), default=CAMERA_SIZE,
+                        help="camera frame WIDTHxHEIGHT (default: a live camera's, {}x{})".format(
+                            *CAMERA_SIZE))
     parser.add_argument("--old", action=argparse.BooleanOptionalAction, default=True,
                         help="also read with the glyph reader the learned reader replaced (default on)")
     parser.add_argument("--baseline-frames", type=int, default=4, help="frames read by the naive baseline")

@@ -17,6 +17,7 @@ from calibration.geometry import BoardGeometry
 from engine.hexgrid import Board, format_address
 from engine.randomgame import random_game
 from engine.settings import Settings
+from vision.capture.sources import CAMERA_SIZE
 from vision.sim.recording import SimFrame, SimOptions, make_recording, simulate
 from vision.sim.tiles import Split
 from vision.sim.timeline import Pacing, SimPlacement
@@ -51,7 +52,7 @@ def still_frames(geometry: BoardGeometry, turns: list[list[SimPlacement]], optio
 
 def record_games(board_json: Path, out: Path, games: int, split: Split = "held_out", seed: int = 500,
                  first_turns: int = 28, quiet: bool = False,
-                 size: tuple[int, int] = (1280, 960)) -> list[Path]:
+                 size: tuple[int, int] = CAMERA_SIZE) -> list[Path]:
     """Write ``games`` simulated recordings under ``out`` on the board of ``board_json`` (game g:
     ``first_turns + 4 g`` turns,
     game seed ``seed + g``, scene seed ``seed + 100 + g``; tiles of ``split``'s styles at any

@@ -42,6 +42,9 @@ from vision.errors import VisionError
 #: (smallest, largest) side in pixels of a live camera's frames: the Pi Camera Module 3's largest
 #: frames are 4608 x 2592.
 LIVE_SIZES = (160, 4608)
+#: A live camera's frame size (width, height) unless the source names one: enough pixels a tile
+#: for a board up to order 13.
+CAMERA_SIZE = (1280, 960)
 #: Highest frame rate a recording may claim: cameras deliver at most a few hundred frames a second.
 MAX_FPS = 1000
 
@@ -217,7 +220,7 @@ class OpenCVCameraSource(_CaptureSource):
 
     finite = False
 
-    def __init__(self, target: int | str, width: int = 1280, height: int = 960) -> None:
+    def __init__(self, target: int | str, width: int = CAMERA_SIZE[0], height: int = CAMERA_SIZE[1]) -> None:
         if isinstance(target, str) and target.isdigit():
             target = int(target)
         super().__init__(f"camera {target!r}", target)
@@ -449,7 +452,7 @@ class PiCameraSource(FrameSource):
 
     finite = False
 
-    def __init__(self, width: int = 1280, height: int = 960) -> None:
+    def __init__(self, width: int = CAMERA_SIZE[0], height: int = CAMERA_SIZE[1]) -> None:
         super().__init__("Pi camera")
         self.size = (width, height)
         self._camera: Any = None
@@ -486,10 +489,10 @@ def open_source(spec: str) -> FrameSource:
 
     Args:
         spec: ``"pi"`` for the Pi camera; a digit for an OpenCV camera index; either of them with
-            ``:WIDTHxHEIGHT`` for frames of that size (default 1280x960: enough for a board up
-            to order 13; a bigger board needs more pixels a tile, e.g. ``pi:2560x1920`` for
-            order 18); a URL (``scheme://...``) for a stream; a folder holding ``frames.json``
-            for a recording; otherwise a video file path.
+            ``:WIDTHxHEIGHT`` for frames of that size (default CAMERA_SIZE; a bigger board
+            needs more pixels a tile, e.g. ``pi:2560x1920`` for order 18); a URL
+            (``scheme://...``) for a stream; a folder holding ``frames.json`` for a recording;
+            otherwise a video file path.
 
     Raises:
         SourceError: ``spec`` names a path that does not exist, or a folder that is no recording,
@@ -497,7 +500,7 @@ def open_source(spec: str) -> FrameSource:
     """
     camera = re.fullmatch(r"(pi|\d+)(?::(\d+)x(\d+))?", spec)
     if camera is not None:
-        size = (1280, 960) if camera[2] is None else (int(camera[2]), int(camera[3]))
+        size = CAMERA_SIZE if camera[2] is None else (int(camera[2]), int(camera[3]))
         low, high = LIVE_SIZES
         if not all(low <= side <= high for side in size):
             raise SourceError(f"source {spec!r}: frame width and height must be {low} to {high} pixels")

@@ -4,7 +4,9 @@ Writes vision/reader/tile_up.onnx, vision/reader/tile_reader.onnx and the figure
 model card, vision/reader/tile_reader.md (between the ``<!-- figures -->`` marks).
 
 Data (vision.sim.tile_crops): crops rendered in the TRAIN font families for every game, and crops of
-the labelled tiles of the Rummikub photos' train/ split. The photos of valid/ serve only to choose
+the labelled tiles of the Rummikub photos' train/ split; with ``--board-games N`` also the occupied
+cells of N simulated MODLINSEQ games in the TRAIN families, cut from their camera frames as the board
+reader cuts them (vision.sim.board_crops). The photos of valid/ serve only to choose
 between finished candidate sizes (``--sizes``); the HELD-OUT font families only give figures.
 
 Two small CNNs (a 2 x 2 stride-2 patch convolution, then 3 x 3 ones, batch norm and ReLU, the last
@@ -40,7 +42,9 @@ import numpy as np
 import torch
 from torch import nn
 
+from calibration.board_print import SheetSpec, design_board
 from tilescribe.progress import add_quiet_option, progress
+from vision.capture.sources import CAMERA_SIZE
 from vision.reader.crop import face_view, up_view
 from vision.reader.faces import COLOURS, FACES, NO_COLOUR
 from vision.reader.model import (
@@ -56,9 +60,14 @@ from vision.reader.model import (
     TileReader,
     UpFinder,
 )
+from vision.sim.board_crops import board_crops
 from vision.sim.options import Split
+from vision.sim.recording import SimOptions
 from vision.sim.tile_crops import ALL_GAMES, CropSet, photo_crops, rendered_crops
 from vision.sim.tiles import fonts
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from sim_games import QUICK, game_turns  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 PHOTOS = REPO.parent / "shared" / "data" / "rummikub-photos"
@@ -116,6 +125,13 @@ class Plan:
 #: valid/), and held-out renders as well or better.
 PLANS = {"full": Plan(rendered=500_000, photo_turns=24, epochs=6, up_epochs=3, eval_rendered=1000),
          "quick": Plan(rendered=12_000, photo_turns=2, epochs=4, up_epochs=6, eval_rendered=600)}
+#: The boards and camera frames of the simulated games whose cells give the "board cells" figure (and
+#: ``--board-games``' training crops), in turn: orders 9 and 13 in a live camera's frames, order 18
+#: in the bigger frames the product asks for there (vision.board.board_reader's small-frame finding).
+BOARD_VIEWS: tuple[tuple[int, tuple[int, int]], ...] = (
+    (9, CAMERA_SIZE), (13, CAMERA_SIZE), (18, (2560, 1920)))
+#: Every this many frames of a still board is cut (neighbouring frames differ only by sensor noise).
+BOARD_EVERY = 6
 #: The up network's size (on the 32 px view the base layers cost a third of the face network).
 UP_SIZE = "base"
 #: The face network's outputs, and the up network's, by ONNX output name.
@@ -166,6 +182,31 @@ def make_data(split: Split, n: int, seed: int, games: tuple[str, ...], workers: 
 
 def _rendered(job: tuple[Split, int, int, tuple[str, ...]]) -> CropSet:
     return rendered_crops(*job)
+
+
+def make_board_data(split: Split, games: int, seed: int, workers: int) -> CropSet:
+    """The board crops of ``games`` simulated games in the ``split`` font families (seeded), made by
+    ``workers`` processes."""
+    jobs = [(split, g, seed) for g in range(games)]
+    if workers <= 1 or games <= 1:
+        return CropSet.concatenate([_board_game(job) for job in jobs])
+    with ProcessPoolExecutor(workers) as pool:
+        return CropSet.concatenate(list(pool.map(_board_game, jobs)))
+
+
+def _board_game(job: tuple[Split, int, int]) -> CropSet:
+    """Game ``g``: a random legal game of 24..35 turns in the split's tiles at any rotation on the
+    ``g``-th of BOARD_VIEWS (in turn), pentagons or pentagons and rectangles, one tile set or a
+    style per tile; seeds apart from the benchmarks' (bench/sim_games.py, 500..999)."""
+    split, g, seed = job
+    order, size = BOARD_VIEWS[g % len(BOARD_VIEWS)]
+    kind = g // len(BOARD_VIEWS) % 2
+    game_seed = 100_000 * seed + 10_000 + g
+    turns = game_turns(order, 24 + g % 12, seed=game_seed, wild_share=0.08)
+    options = SimOptions(seed=game_seed + 5_000, size=size, fps=4.0, split=split,
+                         shapes=(("pentagon",), ("pentagon", "rectangle"))[kind], per_tile_styles=kind == 1,
+                         any_rotation=True, bumps=1, pacing=QUICK)
+    return board_crops(design_board(SheetSpec(order=order)), turns, options, every=BOARD_EVERY)
 
 
 def _batch(images: torch.Tensor, gen: torch.Generator, ups: torch.Tensor | None) -> torch.Tensor:
@@ -326,6 +367,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=MODEL_PATH, help="the ONNX face network to write")
     parser.add_argument("--up-out", type=Path, default=UP_MODEL_PATH, help="the ONNX up network to write")
     parser.add_argument("--card", type=Path, default=CARD, help="the model card whose figures to rewrite")
+    parser.add_argument("--board-games", type=int, default=0, metavar="N",
+                        help="also train on the occupied cells of N simulated MODLINSEQ games in the TRAIN "
+                        "families, cut from their frames as the board reader cuts them (default 0)")
     parser.add_argument("--threads", type=int, default=2, help="CPU threads (training and data making)")
     parser.add_argument("--device", default="cpu", choices=("cpu", "cuda"),
                         help="where the networks train (default cpu; cuda needs PyTorch with a GPU)")
@@ -338,6 +382,8 @@ def main(argv: list[str] | None = None) -> int:
         if not (args.photos / split / "images").is_dir():
             parser.error(f"--photos: {args.photos / split / 'images'} is not a directory")
     plan = PLANS["quick" if args.quick else "full"]
+    if args.board_games < 0:
+        parser.error(f"--board-games: must be 0 or more, got {args.board_games}")
     if args.device == "cuda" and not torch.cuda.is_available():
         parser.error("--device cuda: PyTorch sees no GPU here")
     os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")  # deterministic cuBLAS, as PyTorch asks
@@ -347,15 +393,18 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     print(f"train fonts: {', '.join(f.name for f in fonts('train'))}", file=sys.stderr)
 
-    train_set = CropSet.concatenate([
-        make_data("train", plan.rendered, args.seed, ALL_GAMES, args.threads),
-        photo_crops(args.photos / "train", args.seed, per_tile=plan.photo_turns),
-    ])
+    parts = [make_data("train", plan.rendered, args.seed, ALL_GAMES, args.threads)]
+    if args.board_games:
+        parts.append(make_board_data("train", args.board_games, args.seed, args.threads))
+    train_set = CropSet.concatenate([*parts, photo_crops(args.photos / "train", args.seed,
+                                                         per_tile=plan.photo_turns)])
     valid_set = photo_crops(args.photos / "valid", args.seed + 1, per_tile=2)
     print(f"training crops: {len(train_set.faces)}; valid/ crops: {len(valid_set.faces)}", file=sys.stderr)
 
     known = ~np.isnan(train_set.ups)
-    up_net = train(up_view(train_set.images[known]), {UP_OUTPUT: up_bins(train_set.ups[known])},
+    up_views = np.concatenate([up_view(train_set.images[i : i + CHUNK][known[i : i + CHUNK]])  # no full copy
+                               for i in range(0, len(known), CHUNK)])
+    up_net = train(up_views, {UP_OUTPUT: up_bins(train_set.ups[known])},
                    SIZES[UP_SIZE], plan.up_epochs, plan, args.seed, args.quiet, args.device)
     export(up_net, args.up_out, UP_HEADS)
     # the face network learns from crops turned upright by the exported up network, as at the table
@@ -388,10 +437,14 @@ def main(argv: list[str] | None = None) -> int:
         held_out = list(pool.map(_rendered, jobs))
     rows += [_row(f"held_out renders, {game}", measure(reader, crops))
              for game, crops in zip(ALL_GAMES, held_out, strict=True)]
+    board = make_board_data("held_out", len(BOARD_VIEWS), args.seed + 2 + len(ALL_GAMES), args.threads)
+    rows.append(_row(f"held_out board cells, modlinseq ({len(BOARD_VIEWS)} simulated games, orders "
+                     f"{', '.join(str(order) for order, _ in BOARD_VIEWS)})", measure(reader, board)))
     rows.append(_row("valid/ photos (real tiles, 2 turns each)", valid))
     ms = board_ms(reader, valid_set)
     lines = [
-        f"Run: `bench/train_reader.py --seed {args.seed}{' --quick' if args.quick else ''} "
+        f"Run: `bench/train_reader.py --seed {args.seed}{' --quick' if args.quick else ''}"
+        f"{f' --board-games {args.board_games}' if args.board_games else ''} "
         f"--sizes {args.sizes}` ({args.threads} threads, training on {_device_name(args.device)}, "
         f"{train_seconds / 60:.1f} min with data making); "
         f"kept size `{size}` {SIZES[size]}, up network `{UP_SIZE}` {SIZES[UP_SIZE]}; "

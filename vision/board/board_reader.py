@@ -202,8 +202,7 @@ class ReadConfig:
         tile's size, INPUT_PX pixels across)."""
         if self.reader.cell_crop is not None:
             return self.reader.cell_crop
-        roi = CROP_SCALE * TILE_SIZE_MM[self.tile_shape] / self.geometry.cell_mm
-        return INPUT_PX / roi, roi
+        return tile_crop_view(self.geometry, self.tile_shape)
 
     def value_of(self, face: str) -> int | None:
         """The value of a face under this config (§1-3, §7-1 wild, §8 marker = 0); with a tile-set
@@ -215,6 +214,18 @@ class ReadConfig:
         if face in NUMBER_FACES and int(face) < self.modulus:
             return int(face)
         return None
+
+
+def tile_crop_view(geometry: BoardGeometry, tile_shape: str) -> tuple[float, float]:
+    """(pitch in pixels, crop side in pitches) of board cell crops cut as the learned reader's tile
+    crops: CROP_SCALE times the size of a tile of ``tile_shape`` (TILE_SIZE_MM) across, INPUT_PX
+    pixels across.
+
+    Raises:
+        KeyError: ``tile_shape`` is not in TILE_SIZE_MM.
+    """
+    roi = CROP_SCALE * TILE_SIZE_MM[tile_shape] / geometry.cell_mm
+    return INPUT_PX / roi, roi
 
 
 def small_frame_findings(where: str, pitch: float) -> list[str]:

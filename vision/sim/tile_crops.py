@@ -82,7 +82,7 @@ class CropSet:
     def concatenate(sets: Sequence[CropSet]) -> CropSet:
         """One set holding the crops of ``sets`` in order."""
         return CropSet(
-            np.concatenate([s.images for s in sets]).astype(np.uint8),
+            np.concatenate([s.images for s in sets]).astype(np.uint8, copy=False),  # no second copy
             np.concatenate([s.faces for s in sets]).astype(np.int16),
             np.concatenate([s.colours for s in sets]).astype(np.int8),
             np.concatenate([s.games for s in sets]).astype(str),

@@ -33,9 +33,11 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 import cv2
 import numpy as np
@@ -70,6 +72,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from sim_games import QUICK, game_turns  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
+_Job = TypeVar("_Job")
 PHOTOS = REPO.parent / "shared" / "data" / "rummikub-photos"
 CARD = MODEL_PATH.with_suffix(".md")
 #: The seed of the shipped model.
@@ -174,10 +177,7 @@ def make_data(split: Split, n: int, seed: int, games: tuple[str, ...], workers: 
     """``n`` rendered crops in fixed chunks (each its own seed), made by ``workers`` processes."""
     sizes = [min(CHUNK, n - start) for start in range(0, n, CHUNK)]
     jobs = [(split, size, seed * 100_003 + i, games) for i, size in enumerate(sizes)]
-    if workers <= 1 or len(jobs) == 1:
-        return CropSet.concatenate([rendered_crops(*job) for job in jobs])
-    with ProcessPoolExecutor(workers) as pool:
-        return CropSet.concatenate(list(pool.map(_rendered, jobs)))
+    return _made(_rendered, jobs, workers)
 
 
 def _rendered(job: tuple[Split, int, int, tuple[str, ...]]) -> CropSet:
@@ -187,11 +187,16 @@ def _rendered(job: tuple[Split, int, int, tuple[str, ...]]) -> CropSet:
 def make_board_data(split: Split, games: int, seed: int, workers: int) -> CropSet:
     """The board crops of ``games`` simulated games in the ``split`` font families (seeded), made by
     ``workers`` processes."""
-    jobs = [(split, g, seed) for g in range(games)]
-    if workers <= 1 or games <= 1:
-        return CropSet.concatenate([_board_game(job) for job in jobs])
+    return _made(_board_game, [(split, g, seed) for g in range(games)], workers)
+
+
+def _made(make: Callable[[_Job], CropSet], jobs: list[_Job], workers: int) -> CropSet:
+    """The crops of every job, in the jobs' order (so independent of ``workers``), made by up to
+    ``workers`` processes."""
+    if workers <= 1 or len(jobs) <= 1:
+        return CropSet.concatenate([make(job) for job in jobs])
     with ProcessPoolExecutor(workers) as pool:
-        return CropSet.concatenate(list(pool.map(_board_game, jobs)))
+        return CropSet.concatenate(list(pool.map(make, jobs)))
 
 
 def _board_game(job: tuple[Split, int, int]) -> CropSet:

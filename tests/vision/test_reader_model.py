@@ -115,6 +115,19 @@ def test_more_views_give_one_steadier_reading_per_crop(reader: TileReader, valid
         reader.read(crops, views=5)
 
 
+def test_only_the_crops_unsure_in_one_view_are_read_at_more(reader: TileReader, valid_crops: CropSet) -> None:
+    crops = valid_crops.images[:80]
+    one, one_colours = reader.probabilities(crops)
+    four, four_colours = reader.probabilities(crops, views=4)
+    unsure = one.max(axis=1) < 0.9
+    assert 0 < unsure.sum() < len(crops)  # both kinds are in the batch
+    mixed, mixed_colours = reader.probabilities(crops, views=4, more_views_below=0.9)
+    np.testing.assert_allclose(mixed[unsure], four[unsure], atol=1e-5)
+    np.testing.assert_allclose(mixed[~unsure], one[~unsure], atol=1e-5)
+    np.testing.assert_allclose(mixed_colours[unsure], four_colours[unsure], atol=1e-5)
+    np.testing.assert_allclose(mixed_colours[~unsure], one_colours[~unsure], atol=1e-5)
+
+
 def test_the_prior_leaves_only_allowed_faces_and_none(reader: TileReader, valid_crops: CropSet) -> None:
     crops = valid_crops.images[:30]
     faces, _ = reader.probabilities(crops, allowed={"5", "joker"})

@@ -221,7 +221,8 @@ class TileReader:
         self.cell_crop: tuple[float, float] | None = None
 
     def read(
-        self, crops: np.ndarray, allowed: Collection[str] | None = None, views: int = 1
+        self, crops: np.ndarray, allowed: Collection[str] | None = None, views: int = 1,
+        more_views_below: float | None = None,
     ) -> list[FaceReading]:
         """Read a batch of crops (one pass of each network).
 
@@ -231,6 +232,8 @@ class TileReader:
                 every other face gets probability 0 and the rest are renormalised; "none" is always
                 allowed. None: every face.
             views: how many quarter turns of each crop to read, 1 to 4 (:meth:`probabilities`).
+            more_views_below: read only the crops unsure in one view at ``views`` turns
+                (:meth:`probabilities`); None: every crop.
 
         Returns:
             One reading per crop, in order.
@@ -239,7 +242,7 @@ class TileReader:
             ValueError: ``crops`` is not uint8 [n, 64, 64, 3], ``allowed`` names an unknown face,
                 or ``views`` is not 1 to 4.
         """
-        faces, colours = self.probabilities(crops, allowed, views)
+        faces, colours = self.probabilities(crops, allowed, views, more_views_below=more_views_below)
         order = np.argsort(-faces, axis=1, kind="stable")
         ranked = np.take_along_axis(faces, order, axis=1).tolist()
         colour = colours.argmax(axis=1)
@@ -253,7 +256,8 @@ class TileReader:
         return readings
 
     def read_batch(
-        self, crops: Sequence[np.ndarray], allowed: Iterable[str] | None = None, views: int = ALL_VIEWS
+        self, crops: Sequence[np.ndarray], allowed: Iterable[str] | None = None, views: int = ALL_VIEWS,
+        more_views_below: float | None = None,
     ) -> list[FaceReading]:
         """Read square crops of any side, each cut as :func:`vision.reader.crop.tile_crop` cuts a
         tile (CROP_SCALE times its size, centred on it; the board stage's cell crops), in one batch.
@@ -267,6 +271,7 @@ class TileReader:
             crops: BGR uint8 [side, side, 3] each, any side >= 8; resized to INPUT_PX first.
             allowed: the prior, as for :meth:`read`.
             views: how many quarter turns of each crop to read, 1 to 4 (:meth:`probabilities`).
+            more_views_below: as for :meth:`read`.
 
         Returns:
             One reading per crop, in order.
@@ -282,18 +287,21 @@ class TileReader:
                                  f"{crop.shape}")
             shrink = cv2.INTER_AREA if side > INPUT_PX else cv2.INTER_LINEAR
             sized[i] = crop if side == INPUT_PX else cv2.resize(crop, (INPUT_PX,) * 2, interpolation=shrink)
-        return self.read(sized, None if allowed is None else frozenset(allowed), views)
+        return self.read(sized, None if allowed is None else frozenset(allowed), views, more_views_below)
 
     def probabilities(
         self, crops: np.ndarray, allowed: Collection[str] | None = None, views: int = 1,
-        ups_deg: np.ndarray | None = None,
+        ups_deg: np.ndarray | None = None, more_views_below: float | None = None,
     ) -> tuple[np.ndarray, np.ndarray]:
         """The face and colour probabilities of a batch of crops (one pass of each network).
 
         With ``views`` > 1 each crop is also read turned by each further quarter turn (exact turns,
         no resampling) and its probabilities are the normalised geometric mean over the turns: the
         up network sees the tile afresh at each, so the mean is steadier than any one reading, for
-        ``views`` times the time (figures: bench/bench_yushino_read.py --views).
+        ``views`` times the time (figures: bench/bench_yushino_read.py --views). With
+        ``more_views_below`` only the crops whose likeliest face (under the prior) is less probable
+        than it in the first view are read at the further turns: the same readings as every crop at
+        every turn for those, the first view's for the rest.
 
         Args:
             crops: BGR uint8 [n, 64, 64, 3].
@@ -302,6 +310,8 @@ class TileReader:
             ups_deg: float [n], which way each crop's print points where the tile's geometry
                 tells (degrees counter-clockwise as seen from upright): each crop is read turned so,
                 and the up network is not run. Only with ``views`` 1.
+            more_views_below: 0..1, the first view's top probability under which a crop is read
+                at the further turns; None: every crop at every turn.
 
         Returns:
             (faces, colours): float32 [n, len(FACES)] and [n, len(COLOURS)], rows summing to 1,
@@ -320,12 +330,25 @@ class TileReader:
                              f"{np.shape(ups_deg)} with views {views}")
         if n == 0:
             return np.zeros((0, len(FACES)), np.float32), np.zeros((0, len(COLOURS)), np.float32)
-        turned = np.concatenate([np.rot90(crops, k, axes=(1, 2)) for k in range(views)])
+        first = views if more_views_below is None else 1
+        faces, colours = self._turned(crops, range(first), mask, ups_deg)
+        if first > 1:
+            return geometric_mean(faces, views), geometric_mean(colours, views)
+        read = faces / faces.sum(axis=1, keepdims=True)
+        unsure = np.flatnonzero(read.max(axis=1) < more_views_below) if views > 1 else []
+        if len(unsure):
+            more_faces, more_colours = self._turned(crops[unsure], range(1, views), mask)
+            read[unsure] = geometric_mean(np.concatenate([faces[unsure], more_faces]), views)
+            colours[unsure] = geometric_mean(np.concatenate([colours[unsure], more_colours]), views)
+        return read, colours
+
+    def _turned(self, crops: np.ndarray, turns: range, mask: np.ndarray, ups_deg: np.ndarray | None = None
+                ) -> tuple[np.ndarray, np.ndarray]:
+        """Face (times the prior's ``mask``) and colour probabilities of the crops at each of
+        ``turns`` quarter turns, stacked turn by turn: float32 [len(turns) n, k]."""
+        turned = np.concatenate([np.rot90(crops, k, axes=(1, 2)) for k in turns])
         face_logits, colour_logits, _ = self._forward(np.ascontiguousarray(turned), ups_deg)
-        faces, colours = _softmax(face_logits) * mask, _softmax(colour_logits)
-        if views == 1:
-            return faces / faces.sum(axis=1, keepdims=True), colours
-        return geometric_mean(faces, views), geometric_mean(colours, views)
+        return _softmax(face_logits) * mask, _softmax(colour_logits)
 
     def embed(self, crops: np.ndarray) -> np.ndarray:
         """The face network's penultimate layer for each crop turned upright, for comparing a

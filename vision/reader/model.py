@@ -52,6 +52,14 @@ UP_OUTPUT = "up"
 GEOMETRIC_FLOOR = 1e-6
 #: Every quarter turn: the ``views`` of the steadiest reading.
 ALL_VIEWS = 4
+#: A board's cells are read at ALL_VIEWS turns only where one view's likeliest face is less probable
+#: than this (TileReader.read_batch). Swept on TRAIN-style frames (bench/sim_games.py split "train",
+#: seed 900, 3 games an order, every 2nd still frame): cells wrong at order 9 / 13 and median read
+#: on one core, every cell at four turns 312 / 1,099 and 65 / 74 ms, one turn 384 / 1,270 and 29 /
+#: 36 ms; below 0.7: 312 / 1,119, 0.8: 312 / 1,109 and 34 / 42 ms, 0.9: 312 / 1,109, 0.95: 312 /
+#: 1,107 and 36 / 46 ms, 0.99: 312 / 1,099 and 48 / 60 ms. 0.8: four turns' order-9 reading at half
+#: its time, within 1% of its order-13 cells.
+BOARD_MORE_VIEWS_BELOW = 0.8
 
 
 class ReaderError(VisionError):
@@ -257,21 +265,21 @@ class TileReader:
 
     def read_batch(
         self, crops: Sequence[np.ndarray], allowed: Iterable[str] | None = None, views: int = ALL_VIEWS,
-        more_views_below: float | None = None,
+        more_views_below: float | None = BOARD_MORE_VIEWS_BELOW,
     ) -> list[FaceReading]:
         """Read square crops of any side, each cut as :func:`vision.reader.crop.tile_crop` cuts a
         tile (CROP_SCALE times its size, centred on it; the board stage's cell crops), in one batch.
 
-        A board's cells are read at every quarter turn by default, as the Yushino squares and the
-        table games' tiles are: on simulated MODLINSEQ frames of TRAIN-style tiles four views
-        against one cut the cells read wrong by about a fifth, for twice the read time (the model
-        card's limits).
+        A board's cells are read at every quarter turn by default where one view is unsure
+        (BOARD_MORE_VIEWS_BELOW), as the Yushino squares and the table games' tiles are at every
+        turn: on simulated MODLINSEQ frames of TRAIN-style tiles four views against one cut the
+        cells read wrong by about a fifth (the model card's limits).
 
         Args:
             crops: BGR uint8 [side, side, 3] each, any side >= 8; resized to INPUT_PX first.
             allowed: the prior, as for :meth:`read`.
             views: how many quarter turns of each crop to read, 1 to 4 (:meth:`probabilities`).
-            more_views_below: as for :meth:`read`.
+            more_views_below: as for :meth:`read` (None: every crop at ``views`` turns).
 
         Returns:
             One reading per crop, in order.
@@ -330,12 +338,14 @@ class TileReader:
                              f"{np.shape(ups_deg)} with views {views}")
         if n == 0:
             return np.zeros((0, len(FACES)), np.float32), np.zeros((0, len(COLOURS)), np.float32)
-        first = views if more_views_below is None else 1
-        faces, colours = self._turned(crops, range(first), mask, ups_deg)
-        if first > 1:
+        if views == 1 or more_views_below is None:
+            faces, colours = self._turned(crops, range(views), mask, ups_deg)
+            if views == 1:
+                return faces / faces.sum(axis=1, keepdims=True), colours
             return geometric_mean(faces, views), geometric_mean(colours, views)
+        faces, colours = self._turned(crops, range(1), mask)
         read = faces / faces.sum(axis=1, keepdims=True)
-        unsure = np.flatnonzero(read.max(axis=1) < more_views_below) if views > 1 else []
+        unsure = np.flatnonzero(read.max(axis=1) < more_views_below)
         if len(unsure):
             more_faces, more_colours = self._turned(crops[unsure], range(1, views), mask)
             read[unsure] = geometric_mean(np.concatenate([faces[unsure], more_faces]), views)

@@ -79,22 +79,24 @@ def test_a_full_board_read_with_its_tile_set_keeps_to_the_sets_faces(printed_boa
     assert len(wrong) <= 13, wrong
 
 
-def test_the_learned_reader_reads_a_board_s_cells_at_every_quarter_turn(printed_board, full_board):
-    """The learned reader reads each cell at its four quarter turns by default (the up network
-    sees the tile afresh at each): on the full board of held-out tiles it misreads fewer than
-    when it reads each cell once (10 of the 271 against 20 measured; the glyph reader 11, above).
-    The faces are random, so the line prior cannot help."""
+def test_the_learned_reader_reads_a_board_s_unsure_cells_at_every_quarter_turn(printed_board, full_board):
+    """The learned reader reads each cell unsure in one view at its four quarter turns by default
+    (the up network sees the tile afresh at each): on the full board of held-out tiles it misreads
+    fewer than when it reads each cell once and no more than when it reads every cell at four
+    turns (14, 7 and 7 of the 271 measured with one view, the default and every cell at four
+    turns; the glyph reader 11, above). The faces are random, so the line prior cannot help."""
     _, geometry = printed_board
     path, truth = full_board
     image = cv2.imread(str(path))
     face_values = load_tileset("modlinseq").face_values(13)
     wrong = {}
-    for views in (1, ALL_VIEWS):
-        reader = BoardReader(ReadConfig(geometry, 13, ViewsOf(views), face_values))
-        faces = {format_address(c): r.face for c, r in reader.read(image, str(path)).cells.items()}
-        wrong[views] = {a: (truth[a], faces.get(a)) for a in truth if faces.get(a) != truth[a]}
-    assert len(wrong[ALL_VIEWS]) < len(wrong[1])
-    assert len(wrong[ALL_VIEWS]) <= 15, wrong[ALL_VIEWS]
+    for name, reader in (("one", ViewsOf(1)), ("default", LearnedReader()), ("every", ViewsOf(ALL_VIEWS))):
+        board = BoardReader(ReadConfig(geometry, 13, reader, face_values))
+        faces = {format_address(c): r.face for c, r in board.read(image, str(path)).cells.items()}
+        wrong[name] = {a: (truth[a], faces.get(a)) for a in truth if faces.get(a) != truth[a]}
+    assert len(wrong["default"]) < len(wrong["one"])
+    assert len(wrong["default"]) <= len(wrong["every"]) + 1
+    assert len(wrong["default"]) <= 10, wrong["default"]
 
 
 def test_each_reader_reads_the_board_at_its_own_crops(printed_board):
@@ -108,14 +110,14 @@ def test_each_reader_reads_the_board_at_its_own_crops(printed_board):
 
 
 class ViewsOf(LearnedReader):
-    """The learned reader at a given number of views on the board."""
+    """The learned reader reading every board cell at a given number of views."""
 
     def __init__(self, views: int) -> None:
         super().__init__()
         self.views = views
 
-    def read_batch(self, crops, allowed=None, views=ALL_VIEWS):
-        return super().read_batch(crops, allowed, self.views)
+    def read_batch(self, crops, allowed=None, views=ALL_VIEWS, more_views_below=None):
+        return super().read_batch(crops, allowed, self.views, None)
 
 
 def test_watcher_reads_only_still_frames_without_hands_and_only_changed_cells(recorded_game, reader):

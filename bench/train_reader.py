@@ -184,10 +184,10 @@ def _rendered(job: tuple[Split, int, int, tuple[str, ...]]) -> CropSet:
     return rendered_crops(*job)
 
 
-def make_board_data(split: Split, games: int, seed: int, workers: int) -> CropSet:
-    """The board crops of ``games`` simulated games in the ``split`` font families (seeded), made by
-    ``workers`` processes."""
-    return _made(_board_game, [(split, g, seed) for g in range(games)], workers)
+def make_board_data(split: Split, games: int, seed: int, workers: int, every: int = BOARD_EVERY) -> CropSet:
+    """The board crops of ``games`` simulated games in the ``split`` font families (seeded), cut from
+    every ``every``-th still frame, made by ``workers`` processes."""
+    return _made(_board_game, [(split, g, seed, every) for g in range(games)], workers)
 
 
 def _made(make: Callable[[_Job], CropSet], jobs: list[_Job], workers: int) -> CropSet:
@@ -199,11 +199,11 @@ def _made(make: Callable[[_Job], CropSet], jobs: list[_Job], workers: int) -> Cr
         return CropSet.concatenate(list(pool.map(make, jobs)))
 
 
-def _board_game(job: tuple[Split, int, int]) -> CropSet:
+def _board_game(job: tuple[Split, int, int, int]) -> CropSet:
     """Game ``g``: a random legal game of 24..35 turns in the split's tiles at any rotation on the
     ``g``-th of BOARD_VIEWS (in turn), pentagons or pentagons and rectangles, one tile set or a
     style per tile; seeds apart from the benchmarks' (bench/sim_games.py, 500..999)."""
-    split, g, seed = job
+    split, g, seed, every = job
     order, size = BOARD_VIEWS[g % len(BOARD_VIEWS)]
     kind = g // len(BOARD_VIEWS) % 2
     game_seed = 100_000 * seed + 10_000 + g
@@ -211,7 +211,7 @@ def _board_game(job: tuple[Split, int, int]) -> CropSet:
     options = SimOptions(seed=game_seed + 5_000, size=size, fps=4.0, split=split,
                          shapes=(("pentagon",), ("pentagon", "rectangle"))[kind], per_tile_styles=kind == 1,
                          any_rotation=True, bumps=1, pacing=QUICK)
-    return board_crops(design_board(SheetSpec(order=order)), turns, options, every=BOARD_EVERY)
+    return board_crops(design_board(SheetSpec(order=order)), turns, options, every=every)
 
 
 def _batch(images: torch.Tensor, gen: torch.Generator, ups: torch.Tensor | None) -> torch.Tensor:
@@ -375,6 +375,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--board-games", type=int, default=0, metavar="N",
                         help="also train on the occupied cells of N simulated MODLINSEQ games in the TRAIN "
                         "families, cut from their frames as the board reader cuts them (default 0)")
+    parser.add_argument("--board-every", type=int, default=BOARD_EVERY, metavar="K",
+                        help="with --board-games: cut every K-th still frame of each game (default "
+                        f"{BOARD_EVERY}; a tile lies in every frame after its turn, so more games cut less "
+                        "often give more distinct tiles for as many crops)")
     parser.add_argument("--threads", type=int, default=2, help="CPU threads (training and data making)")
     parser.add_argument("--device", default="cpu", choices=("cpu", "cuda"),
                         help="where the networks train (default cpu; cuda needs PyTorch with a GPU)")
@@ -389,6 +393,8 @@ def main(argv: list[str] | None = None) -> int:
     plan = PLANS["quick" if args.quick else "full"]
     if args.board_games < 0:
         parser.error(f"--board-games: must be 0 or more, got {args.board_games}")
+    if args.board_every < 1:
+        parser.error(f"--board-every: must be 1 or more, got {args.board_every}")
     if args.device == "cuda" and not torch.cuda.is_available():
         parser.error("--device cuda: PyTorch sees no GPU here")
     os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")  # deterministic cuBLAS, as PyTorch asks
@@ -398,11 +404,11 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     print(f"train fonts: {', '.join(f.name for f in fonts('train'))}", file=sys.stderr)
 
-    parts = [make_data("train", plan.rendered, args.seed, ALL_GAMES, args.threads)]
-    if args.board_games:
-        parts.append(make_board_data("train", args.board_games, args.seed, args.threads))
-    train_set = CropSet.concatenate([*parts, photo_crops(args.photos / "train", args.seed,
-                                                         per_tile=plan.photo_turns)])
+    train_set = CropSet.concatenate([  # the parts are not kept: each would hold a copy of its images
+        make_data("train", plan.rendered, args.seed, ALL_GAMES, args.threads),
+        *([make_board_data("train", args.board_games, args.seed, args.threads, args.board_every)]
+          if args.board_games else []),
+        photo_crops(args.photos / "train", args.seed, per_tile=plan.photo_turns)])
     valid_set = photo_crops(args.photos / "valid", args.seed + 1, per_tile=2)
     print(f"training crops: {len(train_set.faces)}; valid/ crops: {len(valid_set.faces)}", file=sys.stderr)
 
@@ -411,6 +417,7 @@ def main(argv: list[str] | None = None) -> int:
                                for i in range(0, len(known), CHUNK)])
     up_net = train(up_views, {UP_OUTPUT: up_bins(train_set.ups[known])},
                    SIZES[UP_SIZE], plan.up_epochs, plan, args.seed, args.quiet, args.device)
+    del up_views  # the face network's upright views take its place in memory
     export(up_net, args.up_out, UP_HEADS)
     # the face network learns from crops turned upright by the exported up network, as at the table
     finder = UpFinder(args.up_out)
@@ -447,9 +454,10 @@ def main(argv: list[str] | None = None) -> int:
                      f"{', '.join(str(order) for order, _ in BOARD_VIEWS)})", measure(reader, board)))
     rows.append(_row("valid/ photos (real tiles, 2 turns each)", valid))
     ms = board_ms(reader, valid_set)
+    board_options = (f" --board-games {args.board_games} --board-every {args.board_every}"
+                     if args.board_games else "")
     lines = [
-        f"Run: `bench/train_reader.py --seed {args.seed}{' --quick' if args.quick else ''}"
-        f"{f' --board-games {args.board_games}' if args.board_games else ''} "
+        f"Run: `bench/train_reader.py --seed {args.seed}{' --quick' if args.quick else ''}{board_options} "
         f"--sizes {args.sizes}` ({args.threads} threads, training on {_device_name(args.device)}, "
         f"{train_seconds / 60:.1f} min with data making); "
         f"kept size `{size}` {SIZES[size]}, up network `{UP_SIZE}` {SIZES[UP_SIZE]}; "

@@ -11,9 +11,9 @@ in all:
 
 - per-cell error rate (a cell is wrong when its occupancy or its face differs from the truth) and
   the share of frames read entirely right, for a full read (vision.board.board_reader.BoardReader)
-  with the learned reader (vision.reader.model), and in the same run with the glyph reader
-  (vision.reader.glyph_reader, ``--old``: MODLINSEQ's default, as ``tilescribe read`` runs it,
-  without the opt-in tesseract), with the ratio of their medians;
+  with the learned reader (vision.reader.model, MODLINSEQ's default, as ``tilescribe read`` runs
+  it), and in the same run with the glyph reader it replaced (vision.reader.glyph_reader,
+  ``--old``, without the opt-in tesseract), with the ratio of their medians;
 - median and 95th-percentile milliseconds of a full read, and at the first order of a read of a
   still frame in which only a few cells changed (BoardWatcher.observe: locate + gate + read of the
   changed cells), and of the naive baseline, pytesseract on every cell crop, on a few frames.

@@ -4,9 +4,9 @@ Writes vision/reader/tile_up.onnx, vision/reader/tile_reader.onnx and the figure
 model card, vision/reader/tile_reader.md (between the ``<!-- figures -->`` marks).
 
 Data (vision.sim.tile_crops): crops rendered in the TRAIN font families for every game, and crops of
-the labelled tiles of the Rummikub photos' train/ split; with ``--board-games N`` also the occupied
-cells of N simulated MODLINSEQ games in the TRAIN families, cut from their camera frames as the board
-reader cuts them (vision.sim.board_crops). The photos of valid/ serve only to choose
+the labelled tiles of the Rummikub photos' train/ split, and the occupied cells of simulated MODLINSEQ
+games in the TRAIN families (the plan's, or ``--board-games N``), cut from their camera frames as the
+board reader cuts them (vision.sim.board_crops). The photos of valid/ serve only to choose
 between finished candidate sizes (``--sizes``); the HELD-OUT font families only give figures.
 
 Two small CNNs (a 2 x 2 stride-2 patch convolution, then 3 x 3 ones, batch norm and ReLU, the last
@@ -19,8 +19,8 @@ Inference cost is what sizes them: an order-9 board is 271 crops, read in one pa
 
 Usage: PYTHONPATH=. .venv/bin/python bench/train_reader.py [--seed 1] [--quick] [--threads 2]
        [--device cpu|cuda]
-The full plan takes about 80 minutes on two CPU threads; with --device cuda the networks train on a
-GPU (the data is made by --threads processes either way).
+The full plan takes about 80 minutes and 20 GB of memory on two CPU threads; with --device cuda the
+networks train on a GPU (the data is made by --threads processes either way).
 Needs the ``train`` extra (PyTorch, onnx): pip install -e ".[train]"; or deploy/dev.sh train.
 """
 
@@ -107,6 +107,9 @@ class Plan:
         epochs: passes over the training data (face network).
         up_epochs: passes over the rendered crops (up network).
         eval_rendered: held-out crops rendered per game for the figures.
+        board_games: simulated MODLINSEQ games in the TRAIN families whose occupied cells are cut
+            from their frames as the board reader cuts them (vision.sim.board_crops).
+        board_every: every this many still frames of each such game is cut.
         batch: training batch size.
         lr: peak learning rate (one-cycle schedule).
     """
@@ -116,6 +119,8 @@ class Plan:
     epochs: int
     up_epochs: int
     eval_rendered: int
+    board_games: int = 0
+    board_every: int = 12
     batch: int = 256
     lr: float = 4e-3
 
@@ -125,15 +130,21 @@ class Plan:
 #: passes over 250,000 (about as many steps) read both alike (3.2%; 5-10%) and held-out ones better.
 #: 6 passes over 500,000 with the train/ photo tiles at 24 turns each (8% of the crops, not 4%)
 #: read the valid/ photos' crops 1.37% wrong against 3.47% (the two finished models compared on
-#: valid/), and held-out renders as well or better.
-PLANS = {"full": Plan(rendered=500_000, photo_turns=24, epochs=6, up_epochs=3, eval_rendered=1000),
+#: valid/), and held-out renders as well or better. The cells of 180 board games (one still frame in
+#: 12: a tile lies in every frame after its turn) with the photo tiles at 28 turns (still 8% of
+#: the crops) read valid/ alike (16 against 13 of 952 wrong: 12 and 9 crops read right by only one,
+#: McNemar's p 0.66) and TRAIN-style board frames far better (0.05% / 0.25% of the cells wrong at
+#: orders 9 / 13 against 0.41% / 0.72%).
+PLANS = {"full": Plan(rendered=500_000, photo_turns=28, epochs=6, up_epochs=3, eval_rendered=1000,
+                      board_games=180),
          "quick": Plan(rendered=12_000, photo_turns=2, epochs=4, up_epochs=6, eval_rendered=600)}
 #: The boards and camera frames of the simulated games whose cells give the "board cells" figure (and
 #: ``--board-games``' training crops), in turn: orders 9 and 13 in a live camera's frames, order 18
 #: in the bigger frames the product asks for there (vision.board.board_reader's small-frame finding).
 BOARD_VIEWS: tuple[tuple[int, tuple[int, int]], ...] = (
     (9, CAMERA_SIZE), (13, CAMERA_SIZE), (18, (2560, 1920)))
-#: Every this many frames of a still board is cut (neighbouring frames differ only by sensor noise).
+#: Every this many frames of a still board is cut for the board-cells figure (neighbouring frames
+#: differ only by sensor noise).
 BOARD_EVERY = 6
 #: The up network's size (on the 32 px view the base layers cost a third of the face network).
 UP_SIZE = "base"
@@ -372,13 +383,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=MODEL_PATH, help="the ONNX face network to write")
     parser.add_argument("--up-out", type=Path, default=UP_MODEL_PATH, help="the ONNX up network to write")
     parser.add_argument("--card", type=Path, default=CARD, help="the model card whose figures to rewrite")
-    parser.add_argument("--board-games", type=int, default=0, metavar="N",
-                        help="also train on the occupied cells of N simulated MODLINSEQ games in the TRAIN "
-                        "families, cut from their frames as the board reader cuts them (default 0)")
-    parser.add_argument("--board-every", type=int, default=BOARD_EVERY, metavar="K",
-                        help="with --board-games: cut every K-th still frame of each game (default "
-                        f"{BOARD_EVERY}; a tile lies in every frame after its turn, so more games cut less "
-                        "often give more distinct tiles for as many crops)")
+    parser.add_argument("--board-games", type=int, metavar="N",
+                        help="train also on the occupied cells of N simulated MODLINSEQ games in the TRAIN "
+                        f"families, cut from their frames as the board reader cuts them (default: the "
+                        f"plan's, {PLANS['full'].board_games} full, {PLANS['quick'].board_games} quick)")
+    parser.add_argument("--board-every", type=int, metavar="K",
+                        help="with board games: cut every K-th still frame of each game (default: the "
+                        f"plan's, {PLANS['full'].board_every}; a tile lies in every frame after its turn, so "
+                        "more games cut less often give more distinct tiles for as many crops)")
     parser.add_argument("--threads", type=int, default=2, help="CPU threads (training and data making)")
     parser.add_argument("--device", default="cpu", choices=("cpu", "cuda"),
                         help="where the networks train (default cpu; cuda needs PyTorch with a GPU)")
@@ -391,6 +403,10 @@ def main(argv: list[str] | None = None) -> int:
         if not (args.photos / split / "images").is_dir():
             parser.error(f"--photos: {args.photos / split / 'images'} is not a directory")
     plan = PLANS["quick" if args.quick else "full"]
+    if args.board_games is None:
+        args.board_games = plan.board_games
+    if args.board_every is None:
+        args.board_every = plan.board_every
     if args.board_games < 0:
         parser.error(f"--board-games: must be 0 or more, got {args.board_games}")
     if args.board_every < 1:

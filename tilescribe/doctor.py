@@ -219,6 +219,18 @@ def check_tile_reader() -> Check:
     return Check("model: tile reader", "OK", "tile_reader.yml.gz and tile_reader.json load")
 
 
+def check_learned_reader(face_model: Path | None = None, up_model: Path | None = None) -> Check:
+    """The learned reader's two ONNX networks (by default the shipped vision/reader/tile_reader.onnx
+    and tile_up.onnx) load and run in cv2.dnn."""
+    from vision.reader.model import MODEL_PATH, UP_MODEL_PATH, ReaderError, TileReader
+
+    try:
+        TileReader(face_model or MODEL_PATH, up_model or UP_MODEL_PATH)
+    except ReaderError as exc:
+        return Check("model: learned reader", "FAIL", f"{exc}; reinstall tilescribe")
+    return Check("model: learned reader", "OK", "tile_reader.onnx and tile_up.onnx run in cv2.dnn")
+
+
 def check_presence_model() -> Check:
     """The presence model (presence_model.json)."""
     from vision.board.presence import PresenceModelError, load_model
@@ -366,6 +378,7 @@ def run_checks(settings: Path, settings_given: bool, games: Path, source: str | 
         check_fonts(),
         check_tesseract(),
         check_tile_reader(),
+        check_learned_reader(),
         check_presence_model(),
         check_npz_model("tile_surface_lut.npz", ("lut",)),
         check_npz_model("ink_colours.npz", ("names", "mean", "inverse", "logdet")),

@@ -5,7 +5,7 @@ tilescribe.yushino_observer); :class:`VisionObserver` is MODLINSEQ's observer.
 
 Built on the read pipeline (vision.board.locate: the board from its fiducial markers; vision.gate.gate: still?
 hand over the board?; vision.board.board_reader.BoardReader: presence and the tile reader,
-vision.reader.glyph_reader.TileReader, on every cell). Each frame is located and gated; the board is read
+vision.reader.board_face_reader, on every cell). Each frame is located and gated; the board is read
 only when it has settled. The engine's legal values at each empty cell are the reader's
 prior. The board must stay quiet (located, no hand, no motion in any frame) for ``still_seconds``
 (tilescribe.observe.Settle); the whole board is read afresh on a few frames of the end of that
@@ -26,12 +26,19 @@ from display.view import CameraState
 from engine.hexgrid import Hex
 from tilescribe.faces import FaceMap
 from tilescribe.observe import Observation, Settle
-from vision.board.board_reader import BoardReader, BoardReading, CellReading, ReadConfig, small_frame_findings
+from vision.board.board_reader import (
+    BoardReader,
+    BoardReading,
+    CellReading,
+    FaceReader,
+    ReadConfig,
+    small_frame_findings,
+)
 from vision.board.board_reader import Cell as C
 from vision.board.locate import BoardLocation, BoardLocator, BoardNotFoundError
 from vision.capture.sources import Frame
 from vision.gate.gate import BoardGate, GateConfig
-from vision.reader.glyph_reader import TileReader, reader_for_tileset
+from vision.reader import board_face_reader
 
 LegalValues = Callable[[], Mapping[Hex, Collection[int]]]
 
@@ -111,24 +118,25 @@ class VisionObserver:
         faces: the table's face map (tile set and modulus).
         still_seconds: quiet time needed before a reading counts.
         legal: returns the engine's legal values per empty cell (the reader's prior), or None.
-        reader: the tile reader (when None: the shipped model, with the tile set's learned glyph
-            exemplars if it has them, without the tesseract second opinion).
+        reader: the tile reader (when None: vision.reader.board_face_reader of the tile set, without
+            the tesseract second opinion).
         warn: told once, in one line, when the frames read put the board's cells too close to
             read tiles (vision.board.board_reader.MIN_FRAME_PITCH_PX).
 
     Raises:
         calibration.geometry.BoardFileError: board.json cannot be read.
-        vision.reader.glyph_reader.TileReaderError: the reader's model files are missing or broken.
+        vision.reader.ReaderError, vision.reader.glyphs.TileReaderError: the reader's model or
+            exemplar files are missing or broken.
     """
 
     def __init__(self, board: Path, faces: FaceMap, still_seconds: float, legal: LegalValues | None = None,
-                 reader: TileReader | None = None, warn: Callable[[str], None] | None = None) -> None:
+                 reader: FaceReader | None = None, warn: Callable[[str], None] | None = None) -> None:
         config = ReadConfig(
             geometry=BoardGeometry.load(board),
             modulus=faces.modulus,
             # no tesseract second opinion in a session: the pooled reads do its work, and each call
             # (0.1 to 0.3 s) would push the still-to-shown delay past 1 s
-            reader=reader or reader_for_tileset(faces.tileset),
+            reader=reader or board_face_reader(faces.tileset),
             face_values=faces.face_values(),
         )
         self.reader = BoardReader(config)

@@ -14,6 +14,7 @@ import pytest
 from tilescribe.doctor import (
     Check,
     check_games_writable,
+    check_learned_reader,
     check_npz_model,
     check_service,
     check_settings,
@@ -91,6 +92,7 @@ def test_doctor_reports_every_area_and_passes_good_settings(tmp_path):
         "fonts",
         "tesseract",
         "model: tile reader",
+        "model: learned reader",
         "model: presence",
         "model: tile_surface_lut.npz",
         "model: ink_colours.npz",
@@ -102,7 +104,8 @@ def test_doctor_reports_every_area_and_passes_good_settings(tmp_path):
         assert name in lines, f"no line for {name}: {run.stdout}"
     assert lines["settings"].startswith("OK") and "modulus 13" in lines["settings"]
     assert lines["games: writable"].startswith("OK")
-    for name in ("model: tile reader", "model: presence", "tesseract", "games: disk space"):
+    for name in ("model: tile reader", "model: learned reader", "model: presence", "tesseract",
+                 "games: disk space"):
         assert lines[name].startswith("OK"), lines[name]
     build = pygame_build()
     assert f"{build.flavour} {build.version}" in lines["display: pygame"]
@@ -201,6 +204,17 @@ def test_a_truncated_model_fails_its_check(tmp_path):
     (tmp_path / "tile_surface_lut.npz").write_bytes(whole[: len(whole) // 2])
     cut = check_npz_model("tile_surface_lut.npz", ("lut",), models=tmp_path)
     assert cut.status == "FAIL" and "tile_surface_lut.npz does not load" in cut.message
+
+
+def test_a_damaged_learned_reader_fails_its_check_naming_the_file(tmp_path):
+    up = REPO / "vision" / "reader" / "tile_up.onnx"
+    assert check_learned_reader().status == "OK"
+    cut = tmp_path / "tile_reader.onnx"
+    cut.write_bytes((REPO / "vision" / "reader" / "tile_reader.onnx").read_bytes()[:5000])
+    damaged = check_learned_reader(cut, up)
+    assert damaged.status == "FAIL" and str(cut) in damaged.message, damaged
+    missing = check_learned_reader(tmp_path / "absent.onnx", up)
+    assert missing.status == "FAIL" and "absent.onnx: tile reader model not found" in missing.message
 
 
 def test_a_service_that_systemd_stopped_restarting_names_its_last_error():

@@ -39,7 +39,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--tileset", help="tile-set profile mapping faces to values (e.g. rummikub)")
     p.add_argument("--ocr", choices=SECOND_READERS,
                    help="MODLINSEQ: a second reader for the faces the reader is unsure of (default "
-                        "none; tesseract is slower)")
+                        "none; tesseract is slower and reads with the glyph reader, which asks it)")
     p.add_argument("--json", action="store_true", help="print the reading as JSON")
     p.set_defaults(func=run)
 
@@ -56,7 +56,7 @@ def build_config(board: str, modulus: int, calibration: str | None, tileset: str
     from calibration.board_calibration import Calibration
     from calibration.geometry import BoardGeometry
     from vision.board.board_reader import ReadConfig
-    from vision.reader.glyph_reader import reader_for_tileset
+    from vision.reader import board_face_reader
 
     geometry = BoardGeometry.load(board)
     empty = None
@@ -71,7 +71,7 @@ def build_config(board: str, modulus: int, calibration: str | None, tileset: str
 
         profile = load_tileset(tileset)
         face_values = profile.face_values(modulus)
-    return ReadConfig(geometry, modulus, reader_for_tileset(profile, ocr == "tesseract"), face_values, empty)
+    return ReadConfig(geometry, modulus, board_face_reader(profile, ocr == "tesseract"), face_values, empty)
 
 
 def run(args: argparse.Namespace) -> int:

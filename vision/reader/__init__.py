@@ -1,12 +1,13 @@
 """The reader stage: tile crops in, faces and colours out.
 
-Two readers live here. The board and the table read today with the glyph reader
-(vision.reader.glyph_reader: the tile's glyph found, turned upright by the tile's shape and
-classified). The learned reader (vision.reader.model.TileReader, a small CNN run with cv2.dnn, one
-model for the tiles of every game, on crops cut by vision.reader.crop with the face vocabulary of
-vision.reader.faces) is trained by bench/train_reader.py; its figures (vision/reader/tile_reader.md)
-are not yet good enough for the table, so no stage uses it by default. Its entry is
-:func:`read_faces`; its error is :class:`~vision.reader.model.ReaderError`.
+Two readers live here. The learned reader (vision.reader.model.TileReader, a small CNN run with
+cv2.dnn, one model for the tiles of every game, on crops cut by vision.reader.crop with the face
+vocabulary of vision.reader.faces, trained by bench/train_reader.py, figures in
+vision/reader/tile_reader.md) reads both printed boards and the Super Wild and Holominoes tables.
+The glyph reader (vision.reader.glyph_reader: the tile's glyph found, turned upright by the tile's
+shape and classified) still reads ``read-tiles`` by default, and MODLINSEQ's board for a tile set
+with learned glyph exemplars or with tesseract asked (:func:`board_face_reader`). The learned
+reader's entry is :func:`read_faces`; its error is :class:`~vision.reader.model.ReaderError`.
 """
 
 from __future__ import annotations
@@ -15,12 +16,18 @@ import functools
 from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from vision.reader.model import MODEL_PATH, UP_MODEL_PATH, FaceReading, ReaderError, TileReader
 
-__all__ = ["FaceReading", "ReaderConfig", "ReaderError", "TileReader", "read_faces", "tile_reader"]
+if TYPE_CHECKING:
+    from calibration.tilesets import TileSet
+    from vision.reader import glyph_reader
+
+__all__ = ["FaceReading", "ReaderConfig", "ReaderError", "TileReader", "board_face_reader", "read_faces",
+           "tile_reader"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,3 +77,22 @@ def read_faces(
     if allowed is not None:
         prior = frozenset(allowed) if prior is None else prior & frozenset(allowed)
     return tile_reader(config.model_path, config.up_model_path).read(crops, prior)
+
+
+def board_face_reader(
+    tileset: TileSet | None, tesseract: bool = False
+) -> TileReader | glyph_reader.TileReader:
+    """The reader of MODLINSEQ's board cells for a tile-set profile: the learned reader; the glyph
+    reader where the profile has learned glyph exemplars (``tilescribe tileset learn``) or the
+    tesseract second opinion is asked for (``--ocr tesseract``), which only the glyph reader offers.
+
+    Raises:
+        ReaderError: the learned reader's model files are missing or damaged.
+        vision.reader.glyphs.TileReaderError: the glyph reader's model or exemplar files are missing
+            or damaged, or tesseract is asked for and not on PATH.
+    """
+    if tesseract or (tileset is not None and tileset.exemplars is not None):
+        from vision.reader.glyph_reader import reader_for_tileset
+
+        return reader_for_tileset(tileset, tesseract)
+    return tile_reader()

@@ -53,12 +53,13 @@ GEOMETRIC_FLOOR = 1e-6
 #: Every quarter turn: the ``views`` of the steadiest reading.
 ALL_VIEWS = 4
 #: A board's cells are read at ALL_VIEWS turns only where one view's likeliest face is less probable
-#: than this (TileReader.read_batch). Swept on TRAIN-style frames (bench/sim_games.py split "train",
-#: seed 900, 3 games an order, every 2nd still frame): cells wrong at order 9 / 13 and median read
-#: on one core, every cell at four turns 312 / 1,099 and 65 / 74 ms, one turn 384 / 1,270 and 29 /
-#: 36 ms; below 0.7: 312 / 1,119, 0.8: 312 / 1,109 and 34 / 42 ms, 0.9: 312 / 1,109, 0.95: 312 /
-#: 1,107 and 36 / 46 ms, 0.99: 312 / 1,099 and 48 / 60 ms. 0.8: four turns' order-9 reading at half
-#: its time, within 1% of its order-13 cells.
+#: than this (TileReader.read_batch). Swept with the shipped model on TRAIN-style frames
+#: (bench/sim_games.py split "train", seed 900, 3 games an order, every 2nd still frame; one core):
+#: cells wrong of 76,422 / 154,254 at order 9 / 13 and median full read, every cell at four turns
+#: 22 / 382 and 72 / 70 ms, one turn 35 / 457 and 33 / 37 ms; below 0.6: 36 / 394, 0.7 and 0.8:
+#: 36 / 392 and 32 / 39 ms, 0.9: 34 / 387 and 32 / 39 ms, 0.95: 34 / 384 and 35 / 43 ms. 0.8 kept
+#: (the same sweep's choice with the model before): 0.7 and 0.8 read alike; 0.9 and 0.95 mend 2 to 8
+#: more of 230,676 cells by reading more crops four times, which costs most on tiles read unsurely.
 BOARD_MORE_VIEWS_BELOW = 0.8
 
 

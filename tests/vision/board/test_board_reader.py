@@ -79,12 +79,11 @@ def test_a_full_board_read_with_its_tile_set_keeps_to_the_sets_faces(printed_boa
     assert len(wrong) <= 13, wrong
 
 
-def test_the_learned_reader_reads_a_board_s_unsure_cells_at_every_quarter_turn(printed_board, full_board):
-    """The learned reader reads each cell unsure in one view at its four quarter turns by default
-    (the up network sees the tile afresh at each): on the full board of held-out tiles it misreads
-    fewer than when it reads each cell once and no more than when it reads every cell at four
-    turns (14, 7 and 7 of the 271 measured with one view, the default and every cell at four
-    turns; the glyph reader 11, above). The faces are random, so the line prior cannot help."""
+def test_the_learned_reader_reads_a_full_board_of_held_out_tiles(printed_board, full_board):
+    """The learned reader, reading each cell once, by default (the cells unsure in one view at their
+    four quarter turns) and every cell at four turns: on the full board of held-out tiles 0, 0 and 0
+    of the 271 misread as measured (the model before it 14, 7 and 7; the glyph reader 11, above);
+    the default no worse than either. The faces are random, so the line prior cannot help."""
     _, geometry = printed_board
     path, truth = full_board
     image = cv2.imread(str(path))
@@ -94,9 +93,8 @@ def test_the_learned_reader_reads_a_board_s_unsure_cells_at_every_quarter_turn(p
         board = BoardReader(ReadConfig(geometry, 13, reader, face_values))
         faces = {format_address(c): r.face for c, r in board.read(image, str(path)).cells.items()}
         wrong[name] = {a: (truth[a], faces.get(a)) for a in truth if faces.get(a) != truth[a]}
-    assert len(wrong["default"]) < len(wrong["one"])
-    assert len(wrong["default"]) <= len(wrong["every"]) + 1
-    assert len(wrong["default"]) <= 10, wrong["default"]
+    assert len(wrong["every"]) <= 3 and len(wrong["one"]) <= 5, wrong
+    assert len(wrong["default"]) <= min(len(wrong["one"]), len(wrong["every"]) + 1), wrong
 
 
 def test_each_reader_reads_the_board_at_its_own_crops(printed_board):

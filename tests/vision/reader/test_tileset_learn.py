@@ -11,7 +11,9 @@ from calibration.board_print import SheetSpec, print_board
 from calibration.tilesets import TileSetError, load_tileset
 from vision.board.board_view import BoardView
 from vision.board.locate import BoardLocator
-from vision.reader.glyph_reader import CELL_CROP, reader_for_tileset
+from vision.reader import board_face_reader, model
+from vision.reader import glyph_reader as glyph
+from vision.reader.glyph_reader import CELL_CROP
 from vision.reader.tileset_learn import learn_tileset
 from vision.sim.tiles import TileStyle, fonts, render_tile
 
@@ -61,9 +63,18 @@ def test_a_learned_set_is_read_at_any_rotation(board, tmp_path):
     index = {a: i for i, a in enumerate(view.addresses)}
     location = BoardLocator(geometry).locate(game, "game photo")
     crops = view.patches(view.rectify(game, location), np.array([index[c] for c in cells]))
-    readings = reader_for_tileset(learned).read_batch(list(crops))
+    reader = board_face_reader(learned)
+    assert isinstance(reader, glyph.TileReader)  # the board reads a learned set with its exemplars
+    readings = reader.read_batch(list(crops))
     faces = [r.face for r in readings]
     assert faces == list(FACES), dict(zip(cells, faces, strict=True))
+
+
+def test_a_board_reads_with_the_learned_reader_unless_a_set_was_learned_or_tesseract_asked():
+    assert isinstance(board_face_reader(None), model.TileReader)
+    assert isinstance(board_face_reader(load_tileset("modlinseq")), model.TileReader)
+    asked = board_face_reader(load_tileset("modlinseq"), tesseract=True)
+    assert isinstance(asked, glyph.TileReader) and asked.second_opinion_below > 0
 
 
 def test_learning_names_bad_faces_and_cells(board, tmp_path):

@@ -3,7 +3,8 @@
 Reads with the table session's default tile-set profile ("modlinseq": faces 0..12, "#", the
 modulus marker), whose faces are the reader's prior. Simulates random legal games
 (engine.randomgame) on boards of each ``--orders`` with the scene simulator using the HELD-OUT tile
-styles and fonts (vision.sim.tiles: the tile reader and the presence model never saw them),
+styles and fonts (vision.sim.tiles: the tile reader and the presence model never saw them; with
+``--split train`` the TRAIN ones, the frames on which the readers' settings are chosen),
 pentagons in one game and pentagons with Rummikub-like rectangles in the next, tiles at any
 rotation, hands, light changes and a bump of the sheet, in camera frames of ``--size``; writes the
 frames as JPEG and reads them back. On the still frames without a hand it measures, per order and
@@ -22,7 +23,7 @@ Runs on one core (sched_setaffinity + cv2.setNumThreads(1)), with glibc keeping 
 the application does (tilescribe/allocator.py).
 
     .venv/bin/python bench/bench_read.py [--orders 9,13,18] [--games 4] [--size 1280x960] [--old]
-        [--baseline-frames 4]
+        [--baseline-frames 4] [--split held_out|train] [--seed 500]
 """
 
 from __future__ import annotations
@@ -56,7 +57,10 @@ from vision.capture.sources import CAMERA_SIZE, LIVE_SIZES  # noqa: E402
 from vision.gate.watcher import BoardWatcher  # noqa: E402
 from vision.reader.glyph_reader import TileReader as GlyphReader  # noqa: E402
 from vision.reader.model import TileReader  # noqa: E402
+from vision.sim.options import SPLITS  # noqa: E402
 
+#: The first game's seed of the benchmark's recordings (bench/sim_games.py record_games).
+SEED = 500
 TESSERACT_CONFIG = "--psm 7 -c tessedit_char_whitelist=0123456789#"
 
 
@@ -141,8 +145,9 @@ def read_order(order: int, args: argparse.Namespace, work: Path) -> dict[str, Ta
     reader; at the first order also time the watcher and the naive baseline."""
     geometry = print_board(SheetSpec(order=order), work / f"board{order}")
     size = "" if args.size == CAMERA_SIZE else "-{}x{}".format(*args.size)
-    folders = record_games(work / f"board{order}" / "board.json", work / f"order{order}{size}", args.games,
-                           quiet=args.quiet, size=args.size)
+    games = "" if (args.split, args.seed) == ("held_out", SEED) else f"-{args.split}-{args.seed}"
+    folders = record_games(work / f"board{order}" / "board.json", work / f"order{order}{size}{games}",
+                           args.games, args.split, args.seed, quiet=args.quiet, size=args.size)
     # the table session's default tile set (tilescribe.settings): the held-out tiles are MODLINSEQ tiles
     face_values = load_tileset("modlinseq").face_values(13)
     readers = {"learned": BoardReader(ReadConfig(geometry, 13, TileReader(), face_values))}
@@ -222,6 +227,10 @@ def main() -> int:
     parser.add_argument("--old", action=argparse.BooleanOptionalAction, default=True,
                         help="also read with the glyph reader the learned reader replaced (default on)")
     parser.add_argument("--baseline-frames", type=int, default=4, help="frames read by the naive baseline")
+    parser.add_argument("--split", choices=SPLITS, default="held_out",
+                        help="the tiles' font split (default held_out; train: the frames the reader's "
+                        "settings are chosen on)")
+    parser.add_argument("--seed", type=int, default=SEED, help=f"first game's seed (default {SEED})")
     parser.add_argument("--keep", help="keep the recordings in this folder (and reuse them next time)")
     add_quiet_option(parser)
     args = parser.parse_args()
@@ -230,8 +239,8 @@ def main() -> int:
         os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
     cv2.setNumThreads(1)
     work = Path(args.keep or tempfile.mkdtemp(prefix="bench_read_"))
-    print(f"held-out tile styles, any rotation, {args.size[0]}x{args.size[1]} JPEG, one core; "
-          f"orders {args.orders}, {args.games} games each")
+    print(f"{args.split} tile styles, games from seed {args.seed}, any rotation, "
+          f"{args.size[0]}x{args.size[1]} JPEG, one core; orders {args.orders}, {args.games} games each")
     totals: dict[str, Tally] = {}
     for order in args.orders:
         for name, tally in read_order(order, args, work).items():

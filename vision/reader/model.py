@@ -54,7 +54,7 @@ GEOMETRIC_FLOOR = 1e-6
 ALL_VIEWS = 4
 #: A board's cells are read at ALL_VIEWS turns only where one view's likeliest face is less probable
 #: than this (TileReader.read_batch). Swept with the shipped model on TRAIN-style frames
-#: (bench/sim_games.py split "train", seed 900, 3 games an order, every 2nd still frame; one core):
+#: (the frames of bench/bench_read.py --orders 9,13 --games 3 --split train --seed 900; one core):
 #: cells wrong of 76,422 / 154,254 at order 9 / 13 and median full read, every cell at four turns
 #: 22 / 382 and 72 / 70 ms, one turn 35 / 457 and 33 / 37 ms; below 0.6: 36 / 394, 0.7 and 0.8:
 #: 36 / 392 and 32 / 39 ms, 0.9: 34 / 387 and 32 / 39 ms, 0.95: 34 / 384 and 35 / 43 ms. 0.8 kept

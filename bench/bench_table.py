@@ -29,7 +29,7 @@ from vision.reader.model import TileReader
 from vision.sim.options import SPLITS
 from vision.sim.table_errors import TableErrors, table_errors
 from vision.sim.table_shots import random_shot
-from vision.table.table_reading import read_table
+from vision.table.table_reading import TableConfig, read_table
 
 GAMES = {"superwild": "Super Wild", "holominoes": "Holominoes"}
 
@@ -41,10 +41,11 @@ def bench_game(
     and print its line of figures."""
     total = TableErrors(0, 0, 0, 0, 0)
     times, unread = [], 0
+    config = TableConfig(GAMES[game], reader)
     for k in progress(range(seed, seed + tables), quiet=quiet, desc=game, unit="table"):
         shot = random_shot(game, k, split, photos=photos)  # type: ignore[arg-type]
         try:
-            reading = read_table(GAMES[game], shot.image, reader)
+            reading = read_table(config, shot.image)
             tiles, ms = list(reading.tiles), reading.ms
         except VisionError:  # no Super Wild seen: nothing placed
             tiles, ms, unread = [], float("nan"), unread + 1

@@ -1,14 +1,15 @@
 """Loose Rummikub tiles found and read in the real photos of valid/: recall, precision, face and colour.
 
-A detection matches a labelled tile when its centre lies inside the labelled polygon (each
-labelled tile is matched at most once). Prints tile recall and precision, face accuracy and
-colour accuracy over matched tiles (colour over non-joker tiles), and the median and 95th
-percentile milliseconds per photo (``find_tiles`` pinned to one core with OpenCV single-threaded,
-model already loaded), with glibc keeping freed memory as the application does
-(tilescribe/allocator.py; ``--glibc-defaults`` to measure without). Each photo is read, fresh from
-its file, in each of ``--passes`` passes over the split (never twice in a row, as a camera's
-frames differ) and its time is the median of its passes': one pass's times swing by a tenth
-from run to run on a shared machine.
+A detection matches a labelled tile when its centre lies inside the labelled polygon (each labelled
+tile is matched at most once). Prints tile recall and precision, face accuracy and colour accuracy
+over matched tiles (colour over non-joker tiles), and the median and 95th percentile milliseconds
+per photo (``find_tiles`` pinned to one core with OpenCV single-threaded, models already loaded;
+each tile's face and colour those of the glyph reader and the learned reader joined, as ``read-
+tiles`` reads them, or with ``--glyph-only`` the glyph reader's alone), with glibc keeping freed
+memory as the application does (tilescribe/allocator.py; ``--glibc-defaults`` to measure without).
+Each photo is read, fresh from its file, in each of ``--passes`` passes over the split (never twice
+in a row, as a camera's frames differ) and its time is the median of its passes': one pass's times
+swing by a tenth from run to run on a shared machine.
 
 With ``--boards N`` it also reads the cell crops of N simulated order-9 boards filled with tiles in
 the HELD-OUT styles and fonts of vision.sim.tiles (pentagons, rectangles and real Rummikub crops,
@@ -16,7 +17,7 @@ any rotation), as the read pipeline cuts them, and prints the reader's face accu
 milliseconds per crop (the board benchmark proper is bench/bench_read.py).
 
 Usage: .venv/bin/python bench/bench_tiles.py [--split valid] [--photos DIR] [--errors] [--boards 3]
-       [--passes 3] [--ocr none|tesseract] [--glibc-defaults]
+       [--passes 3] [--ocr none|tesseract] [--glyph-only] [--glibc-defaults]
 """
 
 from __future__ import annotations
@@ -39,8 +40,9 @@ from tilescribe.progress import add_quiet_option, progress
 from vision.board.board_view import BoardView
 from vision.board.locate import BoardLocator
 from vision.capture.images import load_image
+from vision.reader import tile_reader
 from vision.reader.glyph_reader import CELL_CROP, FACES, TileReader, reader_for_tileset
-from vision.sim.crops import read_class_names, read_labels
+from vision.sim.crops import match_labelled, read_class_names, read_labels
 from vision.sim.recording import SimOptions, simulate
 from vision.sim.timeline import Pacing, SimPlacement
 from vision.table.loose_tiles import LooseTile, find_tiles
@@ -92,6 +94,8 @@ def main(argv: list[str] | None = None) -> int:
                              "same tiles, checked)")
     parser.add_argument("--ocr", choices=SECOND_READERS, default="none",
                         help="the second reader, as read-tiles' --ocr (default none)")
+    parser.add_argument("--glyph-only", action="store_true",
+                        help="the glyph reader's faces and colours, not joined with the learned reader's")
     parser.add_argument("--glibc-defaults", action="store_true",
                         help="leave glibc's malloc settings as they are (see tilescribe/allocator.py)")
     add_quiet_option(parser)
@@ -102,6 +106,7 @@ def main(argv: list[str] | None = None) -> int:
     cv2.setNumThreads(1)
     names = read_class_names(args.photos / "data.yaml")
     reader = reader_for_tileset(None, args.ocr == "tesseract")
+    learned = None if args.glyph_only else tile_reader()
     allowed = frozenset([str(v) for v in range(1, 14)] + ["joker"])
     split = args.photos / args.split
     paths = sorted((split / "images").glob("*.jpg"))
@@ -115,7 +120,7 @@ def main(argv: list[str] | None = None) -> int:
             image = load_image(path)
             shapes[path] = image.shape[:2]
             start = time.perf_counter()
-            tiles = find_tiles(image, reader, allowed)
+            tiles = find_tiles(image, reader, allowed, learned=learned)
             times[path].append((time.perf_counter() - start) * 1000)
             if read.setdefault(path, tiles) != tiles:
                 raise SystemExit(f"{path}: pass {len(times[path])} read other tiles than pass 1")
@@ -126,17 +131,14 @@ def main(argv: list[str] | None = None) -> int:
         truth = read_labels(split / "labels" / f"{path.stem}.txt", path, (w, h), names)
         labelled += len(truth)
         found += len(tiles)
-        taken: set[int] = set()
-        for tile in tiles:
-            hit = next((i for i, t in enumerate(truth) if i not in taken
-                        and cv2.pointPolygonTest(t.polygon, tile.center, False) >= 0), None)
-            if hit is None:
+        matches = match_labelled([tile.center for tile in tiles], truth)
+        for j, tile in enumerate(tiles):
+            if j not in matches:
                 if args.errors:
                     print(f"{path.name[:16]}: extra {tile.face} at {tile.center[0]:.0f},{tile.center[1]:.0f}")
                 continue
-            taken.add(hit)
             matched += 1
-            t = truth[hit]
+            t = truth[matches[j]]
             face_ok += tile.face == t.face
             if tile.face != t.face:
                 confusions[(t.face, tile.face)] += 1
@@ -149,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
                     print(f"{path.name[:16]}: {t.name} colour read as {tile.colour}")
         if args.errors:
             for i, t in enumerate(truth):
-                if i not in taken:
+                if i not in matches.values():
                     c = t.polygon.mean(axis=0)
                     print(f"{path.name[:16]}: missed {t.name} at {c[0]:.0f},{c[1]:.0f}")
     print(f"split {args.split}: {len(paths)} photos, {labelled} labelled tiles, {found} detections")

@@ -5,7 +5,7 @@ Each face that vision/table/loose_tiles.py finds on a labelled tile of the Rummi
 gives one sample: its ink colour relative to its tile's body (``ink_colour``, OpenCV 8-bit Lab
 differences). Each colour (black, blue, orange, red) is modelled as a Gaussian (mean and
 covariance, a little widened so that a held-out light is not out of reach); a face's colour is the
-likeliest one (``loose_tiles.colour_name``). Jokers are left out, and so is the photo whose black
+likeliest one (``loose_colour.colour_name``). Jokers are left out, and so is the photo whose black
 row is labelled blue (the dataset README's known label noise; vision/sim/data/label_errata.txt).
 valid/ is never read here.
 The photos are CC BY 4.0 (Roboflow Universe, rummikub-nvypk-8cwem; vision/models/ATTRIBUTION.txt).
@@ -25,8 +25,8 @@ import numpy as np
 from tilescribe.progress import add_quiet_option, progress
 from vision.capture.images import load_image
 from vision.sim.crops import has_label_errata, read_class_names, read_labels
+from vision.table.loose_colour import ink_colour
 from vision.table.loose_glyphs import find_glyphs
-from vision.table.loose_tiles import ink_colour
 from vision.table.surface import surface_lut, surface_mask, working_image
 
 REPO = Path(__file__).resolve().parent.parent

@@ -40,8 +40,8 @@ from vision.sim.crops import has_label_errata, read_class_names, read_labels
 from vision.sim.recording import SimOptions, Simulation
 from vision.sim.tiles import Shape
 from vision.sim.timeline import Pacing, SimPlacement
+from vision.table.loose_colour import ink_colour
 from vision.table.loose_glyphs import find_glyphs, glyph_input
-from vision.table.loose_tiles import ink_colour
 from vision.table.surface import surface_mask, working_image
 
 REPO = Path(__file__).resolve().parent.parent

@@ -35,7 +35,7 @@ from vision.capture.sources import Frame
 from vision.errors import VisionError
 from vision.gate.table_gate import TableGate
 from vision.reader.model import TileReader
-from vision.table.table_reading import read_table, table_game
+from vision.table.table_reading import TableConfig, read_table, table_game
 
 #: A tile read -> its other readings with their probability ratios (TableReading.alternatives).
 Alternatives = dict[str, tuple[tuple[str, float], ...]]
@@ -99,7 +99,7 @@ class TableObserver:
         if name is None:
             raise ValueError(f"{game!r} is not played on a bare table (Super Wild, Holominoes)")
         self.game = name
-        self.reader = reader or TileReader()
+        self._config = TableConfig(name, reader) if reader is not None else TableConfig(name)
         self.gate = TableGate()
         self._settle = Settle(still_seconds)
         self._pool: list[tuple[frozenset[str], Alternatives]] = []
@@ -148,7 +148,7 @@ class TableObserver:
         """One frame's layout and its tiles' alternatives, None when the reader can place nothing
         (a VisionError)."""
         try:
-            reading = read_table(self.game, frame.image, self.reader)
+            reading = read_table(self._config, frame.image)
         except VisionError:
             return None
         return layout_tokens(self.game, reading.tiles), reading.alternatives

@@ -1,8 +1,8 @@
 """The root of every error the vision stages raise.
 
-Each stage (capture, board, table, reader, gate) raises its own subclass of :class:`VisionError`,
-whose message names the input and the place (file, frame, cell), so the command line can report
-any of them as one line.
+Each stage raises its own subclass of :class:`VisionError`: capture SourceError and ImageError,
+board BoardError, table TableError, reader ReaderError, gate GateError. The message names the
+input and the place (file, frame, cell), so the command line can report any of them as one line.
 """
 
 

@@ -159,9 +159,8 @@ def read_table_game(args: argparse.Namespace) -> int:
     error naming it)."""
     from vision.capture.images import load_image
     from vision.errors import VisionError
-    from vision.reader.model import TileReader
     from vision.table.superwild_grid import GridError
-    from vision.table.table_reading import read_table
+    from vision.table.table_reading import TableConfig, read_table
 
     game = args.game
     options = (("--board", args.board), ("--modulus", args.modulus), ("--direction", args.direction),
@@ -171,7 +170,7 @@ def read_table_game(args: argparse.Namespace) -> int:
         if unused:
             raise ValueError(f"{', '.join(unused)}: not for {game} (read from the bare table)")
         image = load_image(args.image)
-        reading = read_table(game, image, TileReader())
+        reading = read_table(TableConfig(game), image)
     except GridError as exc:  # nothing to count the grid from: a reading, not bad input
         print(f"tilescribe read: {args.image}: {exc}", file=sys.stderr)
         return 1

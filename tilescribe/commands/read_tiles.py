@@ -5,10 +5,12 @@ Prints every tile found::
     {"tiles": [{"face": "7", "colour": "red", "joker": false, "value": 7,
                 "corners": [[x, y], ...4], "center": [x, y], "confidence": 0.98}, ...], "ms": 85.0}
 
-in the photo's pixels. ``value`` is the face's value under ``--modulus`` (default: 13 for
-Rummikub) by the tile-set profile (13 -> 0, joker -> null: a wild tile). ``--ocr tesseract`` asks
-tesseract too for the faces read unsure (vision.reader.glyph_reader.SECOND_OPINION_BELOW); by
-default there is no second reader.
+in the photo's pixels: the tiles found and read by the glyph reader (vision.table.loose_tiles), each
+face and colour those of the glyph reader and the learned reader joined. ``value`` is the face's
+value under ``--modulus`` (default: 13 for Rummikub) by the tile-set profile (13 -> 0, joker ->
+null: a wild tile). ``--ocr tesseract`` asks tesseract too for the faces read unsure
+(vision.reader.glyph_reader.SECOND_OPINION_BELOW), whose reading then stands; by default
+tesseract is not asked.
 """
 
 from __future__ import annotations
@@ -40,16 +42,17 @@ def run(args: argparse.Namespace) -> int:
     """Read one photo; 0 on success, 2 for bad input."""
     from calibration.tilesets import TileSetError, load_tileset
     from vision.capture.images import ImageError, load_image
-    from vision.reader.glyph_reader import TileReaderError, reader_for_tileset
+    from vision.reader import ReaderError, tile_reader
+    from vision.reader.glyph_reader import reader_for_tileset
     from vision.table.loose_tiles import LooseTileError, find_tiles, prepare
 
     try:
         image = load_image(args.image)
         tileset = load_tileset(args.tileset)
-        reader = reader_for_tileset(tileset, args.ocr == "tesseract")
+        reader, learned = reader_for_tileset(tileset, args.ocr == "tesseract"), tile_reader()
         prepare()  # "ms" is the photo's own time, not the process's first loads
         start = time.perf_counter()
-        tiles = find_tiles(image, reader, frozenset(tileset.faces))
+        tiles = find_tiles(image, reader, frozenset(tileset.faces), learned=learned)
         ms = (time.perf_counter() - start) * 1000
         out = []
         for t in tiles:
@@ -65,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
     except (ImageError, TileSetError) as exc:
         print(f"tilescribe read-tiles: {exc}", file=sys.stderr)
         return 2
-    except (TileReaderError, LooseTileError) as exc:
+    except (ReaderError, LooseTileError) as exc:
         print(f"tilescribe read-tiles: {args.image}: {exc}", file=sys.stderr)
         return 2
     if args.json:

@@ -5,9 +5,11 @@ cv2.dnn, one model for the tiles of every game, on crops cut by vision.reader.cr
 vocabulary of vision.reader.faces, trained by bench/train_reader.py, figures in
 vision/reader/tile_reader.md) reads both printed boards and the Super Wild and Holominoes tables.
 The glyph reader (vision.reader.glyph_reader: the tile's glyph found, turned upright by the tile's
-shape and classified) still reads ``read-tiles`` by default, and MODLINSEQ's board for a tile set
-with learned glyph exemplars or with tesseract asked (:func:`board_face_reader`). The learned
-reader's entry is :func:`read_faces`; its error is :class:`~vision.reader.model.ReaderError`.
+shape and classified) reads ``read-tiles``' loose tiles with the learned reader (their
+probabilities multiplied, vision.table.loose_learned), and MODLINSEQ's board for a tile set with
+learned glyph exemplars or with tesseract asked (:func:`board_face_reader`). The learned
+reader's entry is :func:`read_faces`; errors are :class:`~vision.reader.errors.ReaderError`
+(VisionError), the glyph reader's its subclass TileReaderError.
 """
 
 from __future__ import annotations
@@ -20,7 +22,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from vision.reader.model import MODEL_PATH, UP_MODEL_PATH, FaceReading, ReaderError, TileReader
+from vision.reader.errors import ReaderError
+from vision.reader.model import MODEL_PATH, UP_MODEL_PATH, FaceReading, TileReader
 
 if TYPE_CHECKING:
     from calibration.tilesets import TileSet

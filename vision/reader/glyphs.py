@@ -18,6 +18,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.reader.errors import ReaderError
+
 #: Side of a normalised glyph patch in pixels.
 GLYPH_PX = 32
 
@@ -25,7 +27,7 @@ GLYPH_PX = 32
 _MARGIN = 0.12
 
 
-class TileReaderError(ValueError):
+class TileReaderError(ReaderError):
     """A bad tile image or model file (names the input and what is wrong)."""
 
 

@@ -26,8 +26,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.errors import VisionError
 from vision.reader.crop import FACE_PX, INPUT_PX, UP_PX, face_view, up_view
+from vision.reader.errors import ReaderError
 from vision.reader.faces import COLOURS, FACES, MIN_ALTERNATIVE, NOT_A_FACE
 
 #: The shipped face network.
@@ -61,10 +61,6 @@ ALL_VIEWS = 4
 #: (the same sweep's choice with the model before): 0.7 and 0.8 read alike; 0.9 and 0.95 mend 2 to 8
 #: more of 230,676 cells by reading more crops four times, which costs most on tiles read unsurely.
 BOARD_MORE_VIEWS_BELOW = 0.8
-
-
-class ReaderError(VisionError):
-    """The reader's model file is missing or damaged (the message names the file)."""
 
 
 def _load(path: Path, outputs: list[str], side: int) -> tuple[cv2.dnn.Net, list[np.ndarray]]:

@@ -18,6 +18,7 @@ import argparse
 import functools
 import json
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -128,6 +129,22 @@ def read_labels(label_file: Path, photo: Path, size: tuple[int, int], names: lis
         polygon = coords.reshape(-1, 2) * np.array(size, dtype=np.float32)
         tiles.append(LabelledTile(photo, number, names[class_id], polygon))
     return tiles
+
+
+def match_labelled(centres: Sequence[tuple[float, float]], truth: Sequence[LabelledTile]) -> dict[int, int]:
+    """Which labelled tile each detection is: a detection matches the first labelled tile not yet
+    matched whose polygon holds its centre (x, y photo pixels), in the detections' order.
+
+    Returns:
+        detection index -> index into ``truth``, for the detections matched (the rest are extra).
+    """
+    matched: dict[int, int] = {}
+    for i, (x, y) in enumerate(centres):
+        hit = next((k for k, t in enumerate(truth) if k not in matched.values()
+                    and cv2.pointPolygonTest(t.polygon, (float(x), float(y)), False) >= 0), None)
+        if hit is not None:
+            matched[i] = hit
+    return matched
 
 
 def deskew(photo: np.ndarray, polygon: np.ndarray) -> np.ndarray:

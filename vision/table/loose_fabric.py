@@ -24,7 +24,7 @@ ROUGH_INK = 0.15
 #: the faces read there (1764 on labelled tiles, 29 extras): 40/50/55/60/70 -> tiles lost
 #: 15/3/2/2/2, extras removed 19/15/13/13/10 (the tiles' 99th percentile 34.8; 60 the middle of
 #: the range 55..62 that loses and removes the same). The bench on TRAIN at 60: 1 tile lost (a
-#: small blue 8 on the rug of rummy4-5), 13 of the 29 extras gone.
+#: small blue 8 on a rug), 13 of the 29 extras gone.
 ROUGH_FABRIC = 60.0
 
 

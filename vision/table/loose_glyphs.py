@@ -37,8 +37,8 @@ GROUP_REACH = 1.8
 #: ... and only when the gap between their boxes is under this share of the taller one's height
 #: (the "10"s of two touching tiles, each one component, lie further apart than a face's digits).
 #: Chosen on TRAIN: 0.3/0.35/0.4/0.45 -> recall 1765/1767/1767/1766 of 1790, extras 16/15/16/15,
-#: right faces 1750/1753/1753/1752 (at 0.45 rummy4-16's "12" and "13" on touching tiles were one
-#: face; at 0.3 the digits of some faces come apart).
+#: right faces 1750/1753/1753/1752 (at 0.45 a "12" and a "13" on touching tiles were one face;
+#: at 0.3 the digits of some faces come apart).
 GROUP_GAP = 0.35
 
 #: Two components are digits of one face only when their ink colours (mean a*b*, OpenCV 8-bit
@@ -65,8 +65,8 @@ WEAK_SHARE = 0.6
 #: ... unless one of them is already about as long as them all together (at least WHOLE_PIECE of
 #: the joined box's long side: the long shadow between two rows of big tiles, joined by weak ink
 #: to the "1" and "2" of a 12 beside it, made one face with them). Chosen on TRAIN: 0.8 and 0.95
-#: -> recall 1767 -> 1768 of 1790 (rummy2-6's black 12), extras 15 -> 16 (fibres on rummy4-85's
-#: rug read as a 13, once joined with more).
+#: -> recall 1767 -> 1768 of 1790 (a black 12), extras 15 -> 16 (fibres on a rug read as a 13,
+#: once joined with more).
 WHOLE_PIECE = 0.8
 
 #: A thin ring (ink filling under a fifth of its box, nearly square, at least this many pixels

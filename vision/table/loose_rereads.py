@@ -3,7 +3,6 @@
 Each takes the faces of one surface, their outlines and first readings, and reads some of them
 again by the classifier alone (no tesseract: a second reading must be sure on its own):
 
-- ``read_weak_again``: a face of weak ink, its broken strokes joined (WEAK_CONFIDENCE);
 - ``unheld_glyphs`` with ``read_again``: a face whose ink lies partly outside its outline, with
   no outline (OUTSIDE);
 - ``retry_none``: a face read as "none", at every twelfth of a turn (RETRY_CONFIDENCE).
@@ -23,17 +22,10 @@ from vision.table.loose_glyphs import InkFace, glyph_input, strengthen
 #: table); the reading is kept when it is a face at least this sure.
 RETRY_CONFIDENCE = 0.7
 
-#: A face of weak ink read as a face is read again with its broken strokes joined; the new
-#: reading replaces the first when at least this sure (and surer than the first). Chosen on
-#: TRAIN: 0.3/0.35/0.4/0.45/0.5 -> right faces 1757/1757/1757/1757/1755 of 1769 matched, extras
-#: 17/16/16/16/16 (at 0.5 two blurred pale orange 10s whose joined strokes read "10" 0.48 and
-#: 0.49 sure stayed the "13" of their first reading, 0.25 and 0.20 sure).
-WEAK_CONFIDENCE = 0.4
-
 #: A face whose ink lies more than this share outside its tile's outline has a wrong outline (its
 #: region cut in two by the light, or spilling over the tile beside it), whose lean votes for the
-#: wrong up (rummy4-16: a black 9 at the lower edge of a slab along the tiles' tops read as a "6",
-#: 0.52): it is read again with no outline. Chosen on TRAIN: 0/0.05/0.1/0.15/0.2/0.3 -> right faces
+#: wrong up (a black 9 at the lower edge of a slab along the tiles' tops read as a "6", 0.52): it
+#: is read again with no outline. Chosen on TRAIN: 0/0.05/0.1/0.15/0.2/0.3 -> right faces
 #: 1761/1761/1761/1761/1760/1760 of 1769 matched, detections 1782 at each (before: 1760, 1783).
 OUTSIDE = 0.05
 
@@ -55,25 +47,6 @@ def retry_none(reader: TileReader, ink: np.ndarray, faces: list[InkFace], readin
         lone_stroke = face.gain != 1.0 and reading.face == "1"  # as likely a scratch or an edge
         if reading.face != NOT_A_FACE and reading.confidence >= RETRY_CONFIDENCE and not lone_stroke:
             faces[i], readings[i] = face, reading
-    return faces, readings
-
-
-def read_weak_again(reader: TileReader, ink: np.ndarray, faces: list[InkFace], outlines: list[np.ndarray],
-                    readings: list[FaceReading], allowed: frozenset[str] | None
-                    ) -> tuple[list[InkFace], list[FaceReading]]:
-    """``faces`` and ``readings`` with each face of weak ink read as a face read again, its broken
-    strokes joined (:func:`vision.table.loose_glyphs.strengthen`: the rest of a pale orange "10" of
-    which only pieces were ink), by the classifier alone; the new reading is kept when it is a
-    face at least ``WEAK_CONFIDENCE`` sure and surer than the first."""
-    again = {i: stronger for i, (face, reading) in enumerate(zip(faces, readings, strict=True))
-             if reading.face != NOT_A_FACE and (stronger := strengthen(ink, face)).gain != 1.0}
-    kept = _surer(reader, {i: glyph_input(ink, face, outlines[i]) for i, face in again.items()},
-                  readings, allowed, WEAK_CONFIDENCE)
-    if not kept:
-        return faces, readings
-    faces, readings = list(faces), list(readings)
-    for i, reading in kept.items():
-        faces[i], readings[i] = again[i], reading
     return faces, readings
 
 
@@ -107,12 +80,11 @@ def read_again(reader: TileReader, glyphs: dict[int, GlyphInput], readings: list
 
 
 def _surer(reader: TileReader, glyphs: dict[int, GlyphInput], readings: list[FaceReading],
-           allowed: frozenset[str] | None, least: float = 0.0) -> dict[int, FaceReading]:
-    """The new readings of ``glyphs`` (by face index; classifier alone) that are a face, at least
-    ``least`` sure and surer than the face's reading in ``readings``."""
+           allowed: frozenset[str] | None) -> dict[int, FaceReading]:
+    """The new readings of ``glyphs`` (by face index; classifier alone) that are a face surer
+    than the face's reading in ``readings``."""
     if not glyphs:
         return {}
     read = reader.read_glyphs(list(glyphs.values()), allowed, second_opinion=False)
     return {i: reading for i, reading in zip(glyphs, read, strict=True)
-            if reading.face != NOT_A_FACE and reading.confidence >= least
-            and reading.confidence > readings[i].confidence}
+            if reading.face != NOT_A_FACE and reading.confidence > readings[i].confidence}

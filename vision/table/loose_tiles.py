@@ -15,21 +15,19 @@ Stages (one function each):
    nearer to its face than to any other face and of about the colour of the body beside it
    (not the wall or marble behind a rack that the region spills onto).
 4. The tile reader (vision/reader/glyph_reader.py, the same reader the board uses) reads each face at
-   every candidate rotation; a face of weak ink is read again with its broken strokes joined
-   (kept when surer, vision/table/loose_rereads.py WEAK_CONFIDENCE), and one amid high ink against the
-   body colour beside it (vision/table/loose_body.py: its region's body colour is not its tile's; kept
-   when surer), and one whose ink lies partly outside its outline with no outline (OUTSIDE; kept
-   when surer); a face read as "none" is read again at every twelfth of a turn (its outline may
-   be wrong), its broken strokes joined when its ink is weak, and dropped (a logo, a scratch)
-   unless it is then read as a face with confidence >= RETRY_CONFIDENCE, or it lies inside a
-   joker's thin ring of ink (vision/table/loose_jokers.py). A face whose ink reaches nearly to its tile's edge
-   (``InkFace.joker_only``: a small joker's ring) is kept only when read as a joker around no
-   other face read as a face.
+   every candidate rotation; a face whose ink lies partly outside its outline is read again with
+   no outline (vision/table/loose_rereads.py OUTSIDE; kept when surer); a face read as "none" is read
+   again at every twelfth of a turn (its outline may be wrong), its broken strokes joined when its
+   ink is weak, and dropped (a logo, a scratch) unless it is then read as a face with confidence
+   >= RETRY_CONFIDENCE, or the learned reader reads it as a face surely (with ``learned``:
+   vision/table/loose_learned.py ``rescued``). A face whose ink reaches nearly to its tile's edge
+   (``InkFace.joker_only``: a small joker's ring, vision/table/loose_jokers.py) is kept only when
+   read as a joker around no other face read as a face.
    Specks beside a surely read face or inside any face's ink (SPECK_SHARE) are dropped too, ink
    far bigger than the faces read surely or than a face can be in the photo (GIANT, GIANT_SHARE:
    a whole rack), and faces whose tile body is rough (fabric's fibres on its threads,
-   vision/table/loose_fabric.py). The ink colour is the likeliest of the learned ink colours (black,
-   blue, orange, red; vision/models/ink_colours.npz).
+   vision/table/loose_fabric.py). The ink colour is measured against the tile's own body
+   (vision/table/loose_colour.py).
 5. The faces read with confidence >= SEED_CONFIDENCE teach the photo's own body colour
    (``photo_surface``: the cream of this set in this light, not the white table beside it); the
    regions of that surface the table's lacked are searched again (stages 2-4) and the faces
@@ -37,25 +35,29 @@ Stages (one function each):
 6. The same body colour, with smooth pixels in shade lit like the body (``shade_regions``,
    SHADE), finds smooth regions mostly outside both earlier surfaces' (SHADE_NEW): a group of
    tiles in a shadow. They are searched (stages 2-4) and their faces added.
+7. With the learned reader (``find_tiles``' ``learned``), every tile found is read by it too and
+   takes the face and colour of the two readers joined (vision/table/loose_learned.py); without
+   it, the glyph reader's face and the likeliest of the learned ink colours (black, blue, orange,
+   red; vision/models/ink_colours.npz).
 
 Run ``python -m vision.table.loose_tiles PHOTO`` to print what it finds.
 """
 
 from __future__ import annotations
 
-import functools
 import sys
 import time
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 
 import cv2
 import numpy as np
 
+from vision.reader import model, tile_reader
 from vision.reader.faces import NOT_A_FACE
 from vision.reader.glyph_reader import FaceReading, TileReader
-from vision.table.loose_body import local_glyphs
+from vision.table.errors import TableError
+from vision.table.loose_colour import colour_name, ink_colour
 from vision.table.loose_fabric import on_fabric
 from vision.table.loose_glyphs import (
     InkFace,
@@ -65,8 +67,9 @@ from vision.table.loose_glyphs import (
     ink_centres,
     tile_outlines,
 )
-from vision.table.loose_jokers import join_features, joker_only, read_rings
-from vision.table.loose_rereads import read_again, read_weak_again, retry_none, unheld_glyphs
+from vision.table.loose_jokers import joker_only
+from vision.table.loose_learned import joined_readings, rescued
+from vision.table.loose_rereads import read_again, retry_none, unheld_glyphs
 from vision.table.surface import (
     Surface,
     SurfaceTableError,
@@ -119,7 +122,7 @@ SHADE = 0.7
 SHADE_NEW = 0.4
 
 
-class LooseTileError(ValueError):
+class LooseTileError(TableError):
     """A photo that cannot be searched for tiles (names the input)."""
 
 
@@ -189,44 +192,6 @@ def _specks(faces: list[InkFace], readings: list[FaceReading]) -> np.ndarray:
             & (((dist < SPECK_REACH * sizes[None]) & real[None]) | (inside & faced[None]))).any(axis=1)
 
 
-def ink_colour(image: np.ndarray, face: InkFace, ink: np.ndarray) -> np.ndarray:
-    """The face's ink colour relative to its tile's body: median Lab of the strongest ink less the
-    body's Lab (float32, shape: [3]); relative, so that warm or cold light shifts both alike."""
-    xs, ys = face.points[:, 0].astype(int), face.points[:, 1].astype(int)
-    strong = ink[ys, xs] * face.gain > 0.8
-    if strong.sum() >= 5:
-        xs, ys = xs[strong], ys[strong]
-    lab = np.median(cv2.cvtColor(image[ys, xs][None], cv2.COLOR_BGR2Lab)[0].astype(np.float32), axis=0)
-    return lab - face.body
-
-
-@functools.cache
-def _colour_model(path: str) -> dict[str, np.ndarray] | None:
-    file = Path(path)
-    if not file.is_file():
-        return None
-    with np.load(file) as data:
-        return {k: data[k] for k in ("names", "mean", "inverse", "logdet")}
-
-
-def colour_name(relative_lab: np.ndarray, colours: dict[str, np.ndarray],
-                model_path: Path | None = None) -> str:
-    """The ink colour name of a face, from its :func:`ink_colour`.
-
-    The likeliest colour of the Gaussian model trained by bench/train_ink_colours.py
-    (vision/models/ink_colours.npz, or ``model_path``); without that file, the nearest of
-    ``colours`` (name -> relative Lab, float32 [3]); "" when neither is known.
-    """
-    model = _colour_model(str(model_path or resources.files("vision") / "models" / "ink_colours.npz"))
-    if model is not None:
-        d = relative_lab.astype(np.float32) - model["mean"]  # [C, 3]
-        score = np.einsum("ci,cij,cj->c", d, model["inverse"], d) + model["logdet"]
-        return str(model["names"][int(np.argmin(score))])
-    if not colours:
-        return ""
-    return min(colours, key=lambda name: float(np.linalg.norm(colours[name] - relative_lab)))
-
-
 def _outlines(faces: list[InkFace], regions: np.ndarray, scale: float, lab: np.ndarray) -> list[np.ndarray]:
     """Each face's tile outline (:func:`vision.table.loose_glyphs.tile_outlines`, which takes the same
     arguments), those of the faces that only a joker may be (``InkFace.joker_only``) drawn beside
@@ -242,10 +207,12 @@ def _outlines(faces: list[InkFace], regions: np.ndarray, scale: float, lab: np.n
 
 
 def _read_surface(image: np.ndarray, lab: np.ndarray, surface: Surface, scale: float, reader: TileReader,
-                  allowed: frozenset[str] | None, known: list[FoundFace]) -> list[FoundFace]:
+                  allowed: frozenset[str] | None, known: list[FoundFace],
+                  learned: model.TileReader | None) -> list[FoundFace]:
     """The faces on one surface (at ``scale`` of the photo, whose OpenCV Lab there is ``lab``,
     float32 h x w x 3) read as tiles, less those at the place of a ``known`` face (read on an
-    earlier surface, whose reading they keep)."""
+    earlier surface, whose reading they keep); with ``learned``, ink read as no face that it reads
+    surely is a tile (vision.table.loose_learned.rescued)."""
     body, regions, body_lab = surface
     ink, faces = find_glyphs(image, body, regions, body_lab)
     readings = _known_readings(faces, known)
@@ -255,14 +222,12 @@ def _read_surface(image: np.ndarray, lab: np.ndarray, surface: Surface, scale: f
     outlines = _outlines(faces, regions, scale, lab)
     fresh_outlines = [outlines[i] for i in fresh]
     glyphs = [glyph_input(ink, faces[i], outlines[i]) for i in fresh]
-    again, read = read_weak_again(reader, ink, [faces[i] for i in fresh], fresh_outlines,
-                                  reader.read_glyphs(glyphs, allowed), allowed)
-    read = read_again(reader, local_glyphs(image, ink, again, fresh_outlines, read), read, allowed)
+    again, read = [faces[i] for i in fresh], reader.read_glyphs(glyphs, allowed)
     read = read_again(reader, unheld_glyphs(ink, again, fresh_outlines, read), read, allowed)
     again, read = retry_none(reader, ink, again, read, allowed)
-    read = read_rings(ink, again, fresh_outlines, read, allowed)
-    again, read = join_features(reader, ink, again, fresh_outlines, read, allowed)
     read = joker_only(again, read)
+    if learned is not None:
+        read = rescued(image, again, fresh_outlines, read, learned, allowed)
     for i, face, reading in zip(fresh, again, read, strict=True):
         faces[i], readings[i] = face, reading
     every = [r for r in readings if r is not None]
@@ -332,7 +297,7 @@ def _surface_table(lut_path: Path | None) -> np.ndarray:
 
 
 def read_faces(image: np.ndarray, reader: TileReader, allowed: frozenset[str] | None = None,
-               lut_path: Path | None = None) -> list[FoundFace]:
+               lut_path: Path | None = None, learned: model.TileReader | None = None) -> list[FoundFace]:
     """Find and read the face of every tile lying face up in a photo (see the module's stages).
 
     The faces on the lookup table's surface (``surface_mask``) are read first; those read with
@@ -345,6 +310,9 @@ def read_faces(image: np.ndarray, reader: TileReader, allowed: frozenset[str] | 
         reader: the tile reader.
         allowed: the faces of the tile set (e.g. "1".."13" and "joker"); None allows all.
         lut_path: a tile surface table other than the shipped one.
+        learned: the learned tile reader, which finds a tile in ink the glyph reader read as no face
+            where it reads a face surely (vision.table.loose_learned.rescued); None: the glyph
+            reader alone.
 
     Returns:
         the faces read as tiles, in no particular order.
@@ -359,48 +327,62 @@ def read_faces(image: np.ndarray, reader: TileReader, allowed: frozenset[str] | 
     small, scale = working_image(image)  # in Lab
     lab = small.astype(np.float32)
     surface = surface_mask(small, lut)
-    first = _read_surface(image, lab, surface, scale, reader, allowed, [])
+    first = _read_surface(image, lab, surface, scale, reader, allowed, [], learned)
     sample = body_sample(small, _body_samples(first, surface[0], scale))
     if sample is None:
         return first
     refined = photo_surface(small, sample)
     fresh = new_regions(refined, surface)
-    found = first + ([] if fresh is None else _read_surface(image, lab, fresh, scale, reader, allowed, first))
+    found = first
+    if fresh is not None:
+        found = first + _read_surface(image, lab, fresh, scale, reader, allowed, first, learned)
     dark = shade_regions(small, sample, (surface[1] > 0) | (refined[1] > 0), SHADE, SHADE_NEW)
     if dark is None:
         return found
-    return found + _read_surface(image, lab, dark, scale, reader, allowed, found)
+    return found + _read_surface(image, lab, dark, scale, reader, allowed, found, learned)
 
 
 def find_tiles(image: np.ndarray, reader: TileReader, allowed: frozenset[str] | None = None,
-               lut_path: Path | None = None) -> list[LooseTile]:
+               lut_path: Path | None = None, learned: model.TileReader | None = None) -> list[LooseTile]:
     """Find and read every tile lying face up in a photo, its ink colour named.
 
-    Takes the arguments of :func:`read_faces` and raises its errors (LooseTileError).
+    Takes the arguments of :func:`read_faces` and raises its errors (LooseTileError); with
+    ``learned`` (the learned tile reader) each tile's face and colour are those of the two readers
+    joined (vision.table.loose_learned), save where tesseract read the face (``--ocr tesseract``:
+    its reading stands).
 
     Returns:
         the tiles, in reading order (top to bottom, then left to right).
     """
+    found = read_faces(image, reader, allowed, lut_path, learned)
+    joined: list[tuple[str, float, str] | None] = [None] * len(found)
+    if learned is not None:
+        glyph = [i for i, f in enumerate(found) if f.reading.reader == "model"]
+        for i, reading in zip(glyph, joined_readings(
+                image, [found[i].outline for i in glyph],
+                [found[i].reading.alternatives or ((found[i].reading.face, 1.0),) for i in glyph],
+                [found[i].ink_lab for i in glyph], learned, allowed), strict=True):
+            joined[i] = reading
     tiles = []
-    for found in read_faces(image, reader, allowed, lut_path):
-        corners = tuple((float(x), float(y)) for x, y in found.outline)
-        cx, cy = found.outline.mean(axis=0)
-        tiles.append(LooseTile(found.reading.face, colour_name(found.ink_lab, reader.colours),
-                               found.reading.confidence, corners, (float(cx), float(cy)),
-                               found.reading.up))
+    for f, both in zip(found, joined, strict=True):
+        face, confidence, colour = both or (f.reading.face, f.reading.confidence, "")
+        corners = tuple((float(x), float(y)) for x, y in f.outline)
+        cx, cy = f.outline.mean(axis=0)
+        tiles.append(LooseTile(face, colour or colour_name(f.ink_lab, reader.colours), confidence, corners,
+                               (float(cx), float(cy)), f.reading.up))
     return sorted(tiles, key=lambda t: (round(t.center[1] / 50), t.center[0]))
 
 
 def main(argv: list[str] | None = None) -> int:
     """Print the tiles found in each photo given on the command line."""
-    reader = TileReader()
+    reader, learned = TileReader(), tile_reader()
     for name in argv if argv is not None else sys.argv[1:]:
         image = cv2.imread(name)
         if image is None:
             print(f"{name}: cannot read image", file=sys.stderr)
             return 1
         start = time.perf_counter()
-        tiles = find_tiles(image, reader)
+        tiles = find_tiles(image, reader, learned=learned)
         ms = (time.perf_counter() - start) * 1000
         print(f"{name}: {len(tiles)} tiles in {ms:.0f} ms")
         for t in tiles:

@@ -34,9 +34,9 @@ from typing import Any
 import numpy as np
 
 from engine.superwild.tiles import COLOURS, TOP, WILD, Pos, Tile, format_pos, format_tile
-from vision.errors import VisionError
 from vision.reader.faces import COLOURS as READER_COLOURS
 from vision.reader.faces import FACES, JOKER_FACE, SIX_NINE_FACE
+from vision.table.errors import TableError
 from vision.table.lattice import angle_mean, fit_lattice, neighbour_step, snap_square
 
 #: A neighbour in the same row lies within this slope of the row (|dy| < 0.5 |dx|, about 27 degrees):
@@ -46,7 +46,7 @@ LINE_SLOPE = 0.5
 WIDTH_PART, HEIGHT_PART = 0.6, 0.8
 
 
-class GridError(VisionError):
+class GridError(TableError):
     """Seen tiles that cannot be placed on a grid (no Super Wild among them; the message says so)."""
 
 

@@ -29,6 +29,7 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
+from vision.table.errors import TableError
 from vision.table.medians import channel_medians, group_medians
 
 #: The long side of the image the surfaces are computed on, in pixels.
@@ -83,7 +84,7 @@ MIN_SAMPLES = 50
 Surface = tuple[np.ndarray, np.ndarray, np.ndarray]
 
 
-class SurfaceTableError(ValueError):
+class SurfaceTableError(TableError):
     """The surface lookup table is missing (names the file)."""
 
 

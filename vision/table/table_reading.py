@@ -1,6 +1,7 @@
 """One photo of a board-less game's table read into games.md's "Reading a table" JSON.
 
-Entry: :func:`read_table` (``tilescribe read IMAGE --game superwild|holominoes``). Super Wild:
+Entry: :func:`read_table` (a :class:`TableConfig` and a photo -> a :class:`TableReading`; ``tilescribe
+read IMAGE --game superwild|holominoes``). Super Wild:
 ``{"tiles": [{"tile": "W", "x": 0, "y": 0}, ...]}`` (vision.table.superwild_read); Holominoes:
 ``{"tiles": [{"tile": "132", "q": 1, "r": 0, "first": "E"}, ...]}`` (vision.table.holominoes_read);
 both with ``"ms"``, the reading's own time.
@@ -9,12 +10,13 @@ both with ``"ms"``, the reading's own time.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from engine.games import TABLE_GAMES, canonical_name
+from vision.reader import tile_reader
 from vision.reader.model import TileReader
 from vision.table.holominoes_read import read_holominoes
 from vision.table.superwild_read import read_superwild
@@ -56,31 +58,52 @@ def table_game(name: str) -> str | None:
     return game if game in TABLE_GAMES else None
 
 
-def read_table(game: str, image: np.ndarray, reader: TileReader) -> TableReading:
+@dataclass(frozen=True, slots=True, eq=False)
+class TableConfig:
+    """Everything a table read needs besides the photo.
+
+    Attributes:
+        game: "Super Wild" or "Holominoes" (any spelling engine.games.canonical_name takes; kept
+            as the registered name).
+        reader: the learned tile reader (by default vision.reader.tile_reader(), the shipped model
+            loaded once a process); its loading is not part of a reading's time.
+
+    Raises:
+        ValueError: no game of that name, or a game not read from a bare table.
+    """
+
+    game: str
+    reader: TileReader = field(default_factory=tile_reader)
+
+    def __post_init__(self) -> None:
+        name = table_game(self.game)
+        if name is None:
+            raise ValueError(f"{self.game!r} is not read from a bare table; table games: "
+                             f"{', '.join(TABLE_GAMES)}")
+        object.__setattr__(self, "game", name)
+
+
+def read_table(config: TableConfig, image: np.ndarray) -> TableReading:
     """Read the tiles of a board-less game's table on one photo.
 
     Args:
-        game: "Super Wild" or "Holominoes" (any spelling engine.games.canonical_name takes).
+        config: the game and the reader.
         image: the photo, BGR uint8 H x W x 3, the table seen from above at any turn.
-        reader: the learned tile reader (loaded once by the caller; its loading is not timed).
 
     Returns:
         the tiles in games.md's notation, the tiles left out, the time taken.
 
     Raises:
-        ValueError: not a table game.
         TableFindError: a photo the finder cannot search.
         GridError: Super Wild with no Super Wild seen (the grid is counted from it).
     """
-    name = table_game(game)
+    reader = config.reader
     start = time.perf_counter()
-    if name == "Super Wild":
+    if config.game == "Super Wild":
         sw = read_superwild(image, reader)
         tiles, problems, alternatives = sw.grid.to_json()["tiles"], sw.grid.problems, sw.alternatives
-    elif name == "Holominoes":
+    else:
         holo = read_holominoes(image, reader)
         tiles, problems, alternatives = holo.grid.to_json()["tiles"], holo.grid.problems, holo.alternatives
-    else:
-        raise ValueError(f"{game!r} is not read from a bare table; table games: {', '.join(TABLE_GAMES)}")
     ms = (time.perf_counter() - start) * 1000
-    return TableReading(name, tuple(tiles), tuple(problems), ms, alternatives)
+    return TableReading(config.game, tuple(tiles), tuple(problems), ms, alternatives)

@@ -41,7 +41,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.errors import VisionError
+from vision.table.errors import TableError
 from vision.table.table_light import table_light
 
 #: Width of the border ring the table is learned from, as a share of the photo's short side.
@@ -104,7 +104,7 @@ OUTLINE_QUANTILE = 75
 OUTLINE_PX = 2
 
 
-class TableFindError(VisionError):
+class TableFindError(TableError):
     """A photo the table finder cannot search (not BGR uint8, too small, or no tile colour apart
     from the table); the message says which."""
 

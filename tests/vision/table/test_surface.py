@@ -36,7 +36,7 @@ def first_surfaces(image, small, scale, reader):
     """The lookup table's surface, the body sample of the faces read on it surely, and the
     photo's own surface from that sample (as vision.table.loose_tiles.read_faces makes them)."""
     lut_surface = surface_mask(small, surface_lut())
-    first = _read_surface(image, small.astype(np.float32), lut_surface, scale, reader, RUMMIKUB, [])
+    first = _read_surface(image, small.astype(np.float32), lut_surface, scale, reader, RUMMIKUB, [], None)
     sample = body_sample(small, _body_samples(first, lut_surface[0], scale))
     assert sample is not None
     return lut_surface, sample, photo_surface(small, sample)

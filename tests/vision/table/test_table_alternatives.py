@@ -17,7 +17,7 @@ from vision.sim.table_errors import table_errors
 from vision.sim.table_shots import random_shot
 from vision.table.holominoes_read import ALTERNATIVES as HOLOMINOES_ALTERNATIVES
 from vision.table.superwild_read import ALTERNATIVES as SUPERWILD_ALTERNATIVES
-from vision.table.table_reading import read_table
+from vision.table.table_reading import TableConfig, read_table
 
 #: TRAIN-style tables read per game (seeds apart from test_table_read's and bench_table's), each
 #: blurred by a Gaussian of DEFOCUS_SIGMA pixels (a camera out of focus), so that the reader
@@ -58,9 +58,10 @@ def test_runner_ups_lie_on_the_tiles_place_and_hold_the_true_tile_of_a_misread()
     reader = TileReader()
     misread = fixed = 0
     for key, (game, most) in GAMES.items():
+        config = TableConfig(game, reader)
         for seed in TABLES:
             shot = random_shot(key, seed, "train")
-            reading = read_table(game, cv2.GaussianBlur(shot.image, (0, 0), DEFOCUS_SIGMA), reader)
+            reading = read_table(config, cv2.GaussianBlur(shot.image, (0, 0), DEFOCUS_SIGMA))
             tokens = layout_tokens(game, reading.tiles)
             assert reading.alternatives and set(reading.alternatives) <= tokens, (key, seed)
             for token, others in reading.alternatives.items():

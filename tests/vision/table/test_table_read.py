@@ -14,11 +14,12 @@ import pytest
 
 from engine.superwild.tiles import Pos, Tile
 from tilescribe.cli import main
+from vision.errors import VisionError
 from vision.reader.model import TileReader
 from vision.sim.table_errors import TableErrors, table_errors
 from vision.sim.table_shots import TableShot, drawn_at, random_shot, superwild_shot
+from vision.table import TableConfig, TableError, read_table
 from vision.table.hex_layout import find_hexes, holes_filled
-from vision.table.table_reading import read_table
 from vision.table.tile_bodies import TableFindError, find_bodies
 
 #: Held-out tables read through the CLI per game (seeds apart from bench/bench_table.py's 1000..).
@@ -126,7 +127,7 @@ def test_hex_finder_finds_the_tiles_on_a_cloth_mottled_in_their_own_shades() -> 
     reader = TileReader()
     for seed in MOTTLED:
         shot = random_shot("holominoes", seed, "train")
-        reading = read_table("Holominoes", shot.image, reader)
+        reading = read_table(TableConfig("Holominoes", reader), shot.image)
         errors = table_errors(shot, list(reading.tiles))
         assert errors.errors <= 0.05 * errors.tiles, (seed, errors)
 
@@ -138,7 +139,7 @@ INK_LIKE_CLOTH = 5000
 
 def test_a_print_in_the_cloth_s_colour_still_shows_the_lattice() -> None:
     shot = random_shot("holominoes", INK_LIKE_CLOTH, "held_out")
-    reading = read_table("Holominoes", shot.image, TileReader())
+    reading = read_table(TableConfig("Holominoes"), shot.image)
     errors = table_errors(shot, list(reading.tiles))
     assert errors.missed == 0 and errors.errors <= 0.1 * errors.tiles, errors
 
@@ -164,7 +165,7 @@ def test_touching_tiles_around_the_super_wild_are_parted() -> None:
     reader = TileReader()
     for seed in BENT:
         shot = random_shot("superwild", seed, "train")
-        errors = table_errors(shot, list(read_table("Super Wild", shot.image, reader).tiles))
+        errors = table_errors(shot, list(read_table(TableConfig("Super Wild", reader), shot.image).tiles))
         assert errors.errors == 0, (seed, errors)
 
 
@@ -216,3 +217,17 @@ def test_errors_compare_layouts_as_tools_do() -> None:
     quarter = [{"tile": t.tile, "x": -t.place[1], "y": t.place[0]} for t in sw.tiles]
     assert table_errors(sw, quarter).errors == 0
     assert table_errors(sw, quarter[1:]).errors == 1
+
+
+def test_the_table_stage_entry_takes_a_config_and_raises_its_own_error() -> None:
+    config = TableConfig("superwild")
+    assert config.game == "Super Wild"
+    with pytest.raises(ValueError, match="not read from a bare table"):
+        TableConfig("modlinseq")
+    with pytest.raises(TableError, match="BGR uint8") as raised:
+        read_table(config, np.zeros((20, 20, 3), np.uint8))
+    assert isinstance(raised.value, VisionError)
+    shot = random_shot("superwild", SEED, "held_out")
+    reading = read_table(config, shot.image)
+    errors = table_errors(shot, list(reading.tiles))
+    assert errors.errors <= MAX_ERROR[("superwild", False)] * errors.tiles, errors

@@ -4,8 +4,8 @@ A detection matches a labelled tile when its centre lies inside the labelled pol
 tile is matched at most once). Prints tile recall and precision, face accuracy and colour accuracy
 over matched tiles (colour over non-joker tiles), and the median and 95th percentile milliseconds
 per photo (``find_tiles`` pinned to one core with OpenCV single-threaded, models already loaded;
-each tile's face and colour those of the glyph reader and the learned reader joined, as ``read-
-tiles`` reads them, or with ``--glyph-only`` the glyph reader's alone), with glibc keeping freed
+each tile's face and colour those of the glyph reader and the learned reader joined, as
+``read-tiles`` reads them, or with ``--glyph-only`` the glyph reader's alone), with glibc keeping freed
 memory as the application does (tilescribe/allocator.py; ``--glibc-defaults`` to measure without).
 Each photo is read, fresh from its file, in each of ``--passes`` passes over the split (never twice
 in a row, as a camera's frames differ) and its time is the median of its passes': one pass's times

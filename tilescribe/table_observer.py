@@ -35,7 +35,7 @@ from vision.capture.sources import Frame
 from vision.errors import VisionError
 from vision.gate.table_gate import TableGate
 from vision.reader.model import TileReader
-from vision.table.table_reading import TableConfig, read_table, table_game
+from vision.table.table_reading import TableConfig, read_table
 
 #: A tile read -> its other readings with their probability ratios (TableReading.alternatives).
 Alternatives = dict[str, tuple[tuple[str, float], ...]]
@@ -95,11 +95,8 @@ class TableObserver:
     """
 
     def __init__(self, game: str, reader: TileReader | None, still_seconds: float) -> None:
-        name = table_game(game)
-        if name is None:
-            raise ValueError(f"{game!r} is not played on a bare table (Super Wild, Holominoes)")
-        self.game = name
-        self._config = TableConfig(name, reader) if reader is not None else TableConfig(name)
+        self._config = TableConfig(game, reader) if reader is not None else TableConfig(game)
+        self.game = self._config.game
         self.gate = TableGate()
         self._settle = Settle(still_seconds)
         self._pool: list[tuple[frozenset[str], Alternatives]] = []

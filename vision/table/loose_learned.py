@@ -79,20 +79,22 @@ def rescued(image: np.ndarray, faces: Sequence[InkFace], outlines: Sequence[np.n
     nones = [i for i, r in enumerate(readings) if r.face == NOT_A_FACE]
     if not nones:
         return list(readings)
-    inside = centres_in_boxes(list(faces), ink_centres(list(faces)))
-    overlap = (inside | inside.T) & ~np.eye(len(faces), dtype=bool)
+    ink = list(faces)
+    inside = centres_in_boxes(ink, ink_centres(ink))
+    overlap = (inside | inside.T) & ~np.eye(len(ink), dtype=bool)
     crops = outline_crops(image, [outlines[i] for i in nones])
     p_faces, _ = learned.probabilities(crops, _faces(allowed), ALL_VIEWS)
     ups = np.deg2rad(learned.up_finder.ups(crops))
     out = list(readings)
+    read = np.array([r.face != NOT_A_FACE for r in out])
     for k in np.argsort(-p_faces.max(axis=1), kind="stable"):
         i, best = nones[k], int(np.argmax(p_faces[k]))
-        read = np.array([r.face != NOT_A_FACE for r in out])
         if (FACES[best] == NOT_A_FACE or p_faces[k, best] < LEARNED_SURE or (overlap[i] & read).any()
-                or (faces[i].joker_only and FACES[best] != JOKER_FACE)):
+                or (ink[i].joker_only and FACES[best] != JOKER_FACE)):
             continue
         p, up = float(p_faces[k, best]), float(ups[k])
         out[i] = FaceReading(FACES[best], p, (-np.sin(up), -np.cos(up)), alternatives=((FACES[best], p),))
+        read[i] = True
     return out
 
 

@@ -3,9 +3,9 @@
 locate the board by its fiducial markers (vision.board.locate) -> every square's centre and size in
 the frame through the homography (board.json's corners) -> presence per square on the rectified
 board (vision.board.presence with the square board's model, vision/board/presence_square.json,
-trained by bench/train_square_presence.py; where it is unsure, the reader's "none" decides) -> one
-tile crop per occupied square
-(vision.reader.crop.tile_crops, as the reader was trained) -> the learned reader
+trained by bench/train_square_presence.py; where it is unsure, the reader's "none" decides, and
+where it finds a square empty, the reader's "none" read surely low overrules it) -> one tile crop
+per occupied square (vision.reader.crop.tile_crops, as the reader was trained) -> the learned reader
 (vision.reader.model.TileReader) on each crop at the four quarter turns, its faces limited to
 Yushino's -> the rules' prior on the whole board: every line of tiles a Yushino sequence
 where the reader was unsure (vision.board.square_lines, §2) ->
@@ -58,6 +58,19 @@ VIEWS = ALL_VIEWS
 #: added 2, reading 3,537.
 UNSURE: tuple[float, float] = (0.1, 0.8)
 NONE_BELOW = 0.05
+#: The squares presence finds empty are read too, at one view: where that reading's "none" is
+#: under MAYBE_TILE the square is read at every view, and holds a tile where the "none" of that is
+#: under SURE_TILE (a blank tile, white on a white square, is what presence misses: 9 of the 11
+#: tiles it missed on 80 TRAIN-font frames, each read "none" under 0.014). Chosen among MAYBE_TILE
+#: 0.05 / 0.1 / 0.2 / 0.5 and SURE_TILE 0.01 / 0.015 / 0.02 / 0.03 on those frames
+#: (bench/bench_yushino_read.py --split train, seeds 3 and 4; 2,869 tiles): 1 missed and 2
+#: added at every MAYBE_TILE with SURE_TILE 0.015 or 0.02 (2 missed at 0.01, 8 added at 0.03),
+#: against 11 missed and 2 added without these reads; MAYBE_TILE 0.1 reads 6.6 squares a frame at
+#: every view (0.05: 1.6, with none of the tiles 0.1 took), and 0.02 keeps a margin over 0.014.
+#: The one-view reads cost most of a read's time (--split train --seed 9 --frames 20, one core:
+#: a median 186 against 102 ms a frame).
+MAYBE_TILE = 0.1
+SURE_TILE = 0.02
 #: The square board's presence model (bench/train_square_presence.py writes it).
 SQUARE_PRESENCE_MODEL = Path(__file__).resolve().parent / "presence_square.json"
 #: Presence on the square board: its own model, and a tile's outline ring around 0.45 pitch from
@@ -150,21 +163,24 @@ class SquareBoardReader:
                      + np.linalg.norm(corners[:, 1] - corners[:, 3], axis=1)) / 2
         return tile_crops(image, corners.mean(axis=1), diagonals * self.config.tile_fill)
 
-    def face_probabilities(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def face_probabilities(self, crops: np.ndarray, views: int | None = None
+                           ) -> tuple[np.ndarray, np.ndarray]:
         """The probability of each of the config's faces on each crop, given that it shows a tile,
         and the probability that it shows none.
 
-        The reader reads every crop at ``views`` quarter turns; the probabilities are the geometric
-        mean over the views, renormalised over the config's faces and "none".
+        The reader reads every crop at ``views`` quarter turns (the config's by default); the
+        probabilities are the geometric mean over the views, renormalised over the config's faces
+        and "none".
 
         Args:
             crops: BGR uint8 (shape: [n, 40, 40, 3]).
+            views: quarter turns read, 1 to 4; None for the config's.
 
         Returns:
             (given, none): float64 (shape: [n, len(faces)]), rows summing to 1, columns in the
             order of ``faces``; and float64 (shape: [n]), the probability of no tile.
         """
-        faces, _ = self.config.reader.probabilities(crops, self._allowed, self.config.views)
+        faces, _ = self.config.reader.probabilities(crops, self._allowed, views or self.config.views)
         mean = faces[:, self._columns_and_none].astype(np.float64)
         mean /= mean.sum(axis=1, keepdims=True)
         given = mean[:, :-1] / np.maximum(mean[:, :-1].sum(axis=1, keepdims=True), 1e-12)
@@ -208,6 +224,10 @@ class SquareBoardReader:
         kept = np.where(unsure[looked], none < NONE_BELOW, True)
         present = np.where(unsure[looked], 1.0 - none, scores.confidence[looked])[kept]
         occupied, given = looked[kept], given[kept]
+        missed, missed_given, missed_none = self._missed_tiles(image, located, (p <= UNSURE[0]) & ~asked)
+        occupied = np.concatenate([occupied, missed])
+        given = np.concatenate([given, missed_given])
+        present = np.concatenate([present, 1.0 - missed_none])
         squares = [self.squares[i] for i in occupied.tolist()]
         faces = self.config.faces
         decoded: dict[Square, str] = {}
@@ -230,6 +250,25 @@ class SquareBoardReader:
                          f"Yushino sequence (§2)" for line in broken)
         ms = (time.perf_counter() - start) * 1e3
         return BoardReading(True, cells, ms, findings, frozenset(self.squares))
+
+    def _missed_tiles(self, image: np.ndarray, location: BoardLocation, empty: np.ndarray
+                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The squares presence finds ``empty`` (bool [squares]) that hold a tile all the same: read
+        at one view, those read "none" under MAYBE_TILE read again at the config's views, and kept
+        where that reading's "none" is under SURE_TILE.
+
+        Returns:
+            (squares, given, none): their indices (int [k]), the faces given a tile (float64
+            [k, len(faces)]) and "none" (float64 [k]) of the reading at the config's views.
+        """
+        squares = np.flatnonzero(empty)
+        crops = self.crops(image, location, squares)
+        _, none = self.face_probabilities(crops, 1)
+        maybe = none < MAYBE_TILE
+        squares, crops = squares[maybe], crops[maybe]
+        given, none = self.face_probabilities(crops)
+        tile = none < SURE_TILE
+        return squares[tile], given[tile], none[tile]
 
 
 def main(argv: list[str]) -> int:

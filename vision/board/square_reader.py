@@ -254,8 +254,8 @@ class SquareBoardReader:
     def _missed_tiles(self, image: np.ndarray, location: BoardLocation, empty: np.ndarray
                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The squares presence finds ``empty`` (bool [squares]) that hold a tile all the same: read
-        at one view, those read "none" under MAYBE_TILE read again at the config's views, and kept
-        where that reading's "none" is under SURE_TILE.
+        at one view, those read "none" under MAYBE_TILE read again at the config's views (where
+        that is more than one), and kept where that reading's "none" is under SURE_TILE.
 
         Returns:
             (squares, given, none): their indices (int [k]), the faces given a tile (float64
@@ -263,10 +263,11 @@ class SquareBoardReader:
         """
         squares = np.flatnonzero(empty)
         crops = self.crops(image, location, squares)
-        _, none = self.face_probabilities(crops, 1)
+        given, none = self.face_probabilities(crops, 1)
         maybe = none < MAYBE_TILE
-        squares, crops = squares[maybe], crops[maybe]
-        given, none = self.face_probabilities(crops)
+        squares, crops, given, none = squares[maybe], crops[maybe], given[maybe], none[maybe]
+        if self.config.views > 1:
+            given, none = self.face_probabilities(crops)
         tile = none < SURE_TILE
         return squares[tile], given[tile], none[tile]
 

@@ -3,6 +3,8 @@ held-out renders."""
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -15,25 +17,37 @@ from vision.reader.faces import COLOURS, FACES, MIN_ALTERNATIVE, NO_COLOUR, NOT_
 from vision.reader.model import MODEL_PATH, UP_BINS, ReaderError, TileReader, UpFinder, up_likelihood
 from vision.sim.tile_crops import ALL_GAMES, CropSet, photo_crops, rendered_crops
 
-#: Least accuracies, a little under what the shipped model measured (tile_reader.md), so that a
-#: worse retrain fails: face and colour on the valid/ photos, face on held-out renders per game.
-VALID_FACE_ACCURACY = 0.96  # measured 0.977
-VALID_COLOUR_ACCURACY = 0.96  # measured 0.974
-HELD_OUT_FACE_ACCURACY: dict[str, float] = {  # measured 0.927, 0.953, 0.940, 0.950
-    "modlinseq": 0.90, "yushino": 0.94, "superwild": 0.92, "holominoes": 0.94,
+#: Least accuracies, each set so that a reader 1.25 times as bad as the shipped one (a retrain of
+#: equal quality: tile_reader.md) falls under it with probability 2% at most (binomial), on
+#: material that makes them rates: face and colour on the valid/ photos' tiles at VALID_TURNS turns
+#: each (shipped: 23 of 952 faces and 18 of 922 colours wrong; bounds 40 and 33: a reader twice as
+#: bad stays within them with probability 20% and 34%, three times as bad 0.01% and 0.1%).
+VALID_TURNS = 2
+VALID_FACE_ACCURACY = 0.9575
+VALID_COLOUR_ACCURACY = 0.9637
+#: Held-out renders per game, for the faces and the up network.
+HELD_OUT_CROPS = 2000
+#: Face on them (shipped: 159, 121, 117, 109 of 2,000 wrong; bounds 227, 176, 171, 160: a reader
+#: twice as bad stays within them with probability under 0.01%).
+HELD_OUT_FACE_ACCURACY: dict[str, float] = {
+    "modlinseq": 0.8862, "yushino": 0.9118, "superwild": 0.9143, "holominoes": 0.9197,
 }
-#: Least share of held-out renders per game whose up the up network finds within 15 degrees.
-UP_ACCURACY: dict[str, float] = {  # measured 0.914, 0.904, 0.868, 0.794
-    "modlinseq": 0.89, "yushino": 0.87, "superwild": 0.84, "holominoes": 0.77,
+#: Least share of them with a known up whose up the up network finds within 15 degrees (shipped: 143
+#: of 1,845, 174 of 1,823, 205 of 1,845, 326 of 1,822 off; bounds 205, 246, 287, 444 off: twice as
+#: bad, under 0.01%).
+UP_ACCURACY: dict[str, float] = {
+    "modlinseq": 0.8886, "yushino": 0.8648, "superwild": 0.8442, "holominoes": 0.756,
 }
 #: Least face accuracy on held-out Holominoes digits read turned by the up that their tile's
 #: geometry gives (vision.table.holominoes_read), and least share of them whose true up the up
 #: network finds likelier than the two other ways a tile laid upright may turn it.
 KNOWN_UP_FACE_ACCURACY = 0.96  # measured 0.985
 KNOWN_UP_CHOICE = 0.96  # measured 0.989 (265 of 268)
-#: Most 6 read as 9 or 9 as 6 among held-out 6s and 9s of the tiles that show their up (MODLINSEQ
-#: tiles lie at any angle to their cell, so the cell does not tell which way is up).
-SIX_NINE_CONFUSION = 0.045  # measured 0.027 (7 of 264)
+#: Most 6 read as 9 or 9 as 6 among the held-out 6s and 9s of the tiles that show their up (MODLINSEQ
+#: tiles lie at any angle to their cell, so the cell does not tell which way is up). Shipped: 18 of
+#: 517; bound 32: a reader 1.25 times as bad exceeds it with probability 2%, twice as bad stays
+#: within it with 28%, three times 0.05%.
+SIX_NINE_CONFUSION = 0.0629
 #: Least share of valid/ crops whose nearest other crop in the embedding shows the same face.
 EMBEDDING_NEIGHBOUR_ACCURACY = 0.95  # measured 0.971
 
@@ -48,42 +62,54 @@ def valid_crops(photos_dir: Path) -> CropSet:
     return photo_crops(photos_dir / "valid", seed=5, per_tile=1)
 
 
+@pytest.fixture(scope="module")
+def held_out() -> Callable[[str], CropSet]:
+    """HELD_OUT_CROPS held-out renders of one game, rendered once."""
+    return functools.cache(lambda game: rendered_crops("held_out", HELD_OUT_CROPS, seed=17, games=(game,)))
+
+
 def _accuracy(read: list[str], true: np.ndarray, names: tuple[str, ...]) -> float:
     return float(np.mean([r == names[t] for r, t in zip(read, true, strict=True)]))
 
 
-def test_reads_real_tiles_of_the_valid_photos(reader: TileReader, valid_crops: CropSet) -> None:
-    readings = reader.read(valid_crops.images)
-    assert _accuracy([r.face for r in readings], valid_crops.faces, FACES) >= VALID_FACE_ACCURACY
-    coloured = valid_crops.colours != COLOURS.index(NO_COLOUR)
-    colours = [r.colour for r, c in zip(readings, coloured, strict=True) if c]
-    assert _accuracy(colours, valid_crops.colours[coloured], COLOURS) >= VALID_COLOUR_ACCURACY
-
-
-@pytest.mark.parametrize("game", ALL_GAMES)
-def test_reads_held_out_font_families(reader: TileReader, game: str) -> None:
-    crops = rendered_crops("held_out", 300, seed=17, games=(game,))
+def test_reads_real_tiles_of_the_valid_photos(reader: TileReader, photos_dir: Path) -> None:
+    crops = photo_crops(photos_dir / "valid", seed=5, per_tile=VALID_TURNS)
     readings = reader.read(crops.images)
-    assert _accuracy([r.face for r in readings], crops.faces, FACES) >= HELD_OUT_FACE_ACCURACY[game]
+    faces = _accuracy([r.face for r in readings], crops.faces, FACES)
+    coloured = crops.colours != COLOURS.index(NO_COLOUR)
+    colours = _accuracy([r.colour for r, c in zip(readings, coloured, strict=True) if c],
+                        crops.colours[coloured], COLOURS)
+    assert faces >= VALID_FACE_ACCURACY and colours >= VALID_COLOUR_ACCURACY, (faces, colours)
 
 
 @pytest.mark.parametrize("game", ALL_GAMES)
-def test_the_up_network_finds_which_way_is_up(reader: TileReader, game: str) -> None:
-    crops = rendered_crops("held_out", 300, seed=23, games=(game,))
+def test_reads_held_out_font_families(reader: TileReader, held_out: Callable[[str], CropSet],
+                                      game: str) -> None:
+    crops = held_out(game)
+    accuracy = _accuracy([r.face for r in reader.read(crops.images)], crops.faces, FACES)
+    assert accuracy >= HELD_OUT_FACE_ACCURACY[game], accuracy
+
+
+@pytest.mark.parametrize("game", ALL_GAMES)
+def test_the_up_network_finds_which_way_is_up(reader: TileReader, held_out: Callable[[str], CropSet],
+                                              game: str) -> None:
+    crops = held_out(game)
     known = ~np.isnan(crops.ups)
     found = reader.up_finder.ups(crops.images[known])
     assert found.shape == (known.sum(),) and ((found >= 0) & (found < 360)).all()
     off = np.abs((found - crops.ups[known] + 180.0) % 360.0 - 180.0)
-    assert np.mean(off <= 15.0) >= UP_ACCURACY[game]
+    assert np.mean(off <= 15.0) >= UP_ACCURACY[game], np.mean(off <= 15.0)
 
 
-def test_six_and_nine_are_kept_apart_where_the_tile_shows_its_up(reader: TileReader) -> None:
-    crops = rendered_crops("held_out", 2000, seed=29, games=("modlinseq", "yushino"))
+def test_six_and_nine_are_kept_apart_where_the_tile_shows_its_up(
+    reader: TileReader, held_out: Callable[[str], CropSet]
+) -> None:
+    crops = CropSet.concatenate([held_out("modlinseq"), held_out("yushino")])
     six, nine = FACES.index("6"), FACES.index("9")
     rows = np.flatnonzero((crops.faces == six) | (crops.faces == nine))
     read = np.array([FACES.index(r.face) for r in reader.read(crops.images[rows])])
     swapped = np.mean(read == np.where(crops.faces[rows] == six, nine, six))
-    assert len(rows) > 100 and swapped <= SIX_NINE_CONFUSION
+    assert len(rows) > 400 and swapped <= SIX_NINE_CONFUSION, (swapped, len(rows))
 
 
 def test_readings_list_alternatives_most_probable_first(reader: TileReader, valid_crops: CropSet) -> None:

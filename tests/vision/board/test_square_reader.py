@@ -36,6 +36,42 @@ FRAMES: tuple[tuple[int, int], ...] = ((1, 4), (2, 12), (3, 20), (4, 28))
 #: Gaussian blur (sigma, px) of a camera out of focus: the held-out frames read almost without
 #: fault when sharp, so the readers' fallbacks are measured on them blurred.
 DEFOCUS_SIGMA = 2.5
+#: The defocused frames (seed, turns): FRAMES and eight more alike, 480 tiles, enough that the
+#: figures below are rates rather than the readings of a few tiles.
+DEFOCUSED: tuple[tuple[int, int], ...] = (
+    *FRAMES, *((seed, FRAMES[(seed - 1) % 4][1]) for seed in range(5, 13)))
+#: Held-out Yushino tile crops read at one view and at four.
+VIEW_CROPS = 1200
+# The bounds below are set so that a reader 1.25 times as bad as the shipped one (a retrain of
+# equal quality: tile_reader.md) exceeds each with probability 2% at most (binomial).
+
+#: Most crops read wrong at four views. Shipped: 43 (59 at one view: 23 crops right only at four, 7
+#: only at one); bound 69: a reader twice as bad stays within it with probability 3%.
+MOST_CROPS_WRONG = 69
+#: Most tiles of the defocused frames misread at four views without the prior. Shipped: 48 of 480
+#: (63 at one view: 20 tiles right only at four, 5 only at one); bound 75: twice as bad, 0.8%.
+MOST_DEFOCUSED_WRONG = 75
+#: Most of them misread with the rules' prior. Shipped: 8 of 480; bound 17: three times as bad, 8%.
+MOST_WRONG_WITH_PRIOR = 17
+#: Seeds of empty held-out frames (camera pose, light, table): a square taken for a tile is rare
+#: (the held-out benchmark's 5 in 100 frames), so it is counted over many empty boards.
+EMPTY_BOARDS = range(100, 125)
+#: Most of their 5,625 squares taken for tiles. Shipped: 1; bound 5, at the held-out benchmark's
+#: rate (one square in 3,700: 1.5 expected, 1.9 for a reader 1.25 times as bad; exceeds with 1.3%).
+MOST_TAKEN_FOR_TILES = 5
+#: Seeds of held-out frames with BLANKS blanks each (white on white squares, what presence misses):
+#: how many presence misses varies from frame to frame with the light, so it is counted over many.
+BLANK_FRAMES = range(3, 27)
+BLANKS = 60
+#: Least share of the blanks presence finds empty that the reader keeps. Shipped: 22 of 53; bound
+#: 1/5 (11), far under it, a check that they are read at all (none kept without those reads): a
+#: reader keeping 1.25 times fewer falls under it with probability 1.6%.
+LEAST_KEPT_SHARE = 1 / 5
+#: Most blanks missed. Shipped: 62 of 1,440; bound 96: twice as bad, 0.4%.
+MOST_BLANKS_MISSED = 96
+#: Most squares of the blank frames taken for tiles or read as digits. Shipped: 3 (2 and 1) of
+#: 5,400; bound 8: three times as bad, 46%.
+MOST_READ_OTHERWISE = 8
 
 
 @dataclass(frozen=True)
@@ -69,18 +105,32 @@ def frames(square_board, tmp_path_factory) -> list[Frame]:
 
 
 @pytest.fixture(scope="module")
-def defocused(frames, tmp_path_factory) -> list[Frame]:
-    """The held-out frames blurred by DEFOCUS_SIGMA, written as JPEG (quality 90)."""
+def defocused(frames, square_board, tmp_path_factory) -> list[Frame]:
+    """The held-out DEFOCUSED frames (FRAMES first) blurred by DEFOCUS_SIGMA, written as JPEG (quality 90)."""
+    _, geometry = square_board
     out = tmp_path_factory.mktemp("yushino_defocused")
     made = []
-    for frame in frames:
-        image = cv2.imread(str(frame.path))
+    for k, (seed, turns) in enumerate(DEFOCUSED):
+        if k < len(frames):
+            image, faces = cv2.imread(str(frames[k].path)), frames[k].faces
+        else:
+            rng = np.random.default_rng(seed)
+            frame = render_square_frame(geometry, game_faces(seed, turns), "held_out", rng)
+            image, faces = frame.image, dict(frame.faces)
         assert image is not None
-        path = out / frame.path.name
+        path = out / f"frame{seed}.jpg"
         assert cv2.imwrite(str(path), cv2.GaussianBlur(image, (0, 0), DEFOCUS_SIGMA),
                            [cv2.IMWRITE_JPEG_QUALITY, 90])
-        made.append(Frame(path, frame.faces))
+        made.append(Frame(path, faces))
     return made
+
+
+def written(image: np.ndarray, path: Path) -> np.ndarray:
+    """``image`` written as JPEG (quality 90) and read back."""
+    assert cv2.imwrite(str(path), image, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    back = cv2.imread(str(path))
+    assert back is not None
+    return back
 
 
 def read_json(capsys, *argv: str) -> tuple[int, dict]:
@@ -90,15 +140,15 @@ def read_json(capsys, *argv: str) -> tuple[int, dict]:
     return status, json.loads(capsys.readouterr().out)
 
 
-def misread(frames: list[Frame], config: SquareReadConfig) -> int:
-    """Tiles of the frames missed or read with a wrong face."""
-    count = 0
-    for frame in frames:
+def misread(frames: list[Frame], config: SquareReadConfig) -> set[tuple[int, str]]:
+    """Tiles of the frames missed or read with a wrong face: (frame's index, address)."""
+    wrong = set()
+    for k, frame in enumerate(frames):
         image = cv2.imread(str(frame.path))
         assert image is not None
         read = {str(c): r.face for c, r in read_board(config, image).cells.items()}
-        count += sum(read.get(a) != f for a, f in frame.faces.items())
-    return count
+        wrong |= {(k, a) for a, f in frame.faces.items() if read.get(a) != f}
+    return wrong
 
 
 def test_the_square_sheet_is_board_png_in_pixels(square_board):
@@ -163,47 +213,58 @@ def test_the_default_board_needs_no_board_file(frames, capsys):
     assert len(set(doc["cells"]) ^ set(frames[0].faces)) <= 1 and len(doc["cells"]) >= 10
 
 
-def test_an_empty_board_has_no_tiles(square_board):
+def test_empty_boards_have_next_to_no_tiles(square_board, tmp_path):
+    """Every square of each empty board is read, and hardly any is taken for a tile."""
     _, geometry = square_board
-    frame = render_square_frame(geometry, {}, "held_out", np.random.default_rng(5))
-    reading = read_board(SquareReadConfig(geometry, TileReader()), frame.image)
-    assert reading.board_found and reading.cells == {} and len(reading.read_cells) == 225
+    config = SquareReadConfig(geometry, TileReader())
+    taken = 0
+    for seed in EMPTY_BOARDS:
+        frame = render_square_frame(geometry, {}, "held_out", np.random.default_rng(seed))
+        reading = read_board(config, written(frame.image, tmp_path / f"empty{seed}.jpg"))
+        assert reading.board_found and len(reading.read_cells) == 225, seed
+        taken += len(reading.cells)
+    assert taken <= MOST_TAKEN_FOR_TILES, taken
 
 
-def test_a_blank_tile_presence_finds_empty_is_read(square_board):
+def test_blank_tiles_presence_finds_empty_are_read(square_board, tmp_path):
     """Blank tiles, white on white squares, are what presence misses; the reader reads the squares
-    it finds empty too, and keeps those it surely reads as a tile (measured on this frame of 60
-    blanks: one of them at presence 0.1 or under, read; 3 others missed, presence unsure and the
-    reader's "none" 0.05..0.11)."""
+    it finds empty too, and keeps those it surely reads as a tile."""
     _, geometry = square_board
     reader = SquareBoardReader(SquareReadConfig(geometry, TileReader()))
-    rng = np.random.default_rng(3)
     addresses = reader.sheet.addresses
-    faces = {addresses[i]: "#" for i in rng.choice(len(addresses), 60, replace=False)}
-    frame = render_square_frame(geometry, faces, "held_out", rng)
-    location = reader.locator.locate(frame.image, "frame")
-    p = reader.presence.measure(reader.presence_view.rectify(frame.image, location)).probability
-    empty_to_presence = {a for a, q in zip(addresses, p.tolist(), strict=True)
-                         if a in faces and q <= UNSURE[0]}
-    read = {str(c): r.face for c, r in reader.read(frame.image, location=location).cells.items()}
-    assert empty_to_presence and empty_to_presence <= set(read)
-    assert set(read) <= set(faces) and len(faces) - len(read) <= 3 and set(read.values()) == {"#"}
+    blanks = missed = extra = wrong = empty_to_presence = kept = 0
+    for seed in BLANK_FRAMES:
+        rng = np.random.default_rng(seed)
+        faces = {addresses[i]: "#" for i in rng.choice(len(addresses), BLANKS, replace=False)}
+        frame = render_square_frame(geometry, faces, "held_out", rng)
+        image = written(frame.image, tmp_path / f"blank{seed}.jpg")
+        location = reader.locator.locate(image, "frame")
+        p = reader.presence.measure(reader.presence_view.rectify(image, location)).probability
+        empty = {a for a, q in zip(addresses, p.tolist(), strict=True) if a in faces and q <= UNSURE[0]}
+        read = {str(c): r.face for c, r in reader.read(image, location=location).cells.items()}
+        blanks += len(faces)
+        missed += len(set(faces) - set(read))
+        extra += len(set(read) - set(faces))
+        wrong += sum(f != "#" for a, f in read.items() if a in faces)
+        empty_to_presence += len(empty)
+        kept += len(empty & set(read))
+    assert blanks == len(BLANK_FRAMES) * BLANKS and empty_to_presence > 0
+    assert kept >= LEAST_KEPT_SHARE * empty_to_presence, (kept, empty_to_presence)
+    assert missed <= MOST_BLANKS_MISSED and extra + wrong <= MOST_READ_OTHERWISE, (missed, extra, wrong)
 
 
 def test_four_quarter_turns_of_each_crop_read_better_than_one(defocused, square_board):
-    """600 held-out Yushino tile crops read at one view and at four: measured 25 and 17 faces wrong
-    (the model before this one 34 and 24). On the defocused held-out frames (no rules' prior) four
-    views read about as well as one: measured 11 and 10 of 160 faces wrong or tiles missed (the
-    model before 11 and 11; sharp: none), one tile apart."""
+    """Held-out Yushino tile crops read at one view and at four, and the defocused held-out frames
+    read so without the rules' prior: four views read the crops better, and the frames no worse."""
     reader = TileReader()
-    crops = rendered_crops("held_out", 600, 11, ("yushino",))
+    crops = rendered_crops("held_out", VIEW_CROPS, 11, ("yushino",))
     read = {views: reader.probabilities(crops.images, views=views)[0].argmax(axis=1) for views in (1, 4)}
     wrong = {views: int((faces != crops.faces).sum()) for views, faces in read.items()}
-    assert wrong[4] < wrong[1] and wrong[4] <= 30
     _, geometry = square_board
     one, four = (misread(defocused, SquareReadConfig(geometry, reader, views=views, sequence_penalty=0.0))
                  for views in (1, 4))
-    assert four <= one + 2 and four <= 14
+    assert wrong[4] < wrong[1] and wrong[4] <= MOST_CROPS_WRONG, wrong
+    assert len(four) <= len(one) and len(four) <= MOST_DEFOCUSED_WRONG, (len(one), len(four))
 
 
 def test_a_line_that_breaks_the_rules_is_a_finding(square_board, tmp_path, capsys):
@@ -262,13 +323,13 @@ def test_bad_input_is_one_line_naming_it(case, frames, tmp_path):
 
 
 def test_the_rules_prior_mends_unsure_faces(defocused, square_board):
-    """The defocused held-out frames read without and with the rules' prior (measured: 7 and 2 of
-    160 wrong; the model before this one 11 and 2)."""
+    """The defocused held-out frames read without and with the rules' prior: the prior mends most
+    of the faces misread."""
     _, geometry = square_board
     reader = TileReader()
-    without, with_prior = (misread(defocused, SquareReadConfig(geometry, reader, sequence_penalty=p))
+    without, with_prior = (len(misread(defocused, SquareReadConfig(geometry, reader, sequence_penalty=p)))
                            for p in (0.0, SEQUENCE_PENALTY))
-    assert with_prior <= 3 and without >= 3 * max(1, with_prior)
+    assert with_prior <= MOST_WRONG_WITH_PRIOR and without >= 2 * with_prior, (without, with_prior)
 
 
 def test_each_square_read_weighs_its_faces_and_no_tile(defocused, square_board):

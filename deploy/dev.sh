@@ -6,6 +6,7 @@
 #   deploy/dev.sh tilescribe ARGS...             any other tilescribe command
 #   deploy/dev.sh train [train_reader options]   retrain the tile reader with the shipped seed
 #                                                (installs the train extra: PyTorch CPU, onnx)
+#   deploy/dev.sh train-finder [train_finder options]  retrain the tile finder the same way
 # Set-up (idempotent): Debian packages (tesseract-ocr, SDL/GL runtime, fonts), a virtual
 # environment in .venv, and the package with its dev extra.
 set -euo pipefail
@@ -49,8 +50,10 @@ case "$cmd" in
     run) exec .venv/bin/tilescribe run "$@" ;;
     test) exec .venv/bin/python -m pytest "$@" ;;
     tilescribe) exec .venv/bin/tilescribe "$@" ;;
-    train)
+    train|train-finder)
         .venv/bin/python -m pip install -q --extra-index-url https://download.pytorch.org/whl/cpu -e ".[dev,train]"
-        PYTHONPATH=. exec .venv/bin/python bench/train_reader.py "$@" ;;
-    *) echo "usage: deploy/dev.sh run|test|tilescribe|train [ARGS...]" >&2; exit 2 ;;
+        script=bench/train_reader.py
+        [ "$cmd" = train-finder ] && script=bench/train_finder.py
+        PYTHONPATH=. exec .venv/bin/python "$script" "$@" ;;
+    *) echo "usage: deploy/dev.sh run|test|tilescribe|train|train-finder [ARGS...]" >&2; exit 2 ;;
 esac

@@ -231,6 +231,18 @@ def check_learned_reader(face_model: Path | None = None, up_model: Path | None =
     return Check("model: learned reader", "OK", "tile_reader.onnx and tile_up.onnx run in cv2.dnn")
 
 
+def check_tile_finder(model: Path | None = None) -> Check:
+    """The tile finder's ONNX network (by default the shipped vision/table/tile_finder.onnx) loads
+    and runs in cv2.dnn."""
+    from vision.table.finder import FINDER_PATH, FinderError, TileFinder
+
+    try:
+        TileFinder(model or FINDER_PATH)
+    except FinderError as exc:
+        return Check("model: tile finder", "FAIL", f"{exc}; reinstall tilescribe")
+    return Check("model: tile finder", "OK", "tile_finder.onnx runs in cv2.dnn")
+
+
 def check_presence_model() -> Check:
     """The presence model (presence_model.json)."""
     from vision.board.presence import PresenceModelError, load_model
@@ -379,9 +391,8 @@ def run_checks(settings: Path, settings_given: bool, games: Path, source: str | 
         check_tesseract(),
         check_tile_reader(),
         check_learned_reader(),
+        check_tile_finder(),
         check_presence_model(),
-        check_npz_model("tile_surface_lut.npz", ("lut",)),
-        check_npz_model("ink_colours.npz", ("names", "mean", "inverse", "logdet")),
         check_npz_model("ink_hues.npz", ("colours", "mean", "inverse", "logdet")),
         check_games_space(games),
         check_games_writable(games),

@@ -19,6 +19,7 @@ from tilescribe.doctor import (
     check_service,
     check_settings,
     check_tesseract,
+    check_tile_finder,
     check_video_devices,
 )
 from tilescribe.sdl_video import NoDriverError, choose_driver, pygame_build
@@ -93,9 +94,8 @@ def test_doctor_reports_every_area_and_passes_good_settings(tmp_path):
         "tesseract",
         "model: tile reader",
         "model: learned reader",
+        "model: tile finder",
         "model: presence",
-        "model: tile_surface_lut.npz",
-        "model: ink_colours.npz",
         "model: ink_hues.npz",
         "games: disk space",
         "games: writable",
@@ -104,8 +104,8 @@ def test_doctor_reports_every_area_and_passes_good_settings(tmp_path):
         assert name in lines, f"no line for {name}: {run.stdout}"
     assert lines["settings"].startswith("OK") and "modulus 13" in lines["settings"]
     assert lines["games: writable"].startswith("OK")
-    for name in ("model: tile reader", "model: learned reader", "model: presence", "tesseract",
-                 "games: disk space"):
+    for name in ("model: tile reader", "model: learned reader", "model: tile finder", "model: presence",
+                 "tesseract", "games: disk space"):
         assert lines[name].startswith("OK"), lines[name]
     build = pygame_build()
     assert f"{build.flavour} {build.version}" in lines["display: pygame"]
@@ -198,12 +198,21 @@ def test_tesseract_missing_is_a_warning_naming_the_option_that_needs_it(tmp_path
 
 
 def test_a_truncated_model_fails_its_check(tmp_path):
-    shipped = check_npz_model("tile_surface_lut.npz", ("lut",))
+    keys = ("colours", "mean", "inverse", "logdet")
+    shipped = check_npz_model("ink_hues.npz", keys)
     assert shipped.status == "OK"
-    whole = (REPO / "vision" / "models" / "tile_surface_lut.npz").read_bytes()
-    (tmp_path / "tile_surface_lut.npz").write_bytes(whole[: len(whole) // 2])
-    cut = check_npz_model("tile_surface_lut.npz", ("lut",), models=tmp_path)
-    assert cut.status == "FAIL" and "tile_surface_lut.npz does not load" in cut.message
+    whole = (REPO / "vision" / "models" / "ink_hues.npz").read_bytes()
+    (tmp_path / "ink_hues.npz").write_bytes(whole[: len(whole) // 2])
+    cut = check_npz_model("ink_hues.npz", keys, models=tmp_path)
+    assert cut.status == "FAIL" and "ink_hues.npz does not load" in cut.message
+
+
+def test_a_damaged_tile_finder_fails_its_check_naming_the_file(tmp_path):
+    assert check_tile_finder().status == "OK"
+    cut = tmp_path / "tile_finder.onnx"
+    cut.write_bytes((REPO / "vision" / "table" / "tile_finder.onnx").read_bytes()[:5000])
+    damaged = check_tile_finder(cut)
+    assert damaged.status == "FAIL" and str(cut) in damaged.message, damaged
 
 
 def test_a_damaged_learned_reader_fails_its_check_naming_the_file(tmp_path):

@@ -90,26 +90,28 @@ def _draw_size(rng: np.random.Generator) -> float:
     return min(DRAW_MAX, float(np.exp(rng.uniform(math.log(SIZE_RANGE[0]), math.log(SIZE_RANGE[1])))))
 
 
-def _table(rng: np.random.Generator) -> np.ndarray:
-    """A table surface: wood or cloth (vision.sim.scene.table_top), a plain colour, or woven cloth."""
+def table_surface(rng: np.random.Generator, size: tuple[int, int] = (_TABLE_SIDE, _TABLE_SIDE)) -> np.ndarray:
+    """A table surface of ``size`` (width, height): wood or cloth (vision.sim.scene.table_top), a
+    plain colour, or woven cloth; BGR uint8, H x W x 3."""
+    w, h = size
     kind = rng.random()
     if kind < 0.5:
-        return table_top((_TABLE_SIDE, _TABLE_SIDE), rng)
+        return table_top(size, rng)
     base = rng.uniform(20, 235, 3).astype(np.float32)
-    noise = cv2.GaussianBlur(rng.normal(0, 1, (_TABLE_SIDE, _TABLE_SIDE)).astype(np.float32), (0, 0), 1.5)
+    noise = cv2.GaussianBlur(rng.normal(0, 1, (h, w)).astype(np.float32), (0, 0), 1.5)
     if kind < 0.75:
         shade = 1 + 0.03 * noise
     else:
         period = rng.uniform(2, 6)
-        i = np.arange(_TABLE_SIDE, dtype=np.float32)
-        weave = np.sin(i[:, None] / period * math.pi) * np.sin(i[None, :] / period * math.pi)
+        xs, ys = np.arange(w, dtype=np.float32), np.arange(h, dtype=np.float32)
+        weave = np.sin(ys[:, None] / period * math.pi) * np.sin(xs[None, :] / period * math.pi)
         shade = 1 + 0.08 * weave + 0.08 * noise
     return np.clip(base * shade[..., None], 0, 255).astype(np.uint8)
 
 
 def table_bank(rng: np.random.Generator) -> list[np.ndarray]:
     """TABLE_BANK table surfaces (BGR uint8, _TABLE_SIDE square) for the scenes to take patches of."""
-    return [_table(rng) for _ in range(TABLE_BANK)]
+    return [table_surface(rng) for _ in range(TABLE_BANK)]
 
 
 def _table_patch(tables: list[np.ndarray], rng: np.random.Generator, side: int) -> np.ndarray:
@@ -122,9 +124,13 @@ def _table_patch(tables: list[np.ndarray], rng: np.random.Generator, side: int) 
 
 
 def place_sprite(canvas: np.ndarray, sprite: np.ndarray, anchor: Sequence[float] | np.ndarray,
-           at: Sequence[float] | np.ndarray, turn_deg: float = 0.0) -> None:
+                 at: Sequence[float] | np.ndarray, turn_deg: float = 0.0,
+                 ids: np.ndarray | None = None, tile_id: int = 0) -> None:
     """Composite a BGRA sprite onto ``canvas`` (in place) with its point ``anchor`` at ``at``, turned
-    by ``turn_deg`` about it, with the tile's darker edge and a soft contact shadow."""
+    by ``turn_deg`` about it, with the tile's darker edge and a soft contact shadow.
+
+    ``ids`` (int32, the canvas's H x W), where given, takes ``tile_id`` wherever the sprite covers
+    more than half of a pixel: each tile's own pixels, a later tile over an earlier one."""
     matrix = cv2.getRotationMatrix2D((float(anchor[0]), float(anchor[1])), turn_deg, 1.0)
     matrix[:, 2] += np.array([at[0] - anchor[0], at[1] - anchor[1]])
     reach = math.hypot(*sprite.shape[:2]) / 2 + 4
@@ -147,6 +153,8 @@ def place_sprite(canvas: np.ndarray, sprite: np.ndarray, anchor: Sequence[float]
     edge_colour = np.array(cv2.mean(body, mask=turned[..., 3])[:3]) * 0.7
     out = cv2.blendLinear(np.full_like(roi, edge_colour.astype(np.uint8)), out, edge, 1 - edge)
     canvas[y0:y1, x0:x1] = cv2.blendLinear(body, out, alpha, 1 - alpha)
+    if ids is not None:
+        ids[y0:y1, x0:x1][alpha > 0.5] = tile_id
 
 
 def _unit(angle_deg: float) -> np.ndarray:
@@ -288,7 +296,7 @@ def _superwild(rng: np.random.Generator, split: Split, tables: list[np.ndarray],
         if k == 0 and not gap:
             scene = Scene(canvas, (float(at[0]), float(at[1])), size, face, colour, up_deg=turn)
     if empty and not gap and rng.random() < 0.6:
-        _clutter(canvas, c, size, rng)
+        clutter(canvas, c, size, rng)
     return scene
 
 
@@ -327,7 +335,7 @@ def _holominoes(rng: np.random.Generator, split: Split, tables: list[np.ndarray]
             scene = Scene(canvas, (float(x), float(y)), radius, NOT_A_FACE if empty else str(digits[corner]),
                           up_deg=up)
     if bare and rng.random() < 0.6:
-        _clutter(canvas, c, radius, rng)
+        clutter(canvas, c, radius, rng)
     return scene
 
 
@@ -335,7 +343,7 @@ def _holominoes(rng: np.random.Generator, split: Split, tables: list[np.ndarray]
 _CLUTTER_LETTERS = "ACEFHKLMNPRTUVXY"
 
 
-def _clutter(canvas: np.ndarray, at: np.ndarray, size: float, rng: np.random.Generator) -> None:
+def clutter(canvas: np.ndarray, at: np.ndarray, size: float, rng: np.random.Generator) -> None:
     """Draw a thing that is no tile where a finder might take it for one: a coin or cap, a card or
     box corner printed with letters, or a pencil."""
     kind = int(rng.integers(3))

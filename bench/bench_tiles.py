@@ -4,8 +4,8 @@ A detection matches a labelled tile when its centre lies inside the labelled pol
 tile is matched at most once). Prints tile recall and precision, face accuracy and colour accuracy
 over matched tiles (colour over non-joker tiles), and the median and 95th percentile milliseconds
 per photo (``find_tiles`` pinned to one core with OpenCV single-threaded, models already loaded;
-each tile's face and colour those of the glyph reader and the learned reader joined, as
-``read-tiles`` reads them, or with ``--glyph-only`` the glyph reader's alone), with glibc keeping freed
+the tiles found by the learned tile finder and read by the learned reader, as ``read-tiles`` reads
+them), with glibc keeping freed
 memory as the application does (tilescribe/allocator.py; ``--glibc-defaults`` to measure without).
 Each photo is read, fresh from its file, in each of ``--passes`` passes over the split (never twice
 in a row, as a camera's frames differ) and its time is the median of its passes': one pass's times
@@ -17,7 +17,7 @@ any rotation), as the read pipeline cuts them, and prints the reader's face accu
 milliseconds per crop (the board benchmark proper is bench/bench_read.py).
 
 Usage: .venv/bin/python bench/bench_tiles.py [--split valid] [--photos DIR] [--errors] [--boards 3]
-       [--passes 3] [--ocr none|tesseract] [--glyph-only] [--glibc-defaults]
+       [--passes 3] [--ocr none|tesseract] [--glibc-defaults]
 """
 
 from __future__ import annotations
@@ -41,10 +41,11 @@ from vision.board.board_view import BoardView
 from vision.board.locate import BoardLocator
 from vision.capture.images import load_image
 from vision.reader import tile_reader
-from vision.reader.glyph_reader import CELL_CROP, FACES, TileReader, reader_for_tileset
+from vision.reader.glyph_reader import CELL_CROP, FACES, TileReader
 from vision.sim.crops import match_labelled, read_class_names, read_labels
 from vision.sim.recording import SimOptions, simulate
 from vision.sim.timeline import Pacing, SimPlacement
+from vision.table.finder import tile_finder
 from vision.table.loose_tiles import LooseTile, find_tiles
 
 REPO = Path(__file__).resolve().parent.parent
@@ -94,8 +95,6 @@ def main(argv: list[str] | None = None) -> int:
                              "same tiles, checked)")
     parser.add_argument("--ocr", choices=SECOND_READERS, default="none",
                         help="the second reader, as read-tiles' --ocr (default none)")
-    parser.add_argument("--glyph-only", action="store_true",
-                        help="the glyph reader's faces and colours, not joined with the learned reader's")
     parser.add_argument("--glibc-defaults", action="store_true",
                         help="leave glibc's malloc settings as they are (see tilescribe/allocator.py)")
     add_quiet_option(parser)
@@ -105,8 +104,7 @@ def main(argv: list[str] | None = None) -> int:
         os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
     cv2.setNumThreads(1)
     names = read_class_names(args.photos / "data.yaml")
-    reader = reader_for_tileset(None, args.ocr == "tesseract")
-    learned = None if args.glyph_only else tile_reader()
+    reader, finder = tile_reader(), tile_finder()
     allowed = frozenset([str(v) for v in range(1, 14)] + ["joker"])
     split = args.photos / args.split
     paths = sorted((split / "images").glob("*.jpg"))
@@ -120,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
             image = load_image(path)
             shapes[path] = image.shape[:2]
             start = time.perf_counter()
-            tiles = find_tiles(image, reader, allowed, learned=learned)
+            tiles = find_tiles(image, reader, allowed, finder, tesseract=args.ocr == "tesseract")
             times[path].append((time.perf_counter() - start) * 1000)
             if read.setdefault(path, tiles) != tiles:
                 raise SystemExit(f"{path}: pass {len(times[path])} read other tiles than pass 1")

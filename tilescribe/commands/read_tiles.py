@@ -5,12 +5,12 @@ Prints every tile found::
     {"tiles": [{"face": "7", "colour": "red", "joker": false, "value": 7,
                 "corners": [[x, y], ...4], "center": [x, y], "confidence": 0.98}, ...], "ms": 85.0}
 
-in the photo's pixels: the tiles found and read by the glyph reader (vision.table.loose_tiles), each
-face and colour those of the glyph reader and the learned reader joined. ``value`` is the face's
-value under ``--modulus`` (default: 13 for Rummikub) by the tile-set profile (13 -> 0, joker ->
-null: a wild tile). ``--ocr tesseract`` asks tesseract too for the faces read unsure
-(vision.reader.glyph_reader.SECOND_OPINION_BELOW), whose reading then stands; by default
-tesseract is not asked.
+in the photo's pixels: the tiles found by the learned tile finder and read by the learned reader
+(vision.table.loose_tiles), the faces limited to the tile set's. ``value`` is the face's value
+under ``--modulus`` (default: 13 for Rummikub) by the tile-set profile (13 -> 0, joker -> null: a
+wild tile). ``--ocr tesseract`` asks tesseract too for the faces read unsure
+(vision.reader.glyph_reader.SECOND_OPINION_BELOW), whose reading of one of the set's faces then
+stands; by default tesseract is not asked.
 """
 
 from __future__ import annotations
@@ -43,16 +43,16 @@ def run(args: argparse.Namespace) -> int:
     from calibration.tilesets import TileSetError, load_tileset
     from vision.capture.images import ImageError, load_image
     from vision.reader import ReaderError, tile_reader
-    from vision.reader.glyph_reader import reader_for_tileset
-    from vision.table.loose_tiles import LooseTileError, find_tiles, prepare
+    from vision.table import TableError
+    from vision.table.finder import tile_finder
+    from vision.table.loose_tiles import find_tiles
 
     try:
         image = load_image(args.image)
         tileset = load_tileset(args.tileset)
-        reader, learned = reader_for_tileset(tileset, args.ocr == "tesseract"), tile_reader()
-        prepare()  # "ms" is the photo's own time, not the process's first loads
+        reader, finder = tile_reader(), tile_finder()  # "ms" is the photo's own time, not the first loads
         start = time.perf_counter()
-        tiles = find_tiles(image, reader, frozenset(tileset.faces), learned=learned)
+        tiles = find_tiles(image, reader, tileset.faces, finder, tesseract=args.ocr == "tesseract")
         ms = (time.perf_counter() - start) * 1000
         out = []
         for t in tiles:
@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
     except (ImageError, TileSetError) as exc:
         print(f"tilescribe read-tiles: {exc}", file=sys.stderr)
         return 2
-    except (ReaderError, LooseTileError) as exc:
+    except (ReaderError, TableError) as exc:
         print(f"tilescribe read-tiles: {args.image}: {exc}", file=sys.stderr)
         return 2
     if args.json:

@@ -3,10 +3,9 @@
 Two readers live here. The learned reader (vision.reader.model.TileReader, a small CNN run with
 cv2.dnn, one model for the tiles of every game, on crops cut by vision.reader.crop with the face
 vocabulary of vision.reader.faces, trained by bench/train_reader.py, figures in
-vision/reader/tile_reader.md) reads both printed boards and the Super Wild and Holominoes tables.
-The glyph reader (vision.reader.glyph_reader: the tile's glyph found, turned upright by the tile's
-shape and classified) reads ``read-tiles``' loose tiles with the learned reader (their
-probabilities multiplied, vision.table.loose_learned), and MODLINSEQ's board for a tile set with
+vision/reader/tile_reader.md) reads both printed boards, the Super Wild and Holominoes tables and
+``read-tiles``' loose tiles. The glyph reader (vision.reader.glyph_reader: the tile's glyph found,
+turned upright by the tile's shape and classified) reads MODLINSEQ's board for a tile set with
 learned glyph exemplars or with tesseract asked (:func:`board_face_reader`). The learned
 reader's entry is :func:`read_faces`; errors are :class:`~vision.reader.errors.ReaderError`
 (VisionError), the glyph reader's its subclass TileReaderError.

@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from vision.reader.glyphs import GlyphInput, TileReaderError
-from vision.table.medians import channel_medians
+from vision.reader.medians import channel_medians
 
 #: A tile body found smaller than this share of the crop is no outline (see ``_glyphs``).
 MIN_TILE_SHARE = 0.3

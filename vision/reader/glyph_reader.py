@@ -183,23 +183,16 @@ class TileReader:
 
     def __init__(self, model_dir: Path | None = None, *, second_opinion_below: float = 0.0,
                  exemplars: Path | None = None, none_above: float = 0.5) -> None:
-        if second_opinion_below > 0 and shutil.which("tesseract") is None:
-            raise TileReaderError("tesseract (the second reader asked for) is not on PATH: "
-                                  "apt install tesseract-ocr tesseract-ocr-eng")
+        if second_opinion_below > 0:
+            require_tesseract()
         self.second_opinion_below = second_opinion_below
         self.none_above = none_above
         self._model = _load_model(str(model_dir) if model_dir else None)
-        self.colours: dict[str, np.ndarray] = self._load_colours(model_dir)
         self._exemplars = _load_exemplars(exemplars) if exemplars is not None else None
         #: bool [classes]: the classes that are faces (all but NOT_A_FACE)
         self._faces = np.array([c != NOT_A_FACE for c in self._model.classes], bool)
         #: The board cell crops read (vision.board.board_reader.FaceReader).
         self.cell_crop: tuple[float, float] | None = READ_CROP
-
-    @staticmethod
-    def _load_colours(model_dir: Path | None) -> dict[str, np.ndarray]:
-        meta = json.loads(_model_path(model_dir, ".json").read_text(encoding="utf-8"))
-        return {k: np.asarray(v, np.float32) for k, v in meta.get("colours", {}).items()}
 
     # -- public API ---------------------------------------------------------------------------
 
@@ -383,7 +376,7 @@ class TileReader:
 
     def _second_opinion(self, reading: FaceReading, patch: np.ndarray,
                         allowed: frozenset[str] | None) -> FaceReading:
-        text = _tesseract(patch)
+        text = tesseract_face(patch)
         if text is None or text == reading.face:
             boost = 0.25 if text == reading.face else 0.0
             return FaceReading(reading.face, min(1.0, reading.confidence + boost), reading.up,
@@ -419,8 +412,23 @@ def reader_for_tileset(tileset: TileSet | None, tesseract: bool = False) -> Tile
     return TileReader(exemplars=exemplars, second_opinion_below=SECOND_OPINION_BELOW if tesseract else 0.0)
 
 
-def _tesseract(patch: np.ndarray) -> str | None:
-    """Tesseract's reading of an upright glyph patch as a face "0".."19" or "#", or None."""
+def require_tesseract() -> None:
+    """Check that tesseract, the opt-in second reader, can be run.
+
+    Raises:
+        TileReaderError: tesseract is not on PATH (the message says how to install it).
+    """
+    if shutil.which("tesseract") is None:
+        raise TileReaderError("tesseract (the second reader asked for) is not on PATH: "
+                              "apt install tesseract-ocr tesseract-ocr-eng")
+
+
+def tesseract_face(patch: np.ndarray) -> str | None:
+    """Tesseract's reading of an upright print as a face "0".."19" or "#", or None.
+
+    Args:
+        patch: float, H x W, the print's ink 0..1 (1 = ink), upright.
+    """
     import pytesseract
 
     big = cv2.resize(np.clip(patch * 255, 0, 255).astype(np.uint8), (96, 96), interpolation=cv2.INTER_CUBIC)

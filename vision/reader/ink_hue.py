@@ -26,11 +26,13 @@ from vision.reader.faces import COLOURS, NO_COLOUR
 #: A print pixel is this far (OpenCV 8-bit Lab distance) from the median colour of its body: well
 #: above a body's own shading and grain, well below any ink's contrast with a pale body.
 INK_DISTANCE = 30.0
-#: The hue's likelihood counts to this power beside the reader's probability (the hue alone is
-#: wrong on about 2% of real crops, where the reader is seldom wrong). Chosen between 1, 0.5 and
+#: The hue's likelihood counts to this power beside the reader's probability (the hue alone was
+#: wrong on about 2% of real crops with the model of the time, where the reader is seldom wrong;
+#: vision/reader/ink_hues.md has today's figures). Chosen between 1, 0.5 and
 #: 0.25 by the colour errors of the reading on TRAIN-style tables (seeds 6000..6299, 3515 tiles:
 #: 2 / 2 / 1, the reader alone 9; with train/ crops 0 / 0 / 0 of 1734) and with valid/ crops
-#: (seeds 1000..1199, 2466 tiles: 4 / 1 / 0, the reader alone 1).
+#: (seeds 1000..1199, 2466 tiles: 4 / 1 / 0, the reader alone 1), with the tile bodies of the
+#: time; not swept again for the tile finder's outlines.
 HUE_WEIGHT = 0.25
 #: The model's colours, in the order of :data:`vision.reader.faces.COLOURS`.
 INK_COLOURS: tuple[str, ...] = tuple(c for c in COLOURS if c != NO_COLOUR)

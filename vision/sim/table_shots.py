@@ -30,14 +30,15 @@ from engine.superwild.randomgame import random_round
 from engine.superwild.tiles import Pos, Tile
 from engine.superwild.tiles import format_tile as format_superwild
 from vision.reader.faces import COLOUR_NAMES, JOKER_FACE, NO_COLOUR, SIX_NINE_FACE
-from vision.reader.ink_hue import INK_COLOURS, body_ink
+from vision.reader.ink_hue import INK_COLOURS
 from vision.sim.camera import NoiseBank, random_lighting
 from vision.sim.game_tiles import render_holomino, render_superwild, sample_game_style
 from vision.sim.options import Split
 from vision.sim.scene import table_top
 from vision.sim.tile_scenes import place_sprite
 from vision.sim.tiles import TileStyle, render_tile
-from vision.table.tile_bodies import find_bodies
+from vision.table.finder import tile_finder
+from vision.table.superwild_read import body_axes
 
 #: The photo's size (width, height), pixels: a 1024 x 768 frame of a table camera.
 IMAGE_SIZE: tuple[int, int] = (1024, 768)
@@ -98,6 +99,7 @@ class TableShot:
         split: the font split of the tiles' style.
         tiles: every tile drawn.
         turn_deg: how far the layout is turned on the photo (degrees, counter-clockwise as seen).
+        ids: int32, H x W: which tile each pixel shows, k + 1 for ``tiles[k]``, 0 for the table.
     """
 
     image: np.ndarray
@@ -105,6 +107,7 @@ class TableShot:
     split: Split
     tiles: tuple[ShotTile, ...]
     turn_deg: float
+    ids: np.ndarray
 
 
 def drawn_at(shot: TableShot, centre: tuple[float, float]) -> ShotTile | None:
@@ -117,14 +120,14 @@ def drawn_at(shot: TableShot, centre: tuple[float, float]) -> ShotTile | None:
 
 
 def drawn_ink_hues(shot: TableShot) -> list[tuple[np.ndarray, str]]:
-    """(ink hue, drawn colour) of every tile body found on a Super Wild shot
-    (vision.table.tile_bodies) over a drawn number tile: the hue a unit float32 [3] Lab direction
-    (vision.reader.ink_hue.body_ink), the colour one of INK_COLOURS."""
+    """(ink hue, drawn colour) of every tile found on a Super Wild shot (vision.table.finder) over a
+    drawn number tile: the hue a unit float32 [3] Lab direction, measured as the Super Wild reading
+    measures it (vision.table.superwild_read.body_axes), the colour one of INK_COLOURS."""
     found = []
-    for body in find_bodies(shot.image):
-        drawn = drawn_at(shot, body.centre)
+    for tile in tile_finder().find(shot.image):
+        drawn = drawn_at(shot, tile.centre)
         if drawn is not None and drawn.colour in INK_COLOURS:
-            found.append((body_ink(shot.image, body.points)[1], drawn.colour))
+            found.append((body_axes(shot.image, tile)[3], drawn.colour))
     return found
 
 
@@ -157,9 +160,10 @@ def _lay_out(
 
 
 def _camera(
-    canvas: np.ndarray, centres: np.ndarray, rng: np.random.Generator
-) -> tuple[np.ndarray, np.ndarray]:
-    """The canvas seen by the camera: keystone, light, blur and noise; the centres moved with it."""
+    canvas: np.ndarray, ids: np.ndarray, centres: np.ndarray, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The canvas seen by the camera: keystone, light, blur and noise; the tile ids and the centres
+    moved with it."""
     h, w = canvas.shape[:2]
     corners = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
     moved = corners + (rng.uniform(-KEYSTONE, KEYSTONE, (4, 2)) * [w, h]).astype(np.float32)
@@ -173,7 +177,9 @@ def _camera(
     image = NoiseBank((w, h), float(rng.uniform(1.0, NOISE_SIGMA)), rng, count=1).add(image, rng)
     seen = cv2.perspectiveTransform(centres.reshape(-1, 1, 2).astype(np.float64),
                                     homography.astype(np.float64))
-    return image, seen.reshape(-1, 2)
+    moved_ids = cv2.warpPerspective(ids, homography, (w, h), flags=cv2.INTER_NEAREST,
+                                    borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    return image, moved_ids, seen.reshape(-1, 2)
 
 
 def superwild_shot(
@@ -209,9 +215,10 @@ def superwild_shot(
     turn, turned, middle, height = _lay_out(grid, 1.25, SUPERWILD_HEIGHT_PX, size, rng)
     s = max(16, round(height))
     canvas = table_top(size, rng)
+    ids = np.zeros(canvas.shape[:2], np.int32)
     centres = middle + turned * s + rng.uniform(-PUSH, PUSH, (len(places), 2)) * s
     faces = []
-    for place, at in zip(places, centres, strict=True):
+    for k, (place, at) in enumerate(zip(places, centres, strict=True)):
         tile = layout[place]
         face = JOKER_FACE if tile.is_wild else SIX_NINE_FACE if tile.is_six_nine else str(tile.number)
         colour = NO_COLOUR if tile.is_wild else tile.colour
@@ -221,15 +228,15 @@ def superwild_shot(
         else:
             sprite = render_superwild(face, colour, style, s, rng)
         pushed = turn + upside + float(rng.uniform(-PUSH_DEG, PUSH_DEG))
-        place_sprite(canvas, sprite, (s / 2, s / 2), at, pushed)
+        place_sprite(canvas, sprite, (s / 2, s / 2), at, pushed, ids, k + 1)
         faces.append((tile, face, colour))
-    image, seen = _camera(canvas, centres, rng)
+    image, ids, seen = _camera(canvas, ids, centres, rng)
     tiles = tuple(
         ShotTile(format_superwild(Tile(t.colour, 6) if t.is_six_nine else t), face, colour,
                  (float(c[0]), float(c[1])), 1.25 * s, (p.x, p.y))
         for (t, face, colour), c, p in zip(faces, seen, places, strict=True)
     )
-    return TableShot(image, "superwild", split, tiles, turn)
+    return TableShot(image, "superwild", split, tiles, turn, ids)
 
 
 def holominoes_shot(
@@ -262,18 +269,19 @@ def holominoes_shot(
     s = max(16, round(2 * radius) + 2)
     r = s / 2 - 1  # render_holomino's radius on an s-pixel canvas
     canvas = table_top(size, rng)
+    ids = np.zeros(canvas.shape[:2], np.int32)
     centres = middle + turned * r + rng.uniform(-PUSH, PUSH, (len(laid), 2)) * r
-    for p, at in zip(laid, centres, strict=True):
+    for k, (p, at) in enumerate(zip(laid, centres, strict=True)):
         drawn = render_holomino(p.tile.oriented(p.first), style, s, rng)
         pushed = turn + float(rng.uniform(-PUSH_DEG / 3, PUSH_DEG / 3))
-        place_sprite(canvas, drawn.image, drawn.centre, at, pushed)
-    image, seen = _camera(canvas, centres, rng)
+        place_sprite(canvas, drawn.image, drawn.centre, at, pushed, ids, k + 1)
+    image, ids, seen = _camera(canvas, ids, centres, rng)
     tiles = tuple(
         ShotTile(format_tile(p.tile), "".join(str(d) for d in p.tile.oriented(p.first)), NO_COLOUR,
                  (float(c[0]), float(c[1])), r, p.cell.key, p.first)
         for p, c in zip(laid, seen, strict=True)
     )
-    return TableShot(image, "holominoes", split, tiles, turn)
+    return TableShot(image, "holominoes", split, tiles, turn, ids)
 
 
 def _real_tile(face: str, colour: str, split: Split, s: int, rng: np.random.Generator) -> np.ndarray:

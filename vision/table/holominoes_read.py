@@ -1,12 +1,8 @@
 """Reading a Holominoes table from one photo: the hexagonal tiles found, their three numbered
 corners read and the tiles placed on the axial grid (games.md "Reading a table").
 
-1. The tiles, their radius and the layout's turn, found as one hexagonal lattice
+1. The tiles found on the bare table (vision.table.finder), their radius and the layout's turn
    (vision.table.hex_layout: tiles meet edge to edge, so every corner points one of six ways).
-   The finder offers a few lattice steps (vision.table.hex_layout.HexFinder): the layout whose
-   tiles read most like tiles (step 2's digits at alternate corners, none at the others) is
-   taken, and where none reads like tiles (``FIT_FLOOR``) the best one's ``STRETCHES`` are read
-   too.
 2. Each tile's six corners are read with the learned reader (vision.reader.model): a crop centred
    where a corner's digit is printed (DIGIT_AT of the radius towards it, vision.reader.crop's
    Holominoes crop: size = the radius), the faces limited to the set's digits. The numbered
@@ -24,8 +20,8 @@ corners read and the tiles placed on the axial grid (games.md "Reading a table")
    (``_distinct_tiles``). On TRAIN-style tables (vision.sim.table_shots seeds 6200..6399, split
    "train") this took the per-tile error from 20 of 2983 to 14.
    A cell of the layout is a tile where its corners read as a tile's (``DIGITS_SURE``,
-   ``BITES_SURE``): the layout's mask can take a hole among the tiles or a patch of table for
-   a tile. A cell next to the tiles that the finder left out (its body taken for table) is read
+   ``BITES_SURE``): the finder can take a patch of table, or a thing on it, for a tile. A cell
+   next to the tiles that the finder left out is read
    too (at one view, and at every quarter turn where it may be a tile: ``MAYBE_TILE``), and kept
    by the same test; the cells next to a tile so kept are read in turn, until no new tile is
    found.
@@ -58,7 +54,8 @@ from engine.solver import assignment
 from vision.reader.crop import INPUT_PX, tile_crops
 from vision.reader.faces import FACES, NOT_A_FACE
 from vision.reader.model import ALL_VIEWS, TileReader, geometric_mean, up_likelihood
-from vision.table.hex_layout import HexFinder, HexLayout
+from vision.table.finder import TileFinder
+from vision.table.hex_layout import HexLayout, hex_layout
 from vision.table.holominoes_grid import HolominoesGrid, SeenCorner, SeenHex, holominoes_grid
 
 #: The set's largest number (games.md: `[Digits "6"]`, the seed's default).
@@ -84,22 +81,6 @@ BITES_SURE = 0.5
 #: of 1529 such cells the 14 kept read their digits at least 0.98 at one view, and 2.4% of the
 #: cells pass 0.1; with the shipped tile reader 0.05, 0.1 and 0.2 alike read every tile right.
 MAYBE_TILE = 0.1
-#: Where the best layout's tiles read less like tiles than this (``_CornerReads.fit``: the mean
-#: log-probability per tile of digits at alternate corners and none at the others), the tiles
-#: are searched at STRETCHES of the radii of the STRETCHED best fitting. On TRAIN-style tables
-#: (bench/bench_table.py --split train --seed 0 --tables 60 --game holominoes) layouts of the
-#: true step fit -0.3..0, those of a wrong one -2..-16.
-FIT_FLOOR = -1.0
-#: The radius's stretches searched then: the print's autocorrelation peaked up to 15% off the
-#: true step on those tables. Layouts are compared read at one view (a quarter of the time); the
-#: one taken is read again at every quarter turn.
-STRETCHES: tuple[float, ...] = tuple(1 + 0.03 * np.arange(-7, 8))
-#: The steps offered whose stretches are searched, best fit first: an edge's autocorrelation peak
-#: lies a few percent off the step, where a layout fits about as badly as at a wrong step. Chosen
-#: with vision.table.hex_layout's local table colour and edge peak on TRAIN-style tables
-#: (vision.sim.table_shots seeds 6000..6199, split "train"): 74 of 2831 tiles wrong before, 68 with
-#: the edge peak and 2 stretched, 5 with the local table colour too.
-STRETCHED = 2
 #: Two tiles' numbered corners less than this share of the radius apart are one point.
 SAME_POINT = 0.35
 #: Other readings kept per tile: a misread tile is mostly one digit off, and a digit's look-alikes
@@ -127,34 +108,28 @@ class HolominoesReading:
     alternatives: dict[str, tuple[tuple[str, float], ...]]
 
 
-def read_holominoes(image: np.ndarray, reader: TileReader, digits: int = DEFAULT_DIGITS) -> HolominoesReading:
+def read_holominoes(image: np.ndarray, reader: TileReader, finder: TileFinder,
+                    digits: int = DEFAULT_DIGITS) -> HolominoesReading:
     """Find, read and place every tile of a Holominoes table.
 
     Args:
         image: the photo, BGR uint8 H x W x 3, the table seen from above at any turn.
         reader: the learned tile reader.
+        finder: the tile finder.
         digits: the set's largest number (3..9).
 
     Returns:
         the reading (tiles on the grid, the seen tiles, the layout's turn).
 
     Raises:
-        TableFindError: a photo the finder cannot search.
+        FinderError: a photo the finder cannot search, or its model missing or damaged.
         ValueError: ``digits`` out of 3..9.
     """
     if not 3 <= digits <= 9:
         raise ValueError(f"a Holominoes set has digits 3..9, got {digits}")
     allowed = tuple(str(d) for d in range(1, digits + 1))
-    finder = HexFinder(image)
-    if not finder.radii:
-        return HolominoesReading(holominoes_grid([]), (), finder.turn, {})
-    offered = sorted((_corner_reads(image, finder.layout(r), reader, allowed) for r in finder.radii),
-                     key=lambda r: -r.fit)
-    best = offered[0]
-    if best.fit < FIT_FLOOR:  # the tiles are at none of the steps offered: search around the best ones
-        best = max((_corner_reads(image, finder.layout(near.layout.radius * k), reader, allowed)
-                    for near in offered[:STRETCHED] for k in STRETCHES), key=lambda r: r.fit)
-    best = _corner_reads(image, best.layout, reader, allowed, ALL_VIEWS)
+    layout = hex_layout(finder.find(image))
+    best = _corner_reads(image, layout, reader, allowed, ALL_VIEWS)
     best, keep = _grown(image, best, reader, allowed)
     if not keep.any():  # no cells, or all read as bare table
         return HolominoesReading(holominoes_grid([]), (), best.layout.turn, {})
@@ -263,8 +238,7 @@ class _CornerReads:
     photo pixels float [n, 2]) with where their six corners' digits would be printed (``at``,
     float [n, 6, 2], corner j at the layout's turn + j 60 degrees), their crops (uint8
     [6 n, 64, 64, 3]) and faces (float32 [n, 6, len(FACES)]); which alternate corners hold the
-    digits (``parity``: 0 or 1) and how like tiles the found ones read (``fit``: the mean
-    log-probability per tile of digits at those corners and none at the others)."""
+    digits (``parity``: 0 or 1: the one whose digits read less likely "none" over the found ones)."""
 
     layout: HexLayout
     centres: np.ndarray
@@ -273,7 +247,6 @@ class _CornerReads:
     crops: np.ndarray
     faces: np.ndarray
     parity: int
-    fit: float
 
 
 def _corner_reads(
@@ -285,7 +258,7 @@ def _corner_reads(
     if not found:
         no_crops = np.zeros((0, INPUT_PX, INPUT_PX, 3), np.uint8)
         return _CornerReads(layout, centres, 0, np.zeros((0, 6, 2)), no_crops,
-                            np.zeros((0, 6, len(FACES)), np.float32), 0, -math.inf)
+                            np.zeros((0, 6, len(FACES)), np.float32), 0)
     ways = _corner_ways(layout.turn)
     unit = np.column_stack([np.cos(ways), np.sin(ways)])  # [6, 2]
     at = centres[:, None, :] + DIGIT_AT * layout.radius * unit[None]  # [n, 6, 2]
@@ -295,7 +268,7 @@ def _corner_reads(
     none = np.clip(faces[:found, :, _NONE], 1e-6, 1 - 1e-6)
     score = [float(np.sum(np.log1p(-none[:, p::2])) + np.sum(np.log(none[:, 1 - p::2]))) for p in (0, 1)]
     parity = int(np.argmax(score))
-    return _CornerReads(layout, centres, found, at, crops, faces, parity, score[parity] / found)
+    return _CornerReads(layout, centres, found, at, crops, faces, parity)
 
 
 def _tiles_kept(reads: _CornerReads) -> np.ndarray:

@@ -18,6 +18,7 @@ import numpy as np
 from engine.games import TABLE_GAMES, canonical_name
 from vision.reader import tile_reader
 from vision.reader.model import TileReader
+from vision.table.finder import TileFinder, tile_finder
 from vision.table.holominoes_read import read_holominoes
 from vision.table.superwild_read import read_superwild
 
@@ -67,6 +68,8 @@ class TableConfig:
             as the registered name).
         reader: the learned tile reader (by default vision.reader.tile_reader(), the shipped model
             loaded once a process); its loading is not part of a reading's time.
+        finder: the tile finder (by default vision.table.finder.tile_finder(), the shipped model
+            loaded once a process), likewise.
 
     Raises:
         ValueError: no game of that name, or a game not read from a bare table.
@@ -74,6 +77,7 @@ class TableConfig:
 
     game: str
     reader: TileReader = field(default_factory=tile_reader)
+    finder: TileFinder = field(default_factory=tile_finder)
 
     def __post_init__(self) -> None:
         name = table_game(self.game)
@@ -94,16 +98,16 @@ def read_table(config: TableConfig, image: np.ndarray) -> TableReading:
         the tiles in games.md's notation, the tiles left out, the time taken.
 
     Raises:
-        TableFindError: a photo the finder cannot search.
+        FinderError: a photo the finder cannot search, or its model missing or damaged.
         GridError: Super Wild with no Super Wild seen (the grid is counted from it).
     """
-    reader = config.reader
+    reader, finder = config.reader, config.finder
     start = time.perf_counter()
     if config.game == "Super Wild":
-        sw = read_superwild(image, reader)
+        sw = read_superwild(image, reader, finder)
         tiles, problems, alternatives = sw.grid.to_json()["tiles"], sw.grid.problems, sw.alternatives
     else:
-        holo = read_holominoes(image, reader)
+        holo = read_holominoes(image, reader, finder)
         tiles, problems, alternatives = holo.grid.to_json()["tiles"], holo.grid.problems, holo.alternatives
     ms = (time.perf_counter() - start) * 1000
     return TableReading(config.game, tuple(tiles), tuple(problems), ms, alternatives)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from vision.reader.model import TileReader
 from vision.sim.table_errors import table_errors
 from vision.sim.table_shots import random_shot
+from vision.table.finder import tile_finder
 from vision.table.holominoes_read import read_holominoes
 
 #: TRAIN-style tables (vision.sim.table_shots, split "train") on which the likeliest digits read one
@@ -20,7 +21,7 @@ def test_no_tile_is_read_twice_and_none_left_out_for_it() -> None:
     reader = TileReader()
     for seed in CLASHING:
         shot = random_shot("holominoes", seed, "train")
-        reading = read_holominoes(shot.image, reader)
+        reading = read_holominoes(shot.image, reader, tile_finder())
         tiles = [p.tile for p in reading.grid.placements]
         assert len(set(tiles)) == len(tiles) == len(reading.seen), seed
         problems = reading.grid.problems
@@ -44,7 +45,8 @@ def test_bare_table_among_and_beside_the_tiles_is_no_tile() -> None:
     tiles = missed = 0
     for seed in TABLE_TAKEN_FOR_TILES:
         shot = random_shot("holominoes", seed, "train")
-        errors = table_errors(shot, read_holominoes(shot.image, reader).grid.to_json()["tiles"])
+        reading = read_holominoes(shot.image, reader, tile_finder())
+        errors = table_errors(shot, reading.grid.to_json()["tiles"])
         assert errors.extra == 0, (seed, errors)
         tiles, missed = tiles + errors.tiles, missed + errors.missed
     assert missed <= MOST_MISSED, (missed, tiles)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.table.medians import channel_medians, group_medians
+from vision.reader.medians import channel_medians, group_medians
 
 
 @pytest.mark.parametrize("count", [1, 2, 5, 520, 521])

@@ -9,10 +9,11 @@ and compares the reading with the truth as tools compare layouts (vision.sim.tab
 Prints per game the tiles, the tiles missed, extra, read as another tile (wrong face) and read at
 another place (wrong place), their sum over the tiles (the per-tile error), tables where no
 Super Wild was seen, and the median milliseconds per table on one core (the process pinned to
-one CPU, OpenCV single-threaded, the model loaded).
+one CPU, OpenCV single-threaded, the model loaded), with glibc keeping freed memory as the
+application does (tilescribe/allocator.py; ``--glibc-defaults`` to measure without).
 
 Usage: PYTHONPATH=. .venv/bin/python bench/bench_table.py [--tables 20] [--seed 1000]
-       [--split held_out] [--game superwild|holominoes] [--photos] [--quiet]
+       [--split held_out] [--game superwild|holominoes] [--photos] [--glibc-defaults] [--quiet]
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import statistics
 
 import cv2
 
+from tilescribe.allocator import keep_freed_memory
 from tilescribe.progress import add_quiet_option, progress
 from vision.errors import VisionError
 from vision.reader.model import TileReader
@@ -68,13 +70,17 @@ def main() -> None:
     parser.add_argument("--game", choices=sorted(GAMES), help="one game only")
     parser.add_argument("--photos", action="store_true",
                         help="Super Wild also with its tiles drawn from real Rummikub crops of the split")
+    parser.add_argument("--glibc-defaults", action="store_true",
+                        help="leave glibc's malloc settings as they are (see tilescribe/allocator.py)")
     add_quiet_option(parser)
     args = parser.parse_args()
+    kept = not args.glibc_defaults and keep_freed_memory()
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
     cv2.setNumThreads(1)
     reader = TileReader()
-    print(f"split {args.split}, seeds {args.seed}..{args.seed + args.tables - 1}, one core")
+    print(f"split {args.split}, seeds {args.seed}..{args.seed + args.tables - 1}, one core, "
+          f"{'freed memory kept' if kept else 'glibc malloc defaults'}")
     for game in [args.game] if args.game else list(GAMES):
         bench_game(game, args.tables, args.seed, args.split, reader, args.quiet)
         if game == "superwild" and args.photos:

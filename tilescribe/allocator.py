@@ -1,14 +1,14 @@
 """Keep the memory the process frees for its next photo (glibc's malloc settings).
 
-Every photo or frame, the vision pipeline makes and frees dozens of photo-sized arrays (the ink
-map of a 1000 x 750 photo is 3 MB of float32, its region colours 9 MB). By default glibc serves
-blocks that big straight from the kernel (``mmap``) and gives back freed memory at the top of
-its heap (``trim``), so every new array is faulted in again, page by page, and zeroed by the
-kernel: on one core here that was more than a quarter of the time of
-``vision.table.loose_tiles.find_tiles`` (bench/bench_tiles.py with and without ``--glibc-defaults``:
-median 112 against 80 ms a photo). With :func:`keep_freed_memory`
-such blocks come from the heap and freed ones stay there, ready for the next photo; the process
-keeps its peak memory instead of handing it back between photos.
+Every photo or frame, the vision pipeline makes and frees photo-sized arrays (the tile finder's maps,
+every tile's views, masks the size of the photo). By default glibc serves blocks
+that big straight from the kernel (``mmap``) and gives back freed memory at the top of its heap
+(``trim``), so every new array is faulted in again, page by page, and zeroed by the kernel: on one
+core here that was an eighth of the time of a Holominoes table
+(bench/bench_table.py --tables 40 with and without ``--glibc-defaults``: median 307 against
+266 ms a table; Super Wild tables and board frames gain nothing measurable). With
+:func:`keep_freed_memory` such blocks come from the heap and freed ones stay there, ready for
+the next photo; the process keeps its peak memory instead of handing it back between photos.
 
 The application's entry point (tilescribe/cli.py) and the benchmarks call it once at start.
 """

@@ -16,8 +16,12 @@ the HELD-OUT styles and fonts of vision.sim.tiles (pentagons, rectangles and rea
 any rotation), as the read pipeline cuts them, and prints the reader's face accuracy per cell and
 milliseconds per crop (the board benchmark proper is bench/bench_read.py).
 
+``--set NAME`` keeps the photos of one photo set (the name before the number: "rummy4") and
+``--finder PATH`` finds with another tile finder: a finder trained without that set
+(bench/train_finder.py --hold-out-set NAME) reads what a user's own photos may get.
+
 Usage: .venv/bin/python bench/bench_tiles.py [--split valid] [--photos DIR] [--errors] [--boards 3]
-       [--passes 3] [--ocr none|tesseract] [--glibc-defaults]
+       [--passes 3] [--ocr none|tesseract] [--glibc-defaults] [--set NAME] [--finder PATH]
 """
 
 from __future__ import annotations
@@ -45,8 +49,11 @@ from vision.reader.glyph_reader import CELL_CROP, FACES, TileReader
 from vision.sim.crops import match_labelled, read_class_names, read_labels
 from vision.sim.recording import SimOptions, simulate
 from vision.sim.timeline import Pacing, SimPlacement
-from vision.table.finder import tile_finder
+from vision.table.finder import FINDER_PATH, TileFinder
 from vision.table.loose_tiles import LooseTile, find_tiles
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_finder import photo_set  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -97,6 +104,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="the second reader, as read-tiles' --ocr (default none)")
     parser.add_argument("--glibc-defaults", action="store_true",
                         help="leave glibc's malloc settings as they are (see tilescribe/allocator.py)")
+    parser.add_argument("--set", default=None, help="only the photos of this photo set")
+    parser.add_argument("--finder", type=Path, default=FINDER_PATH, help="the tile finder's ONNX file")
     add_quiet_option(parser)
     args = parser.parse_args(argv)
     kept = not args.glibc_defaults and keep_freed_memory()
@@ -104,10 +113,10 @@ def main(argv: list[str] | None = None) -> int:
         os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
     cv2.setNumThreads(1)
     names = read_class_names(args.photos / "data.yaml")
-    reader, finder = tile_reader(), tile_finder()
+    reader, finder = tile_reader(), TileFinder(args.finder)
     allowed = frozenset([str(v) for v in range(1, 14)] + ["joker"])
     split = args.photos / args.split
-    paths = sorted((split / "images").glob("*.jpg"))
+    paths = [p for p in sorted((split / "images").glob("*.jpg")) if args.set in (None, photo_set(p.name))]
     times: dict[Path, list[float]] = {path: [] for path in paths}
     read: dict[Path, list[LooseTile]] = {}
     shapes: dict[Path, tuple[int, int]] = {}

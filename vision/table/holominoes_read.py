@@ -64,15 +64,14 @@ DEFAULT_DIGITS = 6
 #: (the Holominoes tiles the reader was trained on, vision.sim.game_tiles HOLOMINO_DIGIT_AT).
 DIGIT_AT = 0.58
 #: A cell read (the layout's or one beside it) is a tile when each of its numbered corners reads
-#: a digit at least this surely. On TRAIN-style tables (vision.sim.table_shots seeds 20000..20899,
-#: split "train", 12,875 cells kept before this test) every tile's numbered corners read a digit
-#: at 0.90 or more, the 7 cells of bare table kept as tiles without this test (holes among the
-#: tiles, patches of table beside them) 0.02..0.72 at their least sure corner; at 0.5 / 0.6 / 0.7
-#: / 0.8 / 0.9, 4 / 2 / 1 / 0 / 0 of them are kept and no tile is lost. 0.8 lies inside that gap.
+#: a digit at least this surely. On TRAIN-style tables (bench/bench_table.py --split train --game
+#: holominoes --seed 20000 --tables 900: 12,875 tiles, the layout from the tile finder) 0.5 / 0.6
+#: / 0.7 / 0.8 / 0.9 / 0.95 keep 8 / 2 / 0 / 0 / 0 / 0 cells of bare table as tiles and miss
+#: 4 / 4 / 5 / 5 / 7 / 13 tiles (4 wrong faces at each): 0.8 lies in the flat best band.
 DIGITS_SURE = 0.8
 #: ... and its bites read "none" at least this surely on the whole (their geometric mean: the crop
-#: of one bite can catch the edge of its tile's own digit): even odds. On those tables every
-#: tile's bites read "none" at 0.64 or more.
+#: of one bite can catch the edge of its tile's own digit): even odds. On those tables (DIGITS_SURE
+#: 0.8) 0.3 / 0.5 / 0.7 miss 5 / 5 / 6 tiles and keep no bare table.
 BITES_SURE = 0.5
 #: The cells beside the tiles are read at one view first (most are bare table); a cell whose
 #: numbered corners each read a digit at least this likely is read again at every quarter turn,

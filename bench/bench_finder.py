@@ -29,6 +29,8 @@ import cv2
 import numpy as np
 
 from tilescribe.progress import add_quiet_option, progress
+from vision.capture.images import load_image
+from vision.sim.crops import read_class_names, read_labels
 from vision.sim.finder_scenes import KINDS, finder_scene, matched_overlaps
 from vision.table.finder import FINDER_PATH, FoundTile, TileFinder
 
@@ -65,20 +67,19 @@ def polygon_ids(shape: tuple[int, int], polygons: Sequence[np.ndarray]) -> np.nd
 
 def labelled_photos(folder: Path, only_set: str | None = None) -> Iterator[Truth]:
     """The photos of one split of the labelled photos (``folder``/images, ``folder``/labels: YOLO
-    polygons), each with its tiles' regions."""
+    polygons), each with its tiles' regions.
+
+    Raises:
+        ImageError, CropError: a photo or label file that cannot be read (named).
+    """
+    names = read_class_names(folder.parent / "data.yaml")
     for photo in sorted((folder / "images").glob("*.jpg")):
         if only_set is not None and photo_set(photo.name) != only_set:
             continue
-        image = cv2.imread(str(photo))
-        if image is None:
-            raise SystemExit(f"{photo}: cannot read image")
+        image = load_image(photo)
         h, w = image.shape[:2]
-        polygons = []
-        label = folder / "labels" / (photo.stem + ".txt")
-        for line in label.read_text(encoding="utf-8").splitlines():
-            values = line.split()[1:]
-            if values:
-                polygons.append(np.array(values, np.float64).reshape(-1, 2) * (w, h))
+        labels = read_labels(folder / "labels" / (photo.stem + ".txt"), photo, (w, h), names)
+        polygons = [label.polygon.astype(np.float64) for label in labels]
         yield Truth(photo.name, image, polygon_ids((h, w), polygons), photo_set(photo.name))
 
 
@@ -107,6 +108,14 @@ class Tally:
         self.overlap += sum(overlaps)
         self.photos += 1
 
+    def __iadd__(self, other: Tally) -> Tally:
+        self.truth += other.truth
+        self.found += other.found
+        self.matched += other.matched
+        self.overlap += other.overlap
+        self.photos += other.photos
+        return self
+
     def row(self, name: str) -> dict[str, object]:
         return {"split": name, "photos": self.photos, "tiles": self.truth, "found": self.found,
                 "recall": self.matched / max(1, self.truth), "precision": self.matched / max(1, self.found),
@@ -124,6 +133,19 @@ def measure(finder: TileFinder, items: Iterable[Truth], quiet: bool = True
         times.append((time.perf_counter() - start) * 1000)
         tallies.setdefault(item.group, Tally()).add(found, item.ids)
     return tallies, times
+
+
+def split_rows(finder: TileFinder, name: str, items: Iterable[Truth], per_group: bool,
+               quiet: bool = True) -> tuple[list[dict[str, object]], list[float]]:
+    """The figures of one split (``per_group``: a row per group of KINDS first, then the total
+    row) and the milliseconds of each find."""
+    tallies, times = measure(finder, items, quiet)
+    rows, total = [], Tally()
+    for group, tally in sorted(tallies.items()):
+        if per_group and group in KINDS:
+            rows.append(tally.row(f"{name} {group}"))
+        total += tally
+    return rows + [total.row(name)], times
 
 
 #: The figures' header line (format_row's columns).
@@ -154,14 +176,10 @@ def main(argv: list[str] | None = None) -> int:
             items: Iterable[Truth] = held_out_scenes(args.scenes)
         else:
             items = labelled_photos(args.photos / split, args.only_set)
-        tallies, times = measure(finder, items, args.quiet)
-        total = Tally()
-        for group, tally in sorted(tallies.items()):
-            if split == "held_out" and group in KINDS:
-                print(format_row(tally.row(f"{split} {group}")))
-            for field in ("truth", "found", "matched", "overlap", "photos"):
-                setattr(total, field, getattr(total, field) + getattr(tally, field))
-        print(format_row(total.row(split)) + f"   median {np.median(times):.1f} ms a photo")
+        rows, times = split_rows(finder, split, items, split == "held_out", args.quiet)
+        for row in rows[:-1]:
+            print(format_row(row))
+        print(format_row(rows[-1]) + f"   median {np.median(times):.1f} ms a photo")
     return 0
 
 

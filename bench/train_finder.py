@@ -44,11 +44,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_finder import (  # noqa: E402
     HEADER,
     PHOTOS,
-    Tally,
     format_row,
     held_out_scenes,
     labelled_photos,
-    measure,
+    split_rows,
 )
 from model_card import write_figures  # noqa: E402
 
@@ -311,15 +310,9 @@ def main(argv: list[str] | None = None) -> int:
         splits = {f"held-out set {args.hold_out_set}, train/ and valid/": held, **splits}
     times: list[float] = []
     for name, items in splits.items():
-        tallies, ms = measure(finder, items, args.quiet)
+        split, ms = split_rows(finder, name, items, name.startswith("held_out"), args.quiet)
+        rows += split
         times += ms if name.startswith("valid") else []
-        total = Tally()
-        for group, tally in sorted(tallies.items()):
-            if name.startswith("held_out"):
-                rows.append(tally.row(f"{name}, {group}"))
-            for field in ("truth", "found", "matched", "overlap", "photos"):
-                setattr(total, field, getattr(total, field) + getattr(tally, field))
-        rows.append(total.row(name))
     lines = [HEADER]
     lines += [format_row(r) for r in rows]
     text = (f"Run: `bench/train_finder.py --seed {args.seed}{' --quick' if args.quick else ''}"

@@ -256,3 +256,35 @@ class NoiseBank:
         bank = self._images[int(rng.integers(len(self._images)))]
         x, y = (int(v) for v in rng.integers(0, self._MARGIN, size=2))
         return cv2.addWeighted(image, 1.0, bank[y : y + h, x : x + w], 1.0, -128.0)
+
+
+def still_photo(
+    canvas: np.ndarray, ids: np.ndarray, rng: np.random.Generator, keystone: float, blur_max: float,
+    noise_max: float,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A drawn table as a camera held still above it sees it: each photo corner moved by up to
+    ``keystone`` of the photo (a slant), uneven light (:func:`random_lighting`), a Gaussian blur of
+    sigma 0.3..``blur_max`` pixels and sensor noise of 1..``noise_max`` grey levels.
+
+    Args:
+        canvas: the table drawn, BGR uint8 H x W x 3.
+        ids: int32 H x W, which tile each pixel shows (0: none).
+        rng: every random choice follows it.
+
+    Returns:
+        (photo BGR uint8 H x W x 3, ``ids`` moved with it, the 3 x 3 homography from canvas to
+        photo pixels).
+    """
+    h, w = canvas.shape[:2]
+    corners = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    moved = corners + (rng.uniform(-keystone, keystone, (4, 2)) * [w, h]).astype(np.float32)
+    homography = cv2.getPerspectiveTransform(corners, moved)
+    image = cv2.warpPerspective(canvas, homography, (w, h), flags=cv2.INTER_LINEAR,
+                                borderMode=cv2.BORDER_REFLECT)
+    gain = cv2.resize(random_lighting(rng).gain(0.0, (32, 24)), (w, h), interpolation=cv2.INTER_LINEAR)
+    image = np.clip(image * gain, 0, 255).astype(np.uint8)
+    image = cv2.GaussianBlur(image, (0, 0), float(rng.uniform(0.3, blur_max)))
+    image = NoiseBank((w, h), float(rng.uniform(1.0, noise_max)), rng, count=1).add(image, rng)
+    moved_ids = cv2.warpPerspective(ids, homography, (w, h), flags=cv2.INTER_NEAREST,
+                                    borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    return image, moved_ids, homography

@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 
 from vision.reader.faces import NO_COLOUR
-from vision.sim.camera import NoiseBank, random_lighting
+from vision.sim.camera import still_photo
 from vision.sim.game_tiles import (
     HOLOMINO_DIGITS,
     SUPERWILD_FACES,
@@ -54,6 +54,10 @@ TILE_PX: tuple[float, float] = (40.0, 170.0)
 PHOTO_SIZES: tuple[tuple[int, int], ...] = ((1024, 768), (768, 1024))
 #: Each photo corner moves by up to this share of the photo: a camera held at a slant.
 PERSPECTIVE = 0.12
+#: The lens's blur (Gaussian sigma, pixels) and sensor noise (grey levels), drawn up to these: a
+#: phone or webcam held by hand, softer and noisier than the table camera of vision.sim.table_shots.
+BLUR_MAX = 1.5
+NOISE_MAX = 5.0
 #: Gap between tiles side by side in a row, as a share of the step: none (touching) up to this.
 ROW_GAP = 0.15
 #: Groups of tiles laid per photo, at most (each a row, a block of rows or a tile alone).
@@ -199,8 +203,7 @@ def _group(rng: np.random.Generator, size: tuple[int, int], side: int, width: fl
         centres = middle + reach
         if not _free(centres, side, size, taken):
             continue
-        for c in centres:
-            cv2.circle(taken, (round(c[0] / 8), round(c[1] / 8)), round(0.6 * side / 8) + 1, 1, -1)
+        taken |= _footprint(centres, side, taken.shape)
         pushed = centres + rng.normal(0, 0.02 * side, centres.shape)
         return [(c, turn + float(rng.normal(0, 3))) for c in pushed]
     return []
@@ -216,27 +219,22 @@ def _free(centres: np.ndarray, side: int, size: tuple[int, int], taken: np.ndarr
     margin = 0.3 * side
     if (centres < -margin).any() or (centres > np.array(size) + margin).any():
         return False
-    probe = np.zeros_like(taken)
+    return not (_footprint(centres, side, taken.shape) & taken).any()
+
+
+def _footprint(centres: np.ndarray, side: int, shape: tuple[int, ...]) -> np.ndarray:
+    """The places tiles at ``centres`` take: uint8 ``shape``, one cell per 8 x 8 photo pixels, 1
+    within a little more than half a tile of a centre."""
+    cells = np.zeros(shape, np.uint8)
     for c in centres:
-        cv2.circle(probe, (round(c[0] / 8), round(c[1] / 8)), round(0.6 * side / 8) + 1, 1, -1)
-    return not (probe & taken).any()
+        cv2.circle(cells, (round(c[0] / 8), round(c[1] / 8)), round(0.6 * side / 8) + 1, 1, -1)
+    return cells
 
 
 def _seen(canvas: np.ndarray, ids: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    """The canvas as a camera sees it: a perspective, uneven light, blur, noise and JPEG; the ids
-    moved with it."""
-    h, w = canvas.shape[:2]
-    corners = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
-    moved = corners + (rng.uniform(-PERSPECTIVE, PERSPECTIVE, (4, 2)) * [w, h]).astype(np.float32)
-    homography = cv2.getPerspectiveTransform(corners, moved)
-    image = cv2.warpPerspective(canvas, homography, (w, h), flags=cv2.INTER_LINEAR,
-                                borderMode=cv2.BORDER_REFLECT)
-    ids = cv2.warpPerspective(ids, homography, (w, h), flags=cv2.INTER_NEAREST,
-                              borderMode=cv2.BORDER_CONSTANT)
-    gain = cv2.resize(random_lighting(rng).gain(0.0, (32, 24)), (w, h), interpolation=cv2.INTER_LINEAR)
-    image = np.clip(image * gain, 0, 255).astype(np.uint8)
-    image = cv2.GaussianBlur(image, (0, 0), float(rng.uniform(0.3, 1.5)))
-    image = NoiseBank((w, h), float(rng.uniform(1.0, 5.0)), rng, count=1).add(image, rng)
+    """The canvas as a camera held at a slant sees it (vision.sim.camera.still_photo, up to
+    PERSPECTIVE), JPEG-compressed; the ids moved with it."""
+    image, ids, _ = still_photo(canvas, ids, rng, PERSPECTIVE, BLUR_MAX, NOISE_MAX)
     ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(40, 96))])
     decoded = cv2.imdecode(jpeg, cv2.IMREAD_COLOR) if ok else None
     return (image if decoded is None else decoded), ids
@@ -254,20 +252,11 @@ def matched_overlaps(found: Sequence[FoundTile], ids: np.ndarray) -> list[float]
     areas = np.bincount(ids.ravel())
     pairs = []
     for i, tile in enumerate(found):
-        x, y, w, h = cv2.boundingRect(np.round(tile.outline).astype(np.int32))
-        x0, y0, x1, y1 = max(0, x), max(0, y), min(ids.shape[1], x + w), min(ids.shape[0], y + h)
-        if x0 >= x1 or y0 >= y1:
-            continue
-        mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
-        outline = np.round((tile.outline - (x0, y0)) * 16).astype(np.int32)
-        cv2.fillPoly(mask, [outline], 1, cv2.LINE_8, shift=4)
-        window = ids[y0:y1, x0:x1]
-        for k in np.unique(window[mask > 0]):
-            if k == 0:
-                continue
-            inter = int(np.count_nonzero((window == k) & (mask > 0)))
-            union = int(mask.sum()) + int(areas[k]) - inter
-            pairs.append((inter / union, i, int(k)))
+        xs, ys = tile.pixels(ids.shape).astype(np.int32).T
+        inside = np.bincount(ids[ys, xs], minlength=len(areas))
+        for k in (np.flatnonzero(inside[1:]) + 1).tolist():
+            inter = int(inside[k])
+            pairs.append((inter / (len(xs) + int(areas[k]) - inter), i, k))
     used_found, used_truth, overlaps = set(), set(), []
     for iou, i, k in sorted(pairs, reverse=True):
         if iou >= MATCH_IOU and i not in used_found and k not in used_truth:

@@ -31,14 +31,14 @@ from engine.superwild.tiles import Pos, Tile
 from engine.superwild.tiles import format_tile as format_superwild
 from vision.reader.faces import COLOUR_NAMES, JOKER_FACE, NO_COLOUR, SIX_NINE_FACE
 from vision.reader.ink_hue import INK_COLOURS
-from vision.sim.camera import NoiseBank, random_lighting
+from vision.sim.camera import still_photo
 from vision.sim.game_tiles import render_holomino, render_superwild, sample_game_style
 from vision.sim.options import Split
 from vision.sim.scene import table_top
 from vision.sim.tile_scenes import place_sprite
 from vision.sim.tiles import TileStyle, render_tile
 from vision.table.finder import tile_finder
-from vision.table.superwild_read import body_axes
+from vision.table.superwild_read import tile_axes
 
 #: The photo's size (width, height), pixels: a 1024 x 768 frame of a table camera.
 IMAGE_SIZE: tuple[int, int] = (1024, 768)
@@ -122,12 +122,12 @@ def drawn_at(shot: TableShot, centre: tuple[float, float]) -> ShotTile | None:
 def drawn_ink_hues(shot: TableShot) -> list[tuple[np.ndarray, str]]:
     """(ink hue, drawn colour) of every tile found on a Super Wild shot (vision.table.finder) over a
     drawn number tile: the hue a unit float32 [3] Lab direction, measured as the Super Wild reading
-    measures it (vision.table.superwild_read.body_axes), the colour one of INK_COLOURS."""
+    measures it (vision.table.superwild_read.tile_axes), the colour one of INK_COLOURS."""
     found = []
     for tile in tile_finder().find(shot.image):
         drawn = drawn_at(shot, tile.centre)
         if drawn is not None and drawn.colour in INK_COLOURS:
-            found.append((body_axes(shot.image, tile)[3], drawn.colour))
+            found.append((tile_axes(shot.image, tile)[3], drawn.colour))
     return found
 
 
@@ -162,23 +162,11 @@ def _lay_out(
 def _camera(
     canvas: np.ndarray, ids: np.ndarray, centres: np.ndarray, rng: np.random.Generator
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The canvas seen by the camera: keystone, light, blur and noise; the tile ids and the centres
-    moved with it."""
-    h, w = canvas.shape[:2]
-    corners = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
-    moved = corners + (rng.uniform(-KEYSTONE, KEYSTONE, (4, 2)) * [w, h]).astype(np.float32)
-    homography = cv2.getPerspectiveTransform(corners, moved)
-    image = cv2.warpPerspective(canvas, homography, (w, h), flags=cv2.INTER_LINEAR,
-                                borderMode=cv2.BORDER_REFLECT)
-    gain = random_lighting(rng).gain(0.0, (32, 24))
-    image = np.clip(image * cv2.resize(gain, (w, h), interpolation=cv2.INTER_LINEAR), 0, 255).astype(np.uint8)
-    sigma = float(rng.uniform(0.3, BLUR_SIGMA))
-    image = cv2.GaussianBlur(image, (0, 0), sigma)
-    image = NoiseBank((w, h), float(rng.uniform(1.0, NOISE_SIGMA)), rng, count=1).add(image, rng)
+    """The canvas seen by the camera (vision.sim.camera.still_photo: keystone, light, blur and
+    noise); the tile ids and the centres moved with it."""
+    image, moved_ids, homography = still_photo(canvas, ids, rng, KEYSTONE, BLUR_SIGMA, NOISE_SIGMA)
     seen = cv2.perspectiveTransform(centres.reshape(-1, 1, 2).astype(np.float64),
                                     homography.astype(np.float64))
-    moved_ids = cv2.warpPerspective(ids, homography, (w, h), flags=cv2.INTER_NEAREST,
-                                    borderMode=cv2.BORDER_CONSTANT, borderValue=0)
     return image, moved_ids, seen.reshape(-1, 2)
 
 

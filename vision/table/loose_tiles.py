@@ -8,7 +8,7 @@
 3. A tile's colour is the reader's colour probability times how likely the hue of its print
    against its own body is under each ink colour (vision.reader.ink_hue, as on the Super Wild
    table: a tinted body or a warm light moves the reader's view of the colour, not the hue), the
-   print measured within the outline scaled by INK_SCALE (off the tile's rim and shadow).
+   print measured off the tile's rim and shadow (vision.table.superwild_read.tile_print).
 4. A tile read as "none" (a coin, a card, a patch of table the finder took for a tile) is left out.
 5. With tesseract asked (``--ocr tesseract``), a tile read less surely than
    vision.reader.glyph_reader.SECOND_OPINION_BELOW is read by tesseract too, on its print turned
@@ -31,10 +31,10 @@ from vision.reader import tile_reader
 from vision.reader.crop import face_view, tile_crops
 from vision.reader.faces import COLOUR_NAMES, COLOURS, FACES, NO_COLOUR, NOT_A_FACE, TILE_FACES
 from vision.reader.glyph_reader import SECOND_OPINION_BELOW, require_tesseract, tesseract_face
-from vision.reader.ink_hue import body_ink, shipped_ink_hues
+from vision.reader.ink_hue import shipped_ink_hues
 from vision.reader.model import ALL_VIEWS, TileReader
 from vision.table.finder import TileFinder, tile_finder
-from vision.table.superwild_read import INK_SCALE
+from vision.table.superwild_read import tile_print
 
 #: The ink colours' columns of the reader's colour probabilities.
 _INKS = [COLOURS.index(c) for c in COLOURS if c != NO_COLOUR]
@@ -111,7 +111,7 @@ def find_tiles(image: np.ndarray, reader: TileReader, allowed: Collection[str] |
     crops = outline_crops(image, corners)
     faces = [f for f in (TILE_FACES if allowed is None else allowed) if f in FACES]
     p_faces, p_colours = reader.probabilities(crops, faces, ALL_VIEWS)
-    hues = np.array([body_ink(image, t.pixels(image.shape, INK_SCALE))[1] for t in found])
+    hues = np.array([tile_print(image, t)[2] for t in found])
     p_colours = shipped_ink_hues().colour_probabilities(p_colours, hues)
     ups = reader.up_finder.ups(crops)
     picks = [(FACES[int(np.argmax(p))], float(min(1.0, p.max()))) for p in p_faces]

@@ -12,14 +12,14 @@
    tinted body moves what the reader sees, not the hue), the faces limited to the Super Wild set's
    ("1".."13" less 6 and 9, "6/9", "joker" for the Super Wild; a tile read as a 6 or a 9, printed
    the way other sets print them, is the 6/9 tile); a number tile takes the likeliest number
-   and colour of the four together. A body read as "none" is no tile. Where no tile reads as the Super Wild,
-   the likeliest one is taken for it (``WILD_FLOOR``). The set has each number tile once (a
-   colour's 6/9 twice): the tiles are named likeliest first, a tile whose likeliest name is
-   taken getting its likeliest free one (on TRAIN-style tables, bench/bench_table.py --split
+   and colour of the four together. A tile found that reads "none" is no tile. Where no tile
+   reads as the Super Wild, the likeliest one is taken for it (``WILD_FLOOR``). The set has each
+   number tile once (a colour's 6/9 twice): the tiles are named likeliest first, a tile whose
+   likeliest name is taken getting its likeliest free one (on TRAIN-style tables, bench/bench_table.py --split
    train --seed 0 --tables 60 --photos: per-tile error 5.1 -> 4.3%, real crops 4.7 -> 4.6%).
 4. vision.table.superwild_grid places them on the grid, the Super Wild at 0,0.
 5. Each number tile placed keeps its likeliest other names (``ALTERNATIVES``: another number and
-   colour of the same body, from the same probabilities, each with its probability over the name
+   colour of the same tile, from the same probabilities, each with its probability over the name
    read), so that the rules can take a runner-up where the name read makes a turn illegal.
 """
 
@@ -72,7 +72,7 @@ class SuperWildReading:
     Attributes:
         grid: the tiles on the grid, and the seen tiles left out with why.
         seen: every tile found and read, photo pixels.
-        dropped: bodies read as no tile face, as "tile at (x, y) px" sentences.
+        dropped: tiles found that read as no tile face, as "tile at (x, y) px" sentences.
         alternatives: a number tile placed, as a placement (``R8@3,0``) -> its likeliest other
             names on the same place (``(("R3@3,0", 0.4), ...)``, each with the reader's probability
             over the name read's, best first, at most ALTERNATIVES); the Super Wild and a tile
@@ -85,10 +85,26 @@ class SuperWildReading:
     alternatives: dict[str, tuple[tuple[str, float], ...]]
 
 
-def body_axes(image: np.ndarray, tile: FoundTile) -> tuple[float, float, bool, np.ndarray]:
+def tile_print(image: np.ndarray, tile: FoundTile) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A tile's print, measured off its rim and shadow (within its outline scaled by INK_SCALE).
+
+    Args:
+        image: the photo, BGR uint8 H x W x 3.
+        tile: one tile found on it.
+
+    Returns:
+        (the pixels measured, float32 [n, 2] (x, y); which of them are ink, bool [n]; the ink's
+        hue against the tile's body, float32 [3]: vision.reader.ink_hue.body_ink).
+    """
+    inner = tile.pixels(image.shape, INK_SCALE)
+    ink, hue = body_ink(image, inner)
+    return inner, ink, hue
+
+
+def tile_axes(image: np.ndarray, tile: FoundTile) -> tuple[float, float, bool, np.ndarray]:
     """A tile's diagonal (pixels, DIAGONAL_SCALE applied), the direction from its top to its bottom
     (radians, atan2(dy, dx) on the photo), whether that top is known (its print off its middle)
-    and its print's ink hue (vision.reader.ink_hue.body_ink, float32 [3]).
+    and its print's ink hue (:func:`tile_print`, float32 [3]).
 
     Args:
         image: the photo, BGR uint8 H x W x 3.
@@ -101,8 +117,7 @@ def body_axes(image: np.ndarray, tile: FoundTile) -> tuple[float, float, bool, n
     along, across = centred @ long_axis, centred @ short_axis
     length, width = float(np.ptp(along)), float(np.ptp(across))
     diagonal = DIAGONAL_SCALE * float(np.hypot(length, width))
-    inner = tile.pixels(image.shape, INK_SCALE)
-    ink, hue = body_ink(image, inner)
+    inner, ink, hue = tile_print(image, tile)
     along_ink = (inner[ink] - points.mean(axis=0)) @ long_axis
     shift = float(along_ink.mean()) / max(length, 1.0) if ink.any() else 0.0
     down = -long_axis if shift > 0 else long_axis  # from the print (the top) to the foot
@@ -118,15 +133,15 @@ def read_superwild(image: np.ndarray, reader: TileReader, finder: TileFinder) ->
         finder: the tile finder.
 
     Returns:
-        the reading (tiles on the grid, the seen tiles, the bodies that were no tile).
+        the reading (tiles on the grid, the seen tiles, the tiles found that were no tile).
 
     Raises:
         FinderError: a photo the finder cannot search, or its model missing or damaged.
         GridError: no Super Wild among the tiles read (the grid is counted from it).
     """
-    bodies = finder.find(image)
-    axes = [body_axes(image, b) for b in bodies]
-    seen, dropped, others = _seen(image, bodies, axes, reader)
+    found = finder.find(image)
+    axes = [tile_axes(image, t) for t in found]
+    seen, dropped, others = _seen(image, found, axes, reader)
     grid = superwild_grid(seen)
     return SuperWildReading(grid, tuple(seen), tuple(dropped), _placed_alternatives(grid, seen, others))
 
@@ -150,14 +165,14 @@ def _placed_alternatives(
 
 
 def _seen(
-    image: np.ndarray, bodies: Sequence[FoundTile], axes: Sequence[tuple[float, float, bool, np.ndarray]],
+    image: np.ndarray, found: Sequence[FoundTile], axes: Sequence[tuple[float, float, bool, np.ndarray]],
     reader: TileReader,
 ) -> tuple[list[SeenTile], list[str], list[tuple[tuple[Tile, float], ...]]]:
-    """The bodies read as Super Wild tiles, those read as no face, and each seen tile's likeliest
+    """The tiles found read as Super Wild tiles, those read as no face, and each seen tile's likeliest
     other number tiles with their probability over the name read's (none for the Super Wild)."""
-    if not bodies:
+    if not found:
         return [], [], []
-    centres = np.array([b.centre for b in bodies], np.float64)
+    centres = np.array([t.centre for t in found], np.float64)
     crops = tile_crops(image, centres, np.array([a[0] for a in axes]))
     faces, colours = reader.probabilities(crops, (*SUPERWILD_FACES, "6", "9"), ALL_VIEWS)
     colours = shipped_ink_hues().colour_probabilities(colours, np.array([a[3] for a in axes]))
@@ -172,12 +187,12 @@ def _seen(
         chosen[likeliest] = joker  # every Super Wild table has its Super Wild
     named = _each_tile_once(faces, colours, chosen)
     seen, dropped, others = [], [], []
-    for i, (body, (diagonal, angle, has_up, _), pick) in enumerate(zip(bodies, axes, named, strict=True)):
+    for i, (tile, (diagonal, angle, has_up, _), pick) in enumerate(zip(found, axes, named, strict=True)):
         if pick is None:
-            dropped.append(f"tile at ({body.centre[0]:.0f}, {body.centre[1]:.0f}) px")
+            dropped.append(f"tile at ({tile.centre[0]:.0f}, {tile.centre[1]:.0f}) px")
             continue
         face, colour, confidence = pick
-        seen.append(SeenTile(body.centre, diagonal, angle, face, colour, min(confidence, 1.0),
+        seen.append(SeenTile(tile.centre, diagonal, angle, face, colour, min(confidence, 1.0),
                              has_up and face != SIX_NINE_FACE))
         others.append(() if face == JOKER_FACE
                       else _runner_ups(faces[i], colours[i], face, colour, confidence))
@@ -187,7 +202,7 @@ def _seen(
 def _runner_ups(
     faces: np.ndarray, colours: np.ndarray, face: str, colour: str, p_read: float
 ) -> tuple[tuple[Tile, float], ...]:
-    """The ALTERNATIVES likeliest number tiles other than ``face`` ``colour`` for one body (its
+    """The ALTERNATIVES likeliest number tiles other than ``face`` ``colour`` for one tile found (its
     face row float [len(FACES)] and colour row [len(COLOURS)]), each with p(face) p(colour) over
     ``p_read``, the name read's."""
     options = sorted(
@@ -203,9 +218,9 @@ def _runner_ups(
 def _each_tile_once(
     faces: np.ndarray, colours: np.ndarray, chosen: np.ndarray
 ) -> list[tuple[str, str, float] | None]:
-    """Each body's (face, colour, confidence), None for no tile: the face ``chosen`` for the Super
+    """Each tile's (face, colour, confidence), None for no tile: the face ``chosen`` for the Super
     Wild and "none"; the number tiles named likeliest first, each (face, colour) taken at most as
-    often as the set has it (once; a colour's 6/9 twice), a body whose likeliest is taken getting
+    often as the set has it (once; a colour's 6/9 twice), a tile whose likeliest is taken getting
     its likeliest free one (games.md "Super Wild": 52 number tiles)."""
     joker, six_nine = FACES.index(JOKER_FACE), FACES.index(SIX_NINE_FACE)
     number_colours = [COLOURS.index(c) for c in COLOURS if c != NO_COLOUR]

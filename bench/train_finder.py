@@ -37,6 +37,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from tilescribe.progress import add_quiet_option, progress
+from vision.sim.camera import jpeg_round_trip
 from vision.sim.finder_scenes import finder_scene
 from vision.table.finder import FINDER_PATH, INPUT_NAME, OUTPUT_NAME, STRIDE, WORK_SIDE, TileFinder
 
@@ -223,9 +224,7 @@ def _photometric(view: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     out += rng.normal(0, rng.uniform(0, 8), out.shape)
     view = np.clip(out, 0, 255).astype(np.uint8)
     if rng.random() < 0.3:
-        ok, jpeg = cv2.imencode(".jpg", view, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(30, 90))])
-        decoded = cv2.imdecode(jpeg, cv2.IMREAD_COLOR) if ok else None
-        view = view if decoded is None else decoded
+        view = jpeg_round_trip(view, int(rng.integers(30, 90)))
     return view
 
 

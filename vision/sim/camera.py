@@ -288,3 +288,11 @@ def still_photo(
     moved_ids = cv2.warpPerspective(ids, homography, (w, h), flags=cv2.INTER_NEAREST,
                                     borderMode=cv2.BORDER_CONSTANT, borderValue=0)
     return image, moved_ids, homography
+
+
+def jpeg_round_trip(image: np.ndarray, quality: int) -> np.ndarray:
+    """``image`` (BGR uint8) as a camera's JPEG of ``quality`` (0..100) decodes it: its blocks and
+    ringing; the image itself where OpenCV cannot encode it."""
+    ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    decoded = cv2.imdecode(jpeg, cv2.IMREAD_COLOR) if ok else None
+    return image if decoded is None else decoded

@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 
 from vision.reader.faces import NO_COLOUR
-from vision.sim.camera import still_photo
+from vision.sim.camera import jpeg_round_trip, still_photo
 from vision.sim.game_tiles import (
     HOLOMINO_DIGITS,
     SUPERWILD_FACES,
@@ -235,9 +235,7 @@ def _seen(canvas: np.ndarray, ids: np.ndarray, rng: np.random.Generator) -> tupl
     """The canvas as a camera held at a slant sees it (vision.sim.camera.still_photo, up to
     PERSPECTIVE), JPEG-compressed; the ids moved with it."""
     image, ids, _ = still_photo(canvas, ids, rng, PERSPECTIVE, BLUR_MAX, NOISE_MAX)
-    ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(40, 96))])
-    decoded = cv2.imdecode(jpeg, cv2.IMREAD_COLOR) if ok else None
-    return (image if decoded is None else decoded), ids
+    return jpeg_round_trip(image, int(rng.integers(40, 96))), ids
 
 
 def matched_overlaps(found: Sequence[FoundTile], ids: np.ndarray) -> list[float]:

@@ -32,6 +32,7 @@ import numpy as np
 
 from vision.reader.crop import INPUT_PX, tile_crop
 from vision.reader.faces import COLOUR_NAMES, COLOURS, FACES, NO_COLOUR
+from vision.sim.camera import jpeg_round_trip
 from vision.sim.crops import has_label_errata, read_class_names, read_labels
 from vision.sim.options import SPLITS, Split
 from vision.sim.tile_scenes import DRAW_MAX, SCENES, table_bank
@@ -207,9 +208,7 @@ def camera_crop(
         view = cv2.resize(view, (side, side), interpolation=cv2.INTER_AREA)
         half = side / 2
     view = _photometric(_ink_weight(view, size, rng), size, rng)
-    ok, jpeg = cv2.imencode(".jpg", view, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(40, 96))])
-    decoded = cv2.imdecode(jpeg, cv2.IMREAD_COLOR) if ok else None
-    view = view if decoded is None else decoded
+    view = jpeg_round_trip(view, int(rng.integers(40, 96)))
     offset = rng.uniform(-0.08, 0.08, 2) * size
     crop = tile_crop(view, (half + offset[0], half + offset[1]), size * rng.uniform(0.9, 1.1))
     return crop, math.degrees(turn)

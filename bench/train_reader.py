@@ -6,8 +6,10 @@ model card, vision/reader/tile_reader.md (between the ``<!-- figures -->`` marks
 Data (vision.sim.tile_crops): crops rendered in the TRAIN font families for every game, and crops of
 the labelled tiles of the Rummikub photos' train/ split, and the occupied cells of simulated MODLINSEQ
 games in the TRAIN families (the plan's, or ``--board-games N``), cut from their camera frames as the
-board reader cuts them (vision.sim.board_crops). The photos of valid/ serve only to choose
-between finished candidate sizes (``--sizes``); the HELD-OUT font families only give figures.
+board reader cuts them (vision.sim.board_crops), and with ``--square-frames N`` (not in the plans yet)
+the tiles and as many empty squares of N still frames of Yushino's square board, cut as its reader
+cuts them. The photos of valid/ serve only to choose between finished candidate sizes
+(``--sizes``); the HELD-OUT font families only give figures.
 
 Two small CNNs (a 2 x 2 stride-2 patch convolution, then 3 x 3 ones, batch norm and ReLU, the last
 5 x 5 map into a 64-d embedding), trained one after the other:
@@ -44,6 +46,7 @@ import torch
 from torch import nn
 
 from calibration.board_print import SheetSpec, design_board
+from calibration.square_board import SquareSpec, design_square_board
 from tilescribe.progress import add_quiet_option, progress
 from vision.capture.sources import CAMERA_SIZE
 from vision.reader.crop import face_view, up_view
@@ -61,7 +64,7 @@ from vision.reader.model import (
     TileReader,
     UpFinder,
 )
-from vision.sim.board_crops import board_crops
+from vision.sim.board_crops import board_crops, square_board_crops
 from vision.sim.options import Split
 from vision.sim.recording import SimOptions
 from vision.sim.tile_crops import ALL_GAMES, CropSet, photo_crops, rendered_crops
@@ -93,6 +96,10 @@ DROPOUT = 0.2
 BOARD_CROPS = 271
 #: Crops rendered per data-making job (a fixed chunking keeps the data independent of --threads).
 CHUNK = 2000
+#: Yushino board frames per data-making job (as CHUNK).
+SQUARE_CHUNK = 20
+#: Yushino board frames in the HELD-OUT families for the "board squares" figure.
+EVAL_SQUARE_FRAMES = 40
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +115,8 @@ class Plan:
         board_games: simulated MODLINSEQ games in the TRAIN families whose occupied cells are cut
             from their frames as the board reader cuts them (vision.sim.board_crops).
         board_every: every this many still frames of each such game is cut.
+        square_frames: still frames of Yushino's square board in the TRAIN families whose tiles and
+            as many empty squares ("none") are cut as its reader cuts them.
         batch: training batch size.
         lr: peak learning rate (one-cycle schedule).
     """
@@ -119,6 +128,7 @@ class Plan:
     eval_rendered: int
     board_games: int = 0
     board_every: int = 12
+    square_frames: int = 0
     batch: int = 256
     lr: float = 4e-3
 
@@ -132,7 +142,13 @@ class Plan:
 #: 12: a tile lies in every frame after its turn) with the photo tiles at 28 turns (still 8% of
 #: the crops) read valid/ alike (16 against 13 of 952 wrong: 12 and 9 crops read right by only one,
 #: McNemar's p 0.66) and TRAIN-style board frames far better (0.05% / 0.25% of the cells wrong at
-#: orders 9 / 13 against 0.41% / 0.72%).
+#: orders 9 / 13 against 0.41% / 0.72%). Not in the plan yet: the squares of Yushino board frames
+#: (``--square-frames``). This model reads 414 of 1,566 empty held-out squares as a blank tile ("#"),
+#: leaving a tile's presence there to the presence model; trained with 400 frames' squares the
+#: same seed read the held-out squares 0.61% wrong against 16.7%, valid/ alike (1.68%), MODLINSEQ's board
+#: worse (bench/bench_read.py --orders 9,13 --games 2: 31 / 8 cells wrong against 0 / 4), and with
+#: the square reader's thresholds chosen for this model it missed 8 blank tiles of 6,030 against 3
+#: (bench/bench_yushino_read.py, seeds 1-4) while taking no empty square for a tile (against 4).
 PLANS = {"full": Plan(rendered=500_000, photo_turns=28, epochs=6, up_epochs=3, eval_rendered=1000,
                       board_games=180),
          "quick": Plan(rendered=12_000, photo_turns=2, epochs=4, up_epochs=6, eval_rendered=600)}
@@ -197,6 +213,20 @@ def make_board_data(split: Split, games: int, seed: int, workers: int, every: in
     """The board crops of ``games`` simulated games in the ``split`` font families (seeded), cut from
     every ``every``-th still frame, made by ``workers`` processes."""
     return _made(_board_game, [(split, g, seed, every) for g in range(games)], workers)
+
+
+def make_square_data(split: Split, frames: int, seed: int, workers: int) -> CropSet:
+    """The squares of ``frames`` still frames of Yushino's board in the ``split`` font families
+    (vision.sim.board_crops.square_board_crops; seeds apart from bench/bench_yushino_read.py's), in
+    fixed chunks, made by ``workers`` processes."""
+    jobs = [(split, 100_000 * seed + 20_000 + i, min(SQUARE_CHUNK, frames - start))
+            for i, start in enumerate(range(0, frames, SQUARE_CHUNK))]
+    return _made(_square_frames, jobs, workers)
+
+
+def _square_frames(job: tuple[Split, int, int]) -> CropSet:
+    split, seed, frames = job
+    return square_board_crops(design_square_board(SquareSpec()), split, seed, frames)
 
 
 def _made(make: Callable[[_Job], CropSet], jobs: list[_Job], workers: int) -> CropSet:
@@ -379,6 +409,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="with board games: cut every K-th still frame of each game (default: the "
                         f"plan's, {PLANS['full'].board_every}; a tile lies in every frame after its turn, so "
                         "more games cut less often give more distinct tiles for as many crops)")
+    parser.add_argument("--square-frames", type=int, metavar="N",
+                        help="train also on the tiles and as many empty squares of N still frames of "
+                        "Yushino's board in the TRAIN families, cut as its reader cuts them (default: the "
+                        f"plan's, {PLANS['full'].square_frames} full, {PLANS['quick'].square_frames} quick)")
     parser.add_argument("--threads", type=int, default=2, help="CPU threads (training and data making)")
     parser.add_argument("--device", default="cpu", choices=("cpu", "cuda"),
                         help="where the networks train (default cpu; cuda needs PyTorch with a GPU)")
@@ -395,6 +429,10 @@ def main(argv: list[str] | None = None) -> int:
         args.board_games = plan.board_games
     if args.board_every is None:
         args.board_every = plan.board_every
+    if args.square_frames is None:
+        args.square_frames = plan.square_frames
+    if args.square_frames < 0:
+        parser.error(f"--square-frames: must be 0 or more, got {args.square_frames}")
     if args.board_games < 0:
         parser.error(f"--board-games: must be 0 or more, got {args.board_games}")
     if args.board_every < 1:
@@ -412,6 +450,8 @@ def main(argv: list[str] | None = None) -> int:
         make_data("train", plan.rendered, args.seed, ALL_GAMES, args.threads),
         *([make_board_data("train", args.board_games, args.seed, args.threads, args.board_every)]
           if args.board_games else []),
+        *([make_square_data("train", args.square_frames, args.seed, args.threads)]
+          if args.square_frames else []),
         photo_crops(args.photos / "train", args.seed, per_tile=plan.photo_turns)])
     valid_set = photo_crops(args.photos / "valid", args.seed + 1, per_tile=2)
     print(f"training crops: {len(train_set.faces)}; valid/ crops: {len(valid_set.faces)}", file=sys.stderr)
@@ -456,10 +496,14 @@ def main(argv: list[str] | None = None) -> int:
     board = make_board_data("held_out", len(BOARD_VIEWS), args.seed + 2 + len(ALL_GAMES), args.threads)
     rows.append(_row(f"held_out board cells, modlinseq ({len(BOARD_VIEWS)} simulated games, orders "
                      f"{', '.join(str(order) for order, _ in BOARD_VIEWS)})", measure(reader, board)))
+    squares = make_square_data("held_out", EVAL_SQUARE_FRAMES, args.seed + 3 + len(ALL_GAMES), args.threads)
+    rows.append(_row(f"held_out board squares, yushino ({EVAL_SQUARE_FRAMES} simulated frames, tiles and as "
+                     "many empty squares)", measure(reader, squares)))
     rows.append(_row("valid/ photos (real tiles, 2 turns each)", valid))
     ms = board_ms(reader, valid_set)
     board_options = (f" --board-games {args.board_games} --board-every {args.board_every}"
-                     if args.board_games else "")
+                     if args.board_games else "") + (f" --square-frames {args.square_frames}"
+                                                     if args.square_frames else "")
     lines = [
         f"Run: `bench/train_reader.py --seed {args.seed}{' --quick' if args.quick else ''}{board_options} "
         f"--sizes {args.sizes}` ({args.threads} threads, training on {_device_name(args.device)}, "

@@ -33,7 +33,7 @@ from vision.board.board_reader import BoardReading, CellReading, locate_frame
 from vision.board.board_view import BoardView
 from vision.board.locate import BoardLocation, BoardLocator, BoardNotFoundError
 from vision.board.presence import PresenceConfig, PresenceDetector
-from vision.board.sheet import board_sheet
+from vision.board.sheet import Sheet, board_sheet
 from vision.board.square_lines import SEQUENCE_PENALTY, broken_lines, decode_sequences
 from vision.reader.crop import INPUT_PX, tile_crops
 from vision.reader.faces import FACES, MIN_ALTERNATIVE, NOT_A_FACE, NUMBER_FACES, WILD_FACE
@@ -144,24 +144,8 @@ class SquareBoardReader:
         self._columns_and_none = np.array([*self._columns, FACES.index(NOT_A_FACE)])
 
     def crops(self, image: np.ndarray, location: BoardLocation, indices: np.ndarray) -> np.ndarray:
-        """Some squares' tile crops.
-
-        Args:
-            image: the camera frame, BGR uint8, H x W x 3.
-            location: the board's location in ``image``.
-            indices: square indices (into board.json's order), int [n].
-
-        Returns:
-            BGR uint8 (shape: [n, 40, 40, 3]): centred on each square, side 1.1 x the diameter of
-            the tile (``tile_fill`` of the square) in the frame.
-        """
-        if len(indices) == 0:
-            return np.zeros((0, INPUT_PX, INPUT_PX, 3), np.uint8)
-        squares = self.sheet.corners[indices]
-        corners = location.board_to_frame(squares.reshape(-1, 2)).reshape(-1, 4, 2)
-        diagonals = (np.linalg.norm(corners[:, 0] - corners[:, 2], axis=1)
-                     + np.linalg.norm(corners[:, 1] - corners[:, 3], axis=1)) / 2
-        return tile_crops(image, corners.mean(axis=1), diagonals * self.config.tile_fill)
+        """Some squares' tile crops (:func:`square_crops` with the config's ``tile_fill``)."""
+        return square_crops(self.sheet, image, location, indices, self.config.tile_fill)
 
     def face_probabilities(self, crops: np.ndarray, views: int | None = None
                            ) -> tuple[np.ndarray, np.ndarray]:
@@ -270,6 +254,30 @@ class SquareBoardReader:
             given, none = self.face_probabilities(crops)
         tile = none < SURE_TILE
         return squares[tile], given[tile], none[tile]
+
+
+def square_crops(sheet: Sheet, image: np.ndarray, location: BoardLocation, indices: np.ndarray,
+                 tile_fill: float = TILE_FILL) -> np.ndarray:
+    """Some squares' tile crops, as the reader reads them.
+
+    Args:
+        sheet: the board's sheet (vision.board.sheet.board_sheet).
+        image: the camera frame, BGR uint8, H x W x 3.
+        location: the board's location in ``image``.
+        indices: square indices (into board.json's order), int [n].
+        tile_fill: a tile's side over its square's side.
+
+    Returns:
+        BGR uint8 (shape: [n, INPUT_PX, INPUT_PX, 3]): centred on each square, side 1.1 x the
+        diameter of a tile of ``tile_fill`` of the square in the frame.
+    """
+    if len(indices) == 0:
+        return np.zeros((0, INPUT_PX, INPUT_PX, 3), np.uint8)
+    squares = sheet.corners[indices]
+    corners = location.board_to_frame(squares.reshape(-1, 2)).reshape(-1, 4, 2)
+    diagonals = (np.linalg.norm(corners[:, 0] - corners[:, 2], axis=1)
+                 + np.linalg.norm(corners[:, 1] - corners[:, 3], axis=1)) / 2
+    return tile_crops(image, corners.mean(axis=1), diagonals * tile_fill)
 
 
 def main(argv: list[str]) -> int:

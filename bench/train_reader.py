@@ -142,13 +142,9 @@ class Plan:
 #: 12: a tile lies in every frame after its turn) with the photo tiles at 28 turns (still 8% of
 #: the crops) read valid/ alike (16 against 13 of 952 wrong: 12 and 9 crops read right by only one,
 #: McNemar's p 0.66) and TRAIN-style board frames far better (0.05% / 0.25% of the cells wrong at
-#: orders 9 / 13 against 0.41% / 0.72%). Not in the plan yet: the squares of Yushino board frames
-#: (``--square-frames``). This model reads 414 of 1,566 empty held-out squares as a blank tile ("#"),
-#: leaving a tile's presence there to the presence model; trained with 400 frames' squares the
-#: same seed read the held-out squares 0.61% wrong against 16.7%, valid/ alike (1.68%), MODLINSEQ's board
-#: worse (bench/bench_read.py --orders 9,13 --games 2: 31 / 8 cells wrong against 0 / 4), and with
-#: the square reader's thresholds chosen for this model it missed 8 blank tiles of 6,030 against 3
-#: (bench/bench_yushino_read.py, seeds 1-4) while taking no empty square for a tile (against 4).
+#: orders 9 / 13 against 0.41% / 0.72%). Not in the plans yet: the squares of Yushino's board
+#: (``--square-frames``); the model card's Limits (vision/reader/tile_reader.md) give what a full run
+#: with 400 frames of them read, and why it is not the shipped model.
 PLANS = {"full": Plan(rendered=500_000, photo_turns=28, epochs=6, up_epochs=3, eval_rendered=1000,
                       board_games=180),
          "quick": Plan(rendered=12_000, photo_turns=2, epochs=4, up_epochs=6, eval_rendered=600)}

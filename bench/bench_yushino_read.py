@@ -37,10 +37,7 @@ from vision.board.square_reader import VIEWS, SquareBoardReader, SquareReadConfi
 from vision.capture.images import load_image
 from vision.reader.model import TileReader
 from vision.sim.options import SPLITS
-from vision.sim.square_scene import game_faces, render_square_frame
-
-#: Most turns of the random games laid on the board (a full board has about 30 turns' tiles).
-MAX_TURNS = 30
+from vision.sim.square_scene import game_frame
 
 
 def main() -> int:
@@ -69,8 +66,8 @@ def main() -> int:
         path = str(Path(folder) / "frame.jpg")
         for k in progress(range(args.frames), quiet=args.quiet, desc="frames", unit="frame"):
             rng = np.random.default_rng([args.seed, k])
-            faces = game_faces(args.seed * 100_000 + k, int(rng.integers(1, MAX_TURNS + 1)))
-            frame = render_square_frame(geometry, faces, args.split, rng)
+            frame = game_frame(geometry, args.split, rng, args.seed * 100_000 + k)
+            faces = frame.faces
             fonts.add(frame.style)
             cv2.imwrite(path, frame.image, [cv2.IMWRITE_JPEG_QUALITY, 90])
             image = load_image(path)

@@ -497,9 +497,11 @@ def main(argv: list[str] | None = None) -> int:
                      "many empty squares)", measure(reader, squares)))
     rows.append(_row("valid/ photos (real tiles, 2 turns each)", valid))
     ms = board_ms(reader, valid_set)
-    board_options = (f" --board-games {args.board_games} --board-every {args.board_every}"
-                     if args.board_games else "") + (f" --square-frames {args.square_frames}"
-                                                     if args.square_frames else "")
+    board_options = ""
+    if args.board_games:
+        board_options += f" --board-games {args.board_games} --board-every {args.board_every}"
+    if args.square_frames:
+        board_options += f" --square-frames {args.square_frames}"
     lines = [
         f"Run: `bench/train_reader.py --seed {args.seed}{' --quick' if args.quick else ''}{board_options} "
         f"--sizes {args.sizes}` ({args.threads} threads, training on {_device_name(args.device)}, "

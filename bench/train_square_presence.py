@@ -29,10 +29,7 @@ from vision.board.board_view import BoardView  # noqa: E402
 from vision.board.locate import BoardLocator  # noqa: E402
 from vision.board.presence import PresenceFeatures  # noqa: E402
 from vision.board.square_reader import SQUARE_PRESENCE, SQUARE_PRESENCE_MODEL  # noqa: E402
-from vision.sim.square_scene import game_faces, render_square_frame  # noqa: E402
-
-#: Most turns of the random games laid on the board (a full board has about 30 turns' tiles).
-MAX_TURNS = 30
+from vision.sim.square_scene import game_frame  # noqa: E402
 
 
 def collect(frames: int, seed: int, quiet: bool = False) -> tuple[np.ndarray, np.ndarray]:
@@ -45,11 +42,10 @@ def collect(frames: int, seed: int, quiet: bool = False) -> tuple[np.ndarray, np
     xs, ys = [], []
     for k in progress(range(frames), quiet=quiet, desc="frames", unit="frame"):
         rng = np.random.default_rng([seed, k])
-        faces = game_faces(seed * 1000 + k, int(rng.integers(1, MAX_TURNS + 1)))
-        frame = render_square_frame(geometry, faces, "train", rng)
+        frame = game_frame(geometry, "train", rng, seed * 1000 + k)
         location = locator.locate(frame.image, f"frame {k}")
         xs.append(features.features(view.rectify(frame.image, location)))
-        ys.append(np.array([a in faces for a in view.addresses], np.float64))
+        ys.append(np.array([a in frame.faces for a in view.addresses], np.float64))
     return np.concatenate(xs), np.concatenate(ys)
 
 

@@ -31,7 +31,7 @@ from vision.reader.faces import COLOURS, FACES, NOT_A_FACE
 from vision.sim.camera import jpeg_round_trip
 from vision.sim.options import Split
 from vision.sim.recording import SimOptions, Simulation
-from vision.sim.square_scene import game_faces, render_square_frame
+from vision.sim.square_scene import game_frame
 from vision.sim.tile_crops import CropSet
 from vision.sim.timeline import SimPlacement
 
@@ -39,8 +39,6 @@ from vision.sim.timeline import SimPlacement
 BOARD_GAME = "modlinseq-board"
 #: The game name of the square board's crops in a CropSet.
 SQUARE_BOARD_GAME = "yushino-board"
-#: Most turns of the random Yushino games laid on the board (a full board has about 30 turns' tiles).
-MAX_TURNS = 30
 #: JPEG quality of the square board's frames (a camera's stills; bench/bench_yushino_read.py's).
 JPEG_QUALITY = 90
 
@@ -94,8 +92,8 @@ def board_crops(geometry: BoardGeometry, turns: Sequence[Sequence[SimPlacement]]
 
 
 def square_board_crops(geometry: SquareBoardGeometry, split: Split, seed: int, frames: int) -> CropSet:
-    """Render ``frames`` still frames of Yushino's square board (vision.sim.square_scene: a seeded
-    random game of 1 to MAX_TURNS turns, its tiles in one set of the ``split`` font families) and cut
+    """Render ``frames`` still frames of Yushino's square board (vision.sim.square_scene.game_frame: a
+    seeded random game of 1 to MAX_TURNS turns, its tiles in one set of the ``split`` font families) and cut
     its squares as vision.board.square_reader cuts them: every tile, and as many empty squares
     ("none"; premium squares' labels included), drawn at random.
 
@@ -122,8 +120,8 @@ def square_board_crops(geometry: SquareBoardGeometry, split: Split, seed: int, f
     faces: list[int] = []
     for k in range(frames):
         rng = np.random.default_rng([seed, k])
-        laid = game_faces(seed * 100_000 + k, int(rng.integers(1, MAX_TURNS + 1)))
-        image = jpeg_round_trip(render_square_frame(geometry, laid, split, rng).image, JPEG_QUALITY)
+        frame = game_frame(geometry, split, rng, seed * 100_000 + k)
+        laid, image = frame.faces, jpeg_round_trip(frame.image, JPEG_QUALITY)
         try:
             location = locator.locate(image, f"frame {k}")
         except BoardNotFoundError:

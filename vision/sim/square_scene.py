@@ -30,6 +30,8 @@ from vision.sim.game_tiles import sample_game_style
 from vision.sim.options import SPLITS, Split
 from vision.sim.scene import Optics, Scene, table_top
 
+#: Most turns of the random games laid on the board (a full board has about 30 turns' tiles).
+MAX_TURNS = 30
 #: Standard deviation of a tile's small turn about its quarter turn, degrees.
 TURN_SIGMA_DEG = 4.0
 #: The quarter turns a tile lies at (counter-clockwise, degrees): upright for the player at the
@@ -99,6 +101,18 @@ def render_square_frame(
         scene.place_tile(address, face, style, float(turn), rng)
     shot = scene.render(float(rng.uniform(0, 60)), [], rng)
     return SquareFrame(shot.image, dict(faces), pose, style.font.name)
+
+
+def game_frame(board: SquareBoardGeometry, split: Split, rng: np.random.Generator, game_seed: int
+               ) -> SquareFrame:
+    """A frame of the board after 1 to MAX_TURNS turns (drawn from ``rng``) of the random legal game
+    seeded ``game_seed`` (:func:`game_faces`), rendered by :func:`render_square_frame` with ``rng``.
+
+    Raises:
+        As :func:`render_square_frame`.
+    """
+    faces = game_faces(game_seed, int(rng.integers(1, MAX_TURNS + 1)))
+    return render_square_frame(board, faces, split, rng)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -4,7 +4,8 @@ Renders still frames of Yushino's printed board (calibration.square_board's defa
 tiles of seeded random legal games (vision.sim.square_scene) in the TRAIN font families only (the
 figures of bench/bench_yushino_read.py use the HELD-OUT ones), computes the presence features of
 every square (vision.board.presence.PresenceFeatures, against the board drawing) and fits the same
-logistic regression as the hex board's model (bench/train_presence.py). Seeded and deterministic.
+logistic regression as the hex board's model (bench/train_presence.py). Seeded: two runs give the
+same weights to about 1e-10 (not bit for bit).
 
     .venv/bin/python bench/train_square_presence.py [--frames 40] [--out vision/board/presence_square.json]
 """

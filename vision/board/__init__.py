@@ -1,5 +1,5 @@
-"""The board stage: the printed board's markers, its homography, the rectified cells, which cells
-hold a tile, and the faces the reader reads on them.
+"""The board stage: the printed board's markers, its homography and the camera lens's distortion,
+the rectified cells, which cells hold a tile, and the faces the reader reads on them.
 
 Entry: :func:`read_board` (a :class:`ReadConfig` for MODLINSEQ's hex board or a
 :class:`SquareReadConfig` for Yushino's square board, and a BGR frame -> a :class:`BoardReading`);

@@ -10,7 +10,10 @@ few cells changed need not be rectified whole).
 ``rectify`` warps a frame directly where the board has just moved; where it stays within
 MAP_REUSE_PX frame pixels of where it was, it makes the pixel maps of that place once and remaps
 with them (cheaper than a perspective warp): with the camera fixed above the table, the markers'
-small frame-to-frame jitter does not cost a new perspective warp.
+small frame-to-frame jitter does not cost a new perspective warp. Where the location has a lens
+(vision.board.lens), every rectification goes through the pixel maps, which follow the lens, and
+each cell that ``warp_cells`` cuts is warped by the homography through its region's four corners,
+which the lens bends by far less than a pixel within a cell.
 """
 
 from __future__ import annotations
@@ -26,6 +29,9 @@ from vision.board.sheet import AnyBoard, Sheet, board_sheet
 #: board jitters by 0.02-0.04 px (median) from one frame of a fixed camera to the next in
 #: bench_read's recordings; 0.1 px of shift is far below what the presence and glyph stages can tell.
 MAP_REUSE_PX = 0.1
+#: Through a lens the rectification maps are computed on every this many rectified pixels and
+#: interpolated between: the lens and the perspective bend them by well under 0.05 px over 8 px.
+LENS_MAP_STEP = 8
 
 
 class BoardView:
@@ -71,8 +77,8 @@ class BoardView:
         self._flat = (ys * self.size[0] + xs).astype(np.intp)  # (N, roi, roi) into a rectified image
         w, h = self.size
         self._probes = np.array([[0, 0], [w, 0], [w, h], [0, h], [w / 2, h / 2]], np.float64) / self.scale
-        # the board's last place (homography) and, once it stays there, its fixed-point maps
-        self._place: tuple[np.ndarray, tuple[np.ndarray, np.ndarray] | None] | None = None
+        # the board's last place and, once it stays there (or through a lens), its fixed-point maps
+        self._place: tuple[BoardLocation, tuple[np.ndarray, np.ndarray] | None] | None = None
 
     def rectify(self, image: np.ndarray, location: BoardLocation) -> np.ndarray:
         """Warp a frame to the top-down board view: board.png pixel space times ``scale``.
@@ -85,24 +91,33 @@ class BoardView:
             The rectified board, same dtype and channels as ``image``, size[1] x size[0]
             (bilinear, the frame's edge pixels repeated outside it).
         """
-        homography = location.homography
-        if self._place is None or _moved(self._place[0], homography, self._probes) > MAP_REUSE_PX:
-            self._place = (homography, None)  # moved: warp directly
-            to_frame = homography @ np.diag([1.0 / self.scale, 1.0 / self.scale, 1.0])
-            return cv2.warpPerspective(image, to_frame, self.size, borderMode=cv2.BORDER_REPLICATE,
-                                       flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
+        if self._place is None or _moved(self._place[0], location, self._probes) > MAP_REUSE_PX:
+            self._place = (location, None)
+            if location.lens is None:  # moved: warp directly
+                to_frame = location.homography @ np.diag([1.0 / self.scale, 1.0 / self.scale, 1.0])
+                return cv2.warpPerspective(image, to_frame, self.size, borderMode=cv2.BORDER_REPLICATE,
+                                           flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
         place, maps = self._place
         if maps is None:  # stayed put: the maps of this place, made once
             maps = self._frame_maps(place)
             self._place = (place, maps)
         return cv2.remap(image, *maps, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
-    def _frame_maps(self, homography: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def _frame_maps(self, location: BoardLocation) -> tuple[np.ndarray, np.ndarray]:
         """Where each rectified pixel lies in the frame, as cv2.remap's fixed-point maps."""
         w, h = self.size
-        grid = np.mgrid[0:h, 0:w][::-1].transpose(1, 2, 0).reshape(-1, 1, 2).astype(np.float32) / self.scale
-        where = cv2.perspectiveTransform(grid, homography).reshape(h, w, 2)
-        xs, ys = (np.ascontiguousarray(where[..., k]) for k in (0, 1))
+        if location.lens is None:
+            grid = np.mgrid[0:h, 0:w][::-1].transpose(1, 2, 0).reshape(-1, 1, 2).astype(np.float32)
+            where = cv2.perspectiveTransform(grid / self.scale, location.homography).reshape(h, w, 2)
+            xs, ys = (np.ascontiguousarray(where[..., k]) for k in (0, 1))
+        else:  # through the lens on every LENS_MAP_STEP-th pixel, bilinear between (smooth maps)
+            cw, ch = -(-(w - 1) // LENS_MAP_STEP) + 1, -(-(h - 1) // LENS_MAP_STEP) + 1
+            coarse = np.mgrid[0:ch, 0:cw][::-1].transpose(1, 2, 0).reshape(-1, 2) * float(LENS_MAP_STEP)
+            bent = location.board_to_frame(coarse / self.scale).reshape(ch, cw, 2).astype(np.float32)
+            at_x, at_y = np.meshgrid(np.arange(w, dtype=np.float32) / LENS_MAP_STEP,
+                                     np.arange(h, dtype=np.float32) / LENS_MAP_STEP)
+            xs, ys = (cv2.remap(np.ascontiguousarray(bent[..., k]), at_x, at_y, cv2.INTER_LINEAR,
+                                borderMode=cv2.BORDER_REPLICATE) for k in (0, 1))
         fixed, fraction = cv2.convertMaps(xs, ys, cv2.CV_16SC2)
         return np.asarray(fixed), np.asarray(fraction)
 
@@ -159,9 +174,17 @@ class BoardView:
         """
         out = np.empty((len(indices), self.roi, self.roi, 3), np.uint8)
         unscale = np.diag([1.0 / self.scale, 1.0 / self.scale, 1.0])
+        edge = float(self.roi - 1)
+        square = np.array([[0.0, 0.0], [edge, 0.0], [edge, edge], [0.0, edge]])
+        if location.lens is not None and len(indices):
+            board = (self.origins[np.asarray(indices)][:, None, :] + square[None]) / self.scale
+            bent = location.board_to_frame(board.reshape(-1, 2)).reshape(-1, 4, 2)
         for k, i in enumerate(indices):
-            shift = np.array([[1.0, 0, self.origins[i, 0]], [0, 1.0, self.origins[i, 1]], [0, 0, 1.0]])
-            to_frame = location.homography @ unscale @ shift
+            if location.lens is None:
+                shift = np.array([[1.0, 0, self.origins[i, 0]], [0, 1.0, self.origins[i, 1]], [0, 0, 1.0]])
+                to_frame = location.homography @ unscale @ shift
+            else:
+                to_frame = cv2.getPerspectiveTransform(square.astype(np.float32), bent[k].astype(np.float32))
             out[k] = cv2.warpPerspective(image, to_frame, (self.roi, self.roi),
                                          flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                                          borderMode=cv2.BORDER_REPLICATE)
@@ -188,11 +211,10 @@ class BoardView:
             raise KeyError(f"board has no cell {address!r}") from None
 
 
-def _moved(before: np.ndarray, after: np.ndarray, points: np.ndarray) -> float:
+def _moved(before: BoardLocation, after: BoardLocation, points: np.ndarray) -> float:
     """Largest distance in frame pixels between ``points`` (float [K, 2], board.png pixels) mapped
-    by two homographies (3 x 3, board.png -> frame)."""
-    ends = [cv2.perspectiveTransform(points[:, None], m)[:, 0] for m in (before, after)]
-    return float(np.abs(ends[0] - ends[1]).max())
+    into the frame by two locations."""
+    return float(np.abs(before.board_to_frame(points) - after.board_to_frame(points)).max())
 
 
 def _gather(image: np.ndarray, flat: np.ndarray) -> np.ndarray:

@@ -5,7 +5,10 @@ board is bumped. The homography is fitted by least squares to the corners of eve
 marker that disagrees most while one disagrees (a misdetection), so a few hidden markers (hands,
 tiles, the sheet's edge out of view) do not matter and the result is deterministic; with fewer
 than ``min_markers`` markers, or a fit that does not agree with them, the board is reported not
-found rather than guessed.
+found rather than guessed. Where at least ``LENS_MARKERS`` markers are seen, the lens's radial
+distortion (vision.board.lens) is fitted with the homography: each radial term of ``LENS_GRID``
+is scored by the median marker error of a fit through it; the best is refined by Gauss-Newton
+steps on the corners of the markers its fit agrees with, and the fit above is made through it.
 
 Run ``python -m vision.board.locate board.json IMAGE`` to print what is found.
 """
@@ -20,7 +23,19 @@ import numpy as np
 
 from calibration.square_geometry import load_board
 from vision.board.errors import BoardError
+from vision.board.lens import RadialLens
 from vision.board.sheet import AnyBoard, Sheet, board_sheet
+
+#: Fewest markers (4 corners each) from which the lens's distortion is fitted: with 2 to 4 markers
+#: a homography alone nearly fits their corners whatever the lens, and the radial term would fit noise.
+LENS_MARKERS = 5
+#: The radial terms tried (vision.board.lens): pincushion to strong barrel, a step of 0.04 (the
+#: scene simulator's lenses lie in 0 to 0.08).
+LENS_GRID = tuple(round(-0.08 + 0.04 * k, 2) for k in range(8))
+#: Gauss-Newton steps from the grid's best term, and the change of k1 that measures the slope:
+#: the corners move nearly linearly with k1, so two steps settle it to about 0.0001.
+LENS_STEPS = 2
+LENS_DELTA = 0.001
 
 
 class BoardNotFoundError(BoardError):
@@ -32,15 +47,18 @@ class BoardLocation:
     """Where the board lies in one frame.
 
     Attributes:
-        homography: 3 x 3 float64 mapping board.png pixels to frame pixels (homogeneous).
+        homography: 3 x 3 float64 mapping board.png pixels to ideal frame pixels (homogeneous):
+            to frame pixels where ``lens`` is None.
         marker_ids: ids of the markers that were seen and agree with the fit, increasing.
         reprojection_error: RMS distance in frame pixels between the seen marker corners and
-            the board's marker corners mapped through ``homography``.
+            the board's marker corners mapped through :meth:`board_to_frame`.
+        lens: the lens's radial distortion (vision.board.lens); None: a pinhole camera.
     """
 
     homography: np.ndarray
     marker_ids: tuple[int, ...]
     reprojection_error: float
+    lens: RadialLens | None = None
 
     def __post_init__(self) -> None:
         if self.homography.shape != (3, 3):
@@ -58,7 +76,8 @@ class BoardLocation:
             float64 array (shape: [N, 2]) of frame (x, y).
         """
         pts = np.asarray(points, np.float64).reshape(-1, 1, 2)
-        return cv2.perspectiveTransform(pts, self.homography).reshape(-1, 2)
+        ideal = cv2.perspectiveTransform(pts, self.homography).reshape(-1, 2)
+        return ideal if self.lens is None else self.lens.distort(ideal)
 
 
 
@@ -68,9 +87,11 @@ class MarkerSighting:
 
     Attributes:
         corners: marker id -> float32 array (shape: [4, 2]) of its corners in frame pixels.
+        size: the frame's (width, height) in pixels, for fitting the lens; None: no lens is fitted.
     """
 
     corners: dict[int, np.ndarray]
+    size: tuple[int, int] | None = None
 
 
 class BoardLocator:
@@ -117,8 +138,9 @@ class BoardLocator:
             scale = 1.0
             corners, ids, _ = self._detector.detectMarkers(gray)
         found: dict[int, np.ndarray] = {}
+        size = (gray.shape[1], gray.shape[0])
         if ids is None:
-            return MarkerSighting(found)
+            return MarkerSighting(found, size)
         for c, i in zip(corners, ids.ravel(), strict=True):
             if int(i) in self._board_corners and int(i) not in found:
                 found[int(i)] = c.reshape(4, 2).astype(np.float32) / scale
@@ -129,7 +151,7 @@ class BoardLocator:
                              (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_COUNT, 10, 0.05))
             for k, marker_id in enumerate(list(found)):
                 found[marker_id] = pts[4 * k:4 * k + 4].reshape(4, 2)
-        return MarkerSighting(found)
+        return MarkerSighting(found, size)
 
     def locate(self, image: np.ndarray, where: str = "frame") -> BoardLocation:
         """Locate the board in one frame.
@@ -149,7 +171,8 @@ class BoardLocator:
         return self.fit(self.find_markers(gray), where)
 
     def fit(self, sighting: MarkerSighting, where: str = "frame") -> BoardLocation:
-        """Fit the homography to a marker sighting (see :meth:`locate`).
+        """Fit the homography, and the lens where enough markers are seen, to a marker sighting
+        (see :meth:`locate` and the module docstring).
 
         Raises:
             BoardNotFoundError: too few markers, or no consistent fit.
@@ -161,26 +184,74 @@ class BoardLocator:
                 f"{where}: board not found: {len(ids)} of {len(self.sheet.markers)} fiducial markers seen "
                 f"{ids}, need {self.min_markers} (markers {missing} hidden or out of view)"
             )
-        kept = list(ids)
+        lens = None
+        if sighting.size is not None and len(ids) >= LENS_MARKERS:
+            size = sighting.size
+            # the grid's radial term whose fit has the least median marker error (a misdetected
+            # marker does not sway it), then Gauss-Newton steps on the corners of the markers that
+            # fit agrees with
+            scores = [float(np.median(self._errors(sighting.corners, ids, RadialLens(k1, size))[1]))
+                      for k1 in LENS_GRID]
+            k1 = LENS_GRID[int(np.argmin(scores))]
+            agree = list(self._fit_with(sighting, RadialLens(k1, size), where).marker_ids)
+            for _ in range(LENS_STEPS):
+                here = self._residuals(sighting.corners, agree, RadialLens(k1, size))
+                slope = (self._residuals(sighting.corners, agree, RadialLens(k1 + LENS_DELTA, size))
+                         - here) / LENS_DELTA
+                if not np.isfinite(here).all() or not (slope**2).sum() > 0:
+                    break
+                k1 = float(np.clip(k1 - (slope * here).sum() / (slope**2).sum(), LENS_GRID[0], LENS_GRID[-1]))
+            lens = RadialLens(k1, size)
+        location = self._fit_with(sighting, lens, where)
+        if location.reprojection_error > self.max_error_px:
+            raise BoardNotFoundError(
+                f"{where}: board not found: markers {list(location.marker_ids)} disagree (reprojection error "
+                f"{location.reprojection_error:.1f} px > {self.max_error_px} px)"
+            )
+        return location
+
+    def _fit_with(self, sighting: MarkerSighting, lens: RadialLens | None, where: str) -> BoardLocation:
+        """The least-squares homography through ``lens`` to the sighting's markers, dropping the worst
+        marker while it disagrees by more than ``max_error_px`` (its error may still exceed that).
+
+        Raises:
+            BoardNotFoundError: the markers give no homography.
+        """
+        kept = sorted(sighting.corners)
         while True:  # least squares, dropping the worst marker while it disagrees (deterministic)
-            src = np.concatenate([self._board_corners[i] for i in kept])
-            dst = np.concatenate([sighting.corners[i] for i in kept]).astype(np.float64)
-            homography, _ = cv2.findHomography(src, dst, 0)
+            homography, per_marker = self._errors(sighting.corners, kept, lens)
             if homography is None:
                 raise BoardNotFoundError(f"{where}: board not found: markers {kept} give no homography")
-            projected = cv2.perspectiveTransform(src.reshape(-1, 1, 2), homography).reshape(-1, 2)
-            per_marker = np.sqrt(np.mean(np.sum((projected - dst) ** 2, axis=1).reshape(-1, 4), axis=1))
             worst = int(np.argmax(per_marker))
             if per_marker[worst] <= self.max_error_px or len(kept) <= self.min_markers:
                 break
             del kept[worst]
-        error = float(np.sqrt(np.mean(per_marker ** 2)))
-        if error > self.max_error_px:
-            raise BoardNotFoundError(
-                f"{where}: board not found: markers {kept} disagree (reprojection error {error:.1f} px > "
-                f"{self.max_error_px} px)"
-            )
-        return BoardLocation(homography, tuple(kept), error)
+        return BoardLocation(homography, tuple(kept), float(np.sqrt(np.mean(per_marker ** 2))), lens)
+
+    def _errors(self, corners: dict[int, np.ndarray], ids: list[int], lens: RadialLens | None
+                ) -> tuple[np.ndarray | None, np.ndarray]:
+        """The least-squares homography through ``lens`` to the markers ``ids`` and each marker's RMS
+        error in frame pixels (float64 [len(ids)]); (None, infinite errors) where there is no fit."""
+        homography, residuals = self._fit_residuals(corners, ids, lens)
+        if homography is None:
+            return None, np.full(len(ids), np.inf)
+        return homography, np.sqrt(np.mean(np.sum(residuals ** 2, axis=1).reshape(-1, 4), axis=1))
+
+    def _residuals(self, corners: dict[int, np.ndarray], ids: list[int], lens: RadialLens) -> np.ndarray:
+        """The markers' corners as fitted through ``lens`` less as seen, frame pixels: float64
+        [8 len(ids)] (infinite where there is no fit)."""
+        return self._fit_residuals(corners, ids, lens)[1].ravel()
+
+    def _fit_residuals(self, corners: dict[int, np.ndarray], ids: list[int], lens: RadialLens | None
+                       ) -> tuple[np.ndarray | None, np.ndarray]:
+        """The least-squares homography through ``lens`` to the markers ``ids`` (None where there is
+        none) and their corners as fitted less as seen (float64 [4 len(ids), 2], frame pixels)."""
+        src = np.concatenate([self._board_corners[i] for i in ids])
+        dst = np.concatenate([corners[i] for i in ids]).astype(np.float64)
+        homography, _ = cv2.findHomography(src, dst if lens is None else lens.undistort(dst), 0)
+        if homography is None:
+            return None, np.full(dst.shape, np.inf)
+        return homography, BoardLocation(homography, tuple(ids), 0.0, lens).board_to_frame(src) - dst
 
 
 def locate_file(board: str, image_path: str) -> tuple[AnyBoard, np.ndarray, BoardLocation]:
@@ -203,7 +274,9 @@ def main(argv: list[str]) -> int:
     except (OSError, ValueError, BoardNotFoundError) as exc:
         print(exc, file=sys.stderr)
         return 1
-    print(f"markers {list(location.marker_ids)}, reprojection error {location.reprojection_error:.2f} px")
+    lens = "none fitted" if location.lens is None else f"radial term {location.lens.k1:.3f}"
+    print(f"markers {list(location.marker_ids)}, reprojection error {location.reprojection_error:.2f} px, "
+          f"lens {lens}")
     return 0
 
 

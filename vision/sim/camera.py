@@ -17,6 +17,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.board.lens import RadialLens
+
 Size = tuple[int, int]
 
 
@@ -61,28 +63,16 @@ class CameraPose:
         q = self.project(p)
         return float((np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[0])) / 20.0)
 
-    def _centre_and_norm(self) -> tuple[np.ndarray, float]:
-        w, h = self.size
-        return np.array([(w - 1) / 2, (h - 1) / 2]), math.hypot(w, h) / 2
-
     def _distort(self, ideal: np.ndarray) -> np.ndarray:
-        """Ideal -> image pixels by fixed-point iteration of the image -> ideal model."""
-        c, norm = self._centre_and_norm()
-        d = ideal - c
-        p = d.copy()
-        for _ in range(8):
-            r2 = (p**2).sum(axis=1, keepdims=True) / norm**2
-            p = d / (1 + self.k1 * r2)
-        return p + c
+        """Ideal -> image pixels (the lens model of vision.board.lens)."""
+        return RadialLens(self.k1, self.size).distort(ideal)
 
     def texture_maps(self, texture_scale: float) -> tuple[np.ndarray, np.ndarray]:
         """cv2.remap maps from image pixels to pixels of a texture drawn at ``texture_scale``
         texture pixels per board pixel (fixed-point CV_16SC2 + CV_16UC1, for speed)."""
         w, h = self.size
-        c, norm = self._centre_and_norm()
-        xs, ys = np.meshgrid(np.arange(w, dtype=np.float64) - c[0], np.arange(h, dtype=np.float64) - c[1])
-        factor = 1 + self.k1 * (xs**2 + ys**2) / norm**2
-        ideal = np.stack([xs * factor + c[0], ys * factor + c[1]], axis=-1).reshape(-1, 1, 2)
+        pixels = np.mgrid[0:h, 0:w][::-1].transpose(1, 2, 0).reshape(-1, 2)
+        ideal = RadialLens(self.k1, self.size).undistort(pixels).reshape(-1, 1, 2)
         board = cv2.perspectiveTransform(ideal, np.linalg.inv(self.homography)).reshape(h, w, 2)
         tex = (board * texture_scale).astype(np.float32)
         return cv2.convertMaps(tex[..., 0], tex[..., 1], cv2.CV_16SC2)

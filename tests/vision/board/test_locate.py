@@ -11,6 +11,7 @@ import pytest
 from calibration.board_print import SheetSpec, print_board, render_board
 from vision.board.board_view import BoardView
 from vision.board.locate import BoardLocator, BoardNotFoundError, MarkerSighting
+from vision.sim.camera import CameraPose
 
 
 @pytest.fixture(scope="module")
@@ -141,3 +142,44 @@ def test_rectification_follows_a_bump_but_not_the_markers_jitter(board, tmp_path
     assert np.array_equal(view.rectify(frame_b, at_b), fresh.rectify(frame_b, at_b))
     # and back again: a new place once more
     assert np.array_equal(view.rectify(frame_a, at_a), first)
+
+
+def lens_frame(board_png, corners_in_frame, k1, path):
+    """board.png seen through a lens of radial term ``k1`` (vision.sim.camera), written as JPEG and
+    read back. Returns (frame, the camera pose)."""
+    h, w = board_png.shape[:2]
+    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    pose = CameraPose(cv2.getPerspectiveTransform(src, np.float32(corners_in_frame)), k1, (1280, 960))
+    frame = cv2.remap(board_png, *pose.texture_maps(1.0), cv2.INTER_LINEAR, borderValue=(70, 90, 110))
+    cv2.imwrite(str(path), frame, [cv2.IMWRITE_JPEG_QUALITY, 85])
+    return cv2.imread(str(path)), pose
+
+
+def test_a_barrel_lens_is_fitted_and_the_cells_follow_it(board, tmp_path):
+    """A strong barrel lens bends the sheet's edges: the locator fits it from the markers and maps
+    every cell within a pixel, where a pinhole fit to the same markers is off by several."""
+    geometry, png, _ = board
+    frame, pose = lens_frame(png, POSE_A, 0.08, tmp_path / "lens.jpg")
+    locator = BoardLocator(geometry)
+    location = locator.locate(frame)
+    assert location.lens is not None and abs(location.lens.k1 - 0.08) < 0.01
+    centres = np.array([c.center for c in geometry.cells.values()])
+    assert np.abs(location.board_to_frame(centres) - pose.project(centres)).max() < 1.0
+    sighting = locator.find_markers(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY))
+    pinhole = locator.fit(MarkerSighting(sighting.corners, None))
+    assert pinhole.lens is None
+    assert np.abs(pinhole.board_to_frame(centres) - pose.project(centres)).max() > 3.0
+    # the cells cut straight from the frame agree with the rectified board's, through the lens
+    view = BoardView(geometry, pitch_px=48)
+    some = np.array([view.index(a) for a in ("A0", "B14", "M37", "P1")])
+    whole = view.patches(view.rectify(frame, location), some).astype(np.float32)
+    direct = view.warp_cells(frame, location, some).astype(np.float32)
+    assert np.abs(whole - direct).mean() < 2.0
+
+
+def test_a_pinhole_camera_is_fitted_as_one(board, tmp_path):
+    """Without a lens the fitted radial term stays near 0."""
+    geometry, png, _ = board
+    frame, _ = camera_frame(png, POSE_B, tmp_path / "b.jpg")
+    location = BoardLocator(geometry).locate(frame)
+    assert location.lens is not None and abs(location.lens.k1) < 0.01

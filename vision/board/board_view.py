@@ -175,17 +175,17 @@ class BoardView:
         """
         out = np.empty((len(indices), self.roi, self.roi, 3), np.uint8)
         unscale = np.diag([1.0 / self.scale, 1.0 / self.scale, 1.0])
-        edge = float(self.roi - 1)
-        square = np.array([[0.0, 0.0], [edge, 0.0], [edge, edge], [0.0, edge]])
-        if location.lens is not None and len(indices):
+        if location.lens is not None and len(indices):  # each region's corners, bent by the lens
+            edge = float(self.roi - 1)
+            square = np.array([[0.0, 0.0], [edge, 0.0], [edge, edge], [0.0, edge]], np.float32)
             board = (self.origins[np.asarray(indices)][:, None, :] + square[None]) / self.scale
-            bent = location.board_to_frame(board.reshape(-1, 2)).reshape(-1, 4, 2)
+            bent = location.board_to_frame(board.reshape(-1, 2)).reshape(-1, 4, 2).astype(np.float32)
         for k, i in enumerate(indices):
             if location.lens is None:
                 shift = np.array([[1.0, 0, self.origins[i, 0]], [0, 1.0, self.origins[i, 1]], [0, 0, 1.0]])
                 to_frame = location.homography @ unscale @ shift
             else:
-                to_frame = cv2.getPerspectiveTransform(square.astype(np.float32), bent[k].astype(np.float32))
+                to_frame = cv2.getPerspectiveTransform(square, bent[k])
             out[k] = cv2.warpPerspective(image, to_frame, (self.roi, self.roi),
                                          flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                                          borderMode=cv2.BORDER_REPLICATE)

@@ -184,24 +184,7 @@ class BoardLocator:
                 f"{where}: board not found: {len(ids)} of {len(self.sheet.markers)} fiducial markers seen "
                 f"{ids}, need {self.min_markers} (markers {missing} hidden or out of view)"
             )
-        lens = None
-        if sighting.size is not None and len(ids) >= LENS_MARKERS:
-            size = sighting.size
-            # the grid's radial term whose fit has the least median marker error (a misdetected
-            # marker does not sway it), then Gauss-Newton steps on the corners of the markers that
-            # fit agrees with
-            scores = [float(np.median(self._errors(sighting.corners, ids, RadialLens(k1, size))[1]))
-                      for k1 in LENS_GRID]
-            k1 = LENS_GRID[int(np.argmin(scores))]
-            agree = list(self._fit_with(sighting, RadialLens(k1, size), where).marker_ids)
-            for _ in range(LENS_STEPS):
-                here = self._residuals(sighting.corners, agree, RadialLens(k1, size))
-                slope = (self._residuals(sighting.corners, agree, RadialLens(k1 + LENS_DELTA, size))
-                         - here) / LENS_DELTA
-                if not np.isfinite(here).all() or not (slope**2).sum() > 0:
-                    break
-                k1 = float(np.clip(k1 - (slope * here).sum() / (slope**2).sum(), LENS_GRID[0], LENS_GRID[-1]))
-            lens = RadialLens(k1, size)
+        lens = self._fit_lens(sighting, where) if len(ids) >= LENS_MARKERS else None
         location = self._fit_with(sighting, lens, where)
         if location.reprojection_error > self.max_error_px:
             raise BoardNotFoundError(
@@ -209,6 +192,30 @@ class BoardLocator:
                 f"{location.reprojection_error:.1f} px > {self.max_error_px} px)"
             )
         return location
+
+    def _fit_lens(self, sighting: MarkerSighting, where: str) -> RadialLens | None:
+        """The lens of a sighting of enough markers (None without the frame's size): the grid's
+        radial term whose fit has the least median marker error (a misdetected marker does not sway
+        it), then Gauss-Newton steps on the corners of the markers that fit agrees with.
+
+        Raises:
+            BoardNotFoundError: the markers give no homography.
+        """
+        if sighting.size is None:
+            return None
+        size, corners = sighting.size, sighting.corners
+        ids = sorted(corners)
+        scores = [float(np.median(self._errors(corners, ids, RadialLens(k1, size))[1])) for k1 in LENS_GRID]
+        k1 = LENS_GRID[int(np.argmin(scores))]
+        agree = list(self._fit_with(sighting, RadialLens(k1, size), where).marker_ids)
+        for _ in range(LENS_STEPS):
+            here = self._fit_residuals(corners, agree, RadialLens(k1, size))[1].ravel()
+            slope = (self._fit_residuals(corners, agree, RadialLens(k1 + LENS_DELTA, size))[1].ravel()
+                     - here) / LENS_DELTA
+            if not np.isfinite(here).all() or not (slope**2).sum() > 0:
+                break
+            k1 = float(np.clip(k1 - (slope * here).sum() / (slope**2).sum(), LENS_GRID[0], LENS_GRID[-1]))
+        return RadialLens(k1, size)
 
     def _fit_with(self, sighting: MarkerSighting, lens: RadialLens | None, where: str) -> BoardLocation:
         """The least-squares homography through ``lens`` to the sighting's markers, dropping the worst
@@ -236,11 +243,6 @@ class BoardLocator:
         if homography is None:
             return None, np.full(len(ids), np.inf)
         return homography, np.sqrt(np.mean(np.sum(residuals ** 2, axis=1).reshape(-1, 4), axis=1))
-
-    def _residuals(self, corners: dict[int, np.ndarray], ids: list[int], lens: RadialLens) -> np.ndarray:
-        """The markers' corners as fitted through ``lens`` less as seen, frame pixels: float64
-        [8 len(ids)] (infinite where there is no fit)."""
-        return self._fit_residuals(corners, ids, lens)[1].ravel()
 
     def _fit_residuals(self, corners: dict[int, np.ndarray], ids: list[int], lens: RadialLens | None
                        ) -> tuple[np.ndarray | None, np.ndarray]:

@@ -126,10 +126,7 @@ def defocused(frames, square_board, tmp_path_factory) -> list[Frame]:
             frame = render_square_frame(geometry, game_faces(seed, turns), "held_out", rng)
             image, faces = frame.image, dict(frame.faces)
         assert image is not None
-        path = out / f"frame{seed}.jpg"
-        assert cv2.imwrite(str(path), cv2.GaussianBlur(image, (0, 0), DEFOCUS_SIGMA),
-                           [cv2.IMWRITE_JPEG_QUALITY, 90])
-        made.append(Frame(path, faces))
+        made.append(defocused_frame(image, faces, out / f"frame{seed}.jpg"))
     return made
 
 
@@ -143,11 +140,15 @@ def prior_frames(defocused, square_board, tmp_path_factory) -> list[Frame]:
     for seed, turns in PRIOR_FRAMES[len(defocused):]:
         rng = np.random.default_rng(seed)
         frame = render_square_frame(geometry, game_faces(seed, turns), "held_out", rng)
-        path = out / f"frame{seed}.jpg"
-        assert cv2.imwrite(str(path), cv2.GaussianBlur(frame.image, (0, 0), DEFOCUS_SIGMA),
-                           [cv2.IMWRITE_JPEG_QUALITY, 90])
-        made.append(Frame(path, dict(frame.faces)))
+        made.append(defocused_frame(frame.image, dict(frame.faces), out / f"frame{seed}.jpg"))
     return made
+
+
+def defocused_frame(image: np.ndarray, faces: dict[str, str], path: Path) -> Frame:
+    """``image`` blurred by DEFOCUS_SIGMA and written to ``path`` as JPEG (quality 90)."""
+    assert cv2.imwrite(str(path), cv2.GaussianBlur(image, (0, 0), DEFOCUS_SIGMA),
+                       [cv2.IMWRITE_JPEG_QUALITY, 90])
+    return Frame(path, faces)
 
 
 def written(image: np.ndarray, path: Path) -> np.ndarray:

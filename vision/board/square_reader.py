@@ -4,7 +4,8 @@ locate the board by its fiducial markers (vision.board.locate) -> every square's
 the frame through the homography (board.json's corners) -> presence per square on the rectified
 board (vision.board.presence with the square board's model, vision/board/presence_square.json,
 trained by bench/train_square_presence.py; where it is unsure, the reader's "none" decides, and
-where it finds a square empty, the reader's "none" read surely low overrules it) -> one tile crop
+where it finds a square empty, the reader's "none" read surely low overrules it, each "none" weighed
+against the frame's own empty squares, which read less surely empty out of focus) -> one tile crop
 per occupied square (vision.reader.crop.tile_crops, as the reader was trained) -> the learned reader
 (vision.reader.model.TileReader) on each crop at the four quarter turns, its faces limited to
 Yushino's -> the rules' prior on the whole board: every line of tiles a Yushino sequence
@@ -50,36 +51,69 @@ TILE_FILL = 0.9
 #: misread or missed from 1.81% to 1.02% and the squares wrongly taken for tiles from 48 to 14 of
 #: 9,000, for about twice the read time.
 VIEWS = ALL_VIEWS
-#: Presence probabilities the reader's "none" decides between, and the "none" below which such a
-#: square holds a tile: chosen among 60 settings (low 0.02..0.2, high 0.7..0.9, none 0.02..0.2) on
-#: 80 TRAIN-font frames, the board located as a pinhole (bench/bench_yushino_read.py --split train,
-#: seeds 1 and 2; 2,937 tiles):
-#: (0.1, 0.8, 0.05) missed 4 and added 2, reading 4,374 crops; (0.2, 0.7, 0.05), the choice with
-#: the model before, missed 13 (presence 0.12..0.18 sure, the reader's "none" under 0.01) and
-#: added 2, reading 3,537. Checked again with the board located through the lens and the presence
-#: model trained so (27 settings: low 0.05 / 0.1 / 0.2, high 0.7 / 0.8 / 0.9, none 0.02 / 0.05 /
-#: 0.1; same frames): (0.1, 0.8, 0.05) missed 2 and added 1, tied with eight others, none fewer.
-UNSURE: tuple[float, float] = (0.1, 0.8)
-NONE_BELOW = 0.05
-#: The squares presence finds empty are read too, at one view: where that reading's "none" is
-#: under MAYBE_TILE the square is read at every view, and holds a tile where the "none" of that is
-#: under SURE_TILE (a blank tile, white on a white square, is what presence misses: 9 of the 11
-#: tiles it missed on 80 TRAIN-font frames, each read "none" under 0.014). Chosen among MAYBE_TILE
-#: 0.05 / 0.1 / 0.2 and SURE_TILE 0.01 / 0.015 / 0.02 / 0.03 on 80 TRAIN-font frames, the board
-#: located through the lens (bench/bench_yushino_read.py --split train, seeds 3 and 4; 3,093
-#: tiles): at every MAYBE_TILE, 4 missed and none added at SURE_TILE 0.01, 3 missed and 1 added at
-#: 0.015, 3 and 3 at 0.02, 2 and 16 to 18 at 0.03. MAYBE_TILE 0.1 as chosen with the board
-#: located as a pinhole (2,869 tiles; SURE_TILE 0.015 and 0.02 alike, 1 missed and 2 added), where
-#: it read 6.6 squares a frame at every view and 0.05 read 1.6, missing tiles 0.1 took. The one-view
-#: reads cost most of a read's time (--split train --seed 9 --frames 20, one core: a median 186
-#: against 102 ms a frame).
-MAYBE_TILE = 0.1
-SURE_TILE = 0.015
 #: The square board's presence model (bench/train_square_presence.py writes it).
 SQUARE_PRESENCE_MODEL = Path(__file__).resolve().parent / "presence_square.json"
-#: Presence on the square board: its own model, and a tile's outline ring around 0.45 pitch from
-#: the centre, where a tile of ``TILE_FILL`` of the square has its edges' middles.
-SQUARE_PRESENCE = PresenceConfig(model=str(SQUARE_PRESENCE_MODEL), ring=(0.40, 0.50))
+#: Presence on the square board: its own model, at 48 px a square, and a tile's outline ring from
+#: 0.38 to 0.47 pitch from the centre, around a ``TILE_FILL`` tile's edges' middles (0.45) and short
+#: of the printed square's (0.5), which is 2.4 px beyond a tile's edge at this pitch (1.2 px at the
+#: hex board's 24, where the two blur into one). The blur for the local light level is scaled with
+#: the pitch (the hex board's 2.5 px at 24).
+SQUARE_PRESENCE = PresenceConfig(pitch_px=48.0, blur_sigma=5.0, model=str(SQUARE_PRESENCE_MODEL),
+                                 ring=(0.38, 0.47))
+
+
+@dataclass(frozen=True, slots=True)
+class SquareRule:
+    """Which squares hold tiles, from presence and the reader's "none" (the probability of no tile).
+
+    Presence at or under ``low`` finds a square empty, at or over ``high`` occupied, and between them
+    unsure. The reader's "none" of a square is weighed against the frame's empty_none
+    (:meth:`empty_none`); an unsure square holds a tile where its "none" is under ``none_below``; an
+    empty one is read at one view, again at every view where that "none" is under ``maybe_tile``, and
+    holds a tile where the "none" at every view is under ``sure_tile``.
+
+    Attributes:
+        low, high: presence probabilities (0..1) bounding the unsure band.
+        none_below, maybe_tile, sure_tile: "none" thresholds, as shares of empty_none.
+    """
+
+    low: float
+    high: float
+    none_below: float
+    maybe_tile: float
+    sure_tile: float
+
+    @staticmethod
+    def empty_none(none_one: np.ndarray) -> float:
+        """The frame's empty_none: the median one-view "none" (float64 [k]) over the squares presence
+        finds empty; 1.0 when there are none."""
+        return float(np.median(none_one)) if len(none_one) else 1.0
+
+    def unsure_holds_tile(self, none: np.ndarray, empty_none: float) -> np.ndarray:
+        """Which unsure squares hold tiles (bool [k]), from their "none" at every view (float64 [k])."""
+        return none < self.none_below * empty_none
+
+    def empty_may_hold_tile(self, none_one: np.ndarray, empty_none: float) -> np.ndarray:
+        """Which squares presence finds empty are read at every view (bool [k]), from their one-view
+        "none" (float64 [k])."""
+        return none_one < self.maybe_tile * empty_none
+
+    def empty_holds_tile(self, none: np.ndarray, empty_none: float) -> np.ndarray:
+        """Which of those hold tiles all the same (bool [k]), from their "none" at every view."""
+        return none < self.sure_tile * empty_none
+
+
+#: The rule the reader reads by, chosen by bench/sweep_square_thresholds.py among the 405 settings
+#: of its grid on TRAIN-font frames of the board (located through the lens), counting tiles missed
+#: and squares taken for tiles: none on 80 game frames (3,093 tiles), 5 and 14 on 40 frames blurred
+#: by 2.5 px (1,587 tiles), 23 missed of 1,440 blanks (24 frames), none on 25 empty boards; 42 in all,
+#: the fewest (two more settings alike). The "none" is weighed by empty_none since an empty square
+#: reads less surely empty in some frames than in others (a median one-view "none" of 0.19 to 0.97
+#: over the empty squares of the sharp game frames, 0.08 to 0.57 blurred): not weighed, the best of
+#: 240 settings errs 102 times (3 and 0, 2 and 28, 69 and 0). With presence at the hex board's 24 px
+#: and the ring 0.40 to 0.50 (its model trained so), the best setting erred 62 times (1 and 11, 4 and
+#: 15, 31).
+RULE = SquareRule(0.05, 0.9, 0.15, 0.05, 0.02)
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -206,13 +240,14 @@ class SquareBoardReader:
         p = scores.probability
         asked = np.zeros(len(self.squares), bool)
         asked[[self._index[sq] for sq in look_at]] = True
-        unsure = ((p > UNSURE[0]) | asked) & (p < UNSURE[1])
-        looked = np.flatnonzero(unsure | (p >= UNSURE[1]))
+        missed, missed_given, missed_none, empty_none = self._missed_tiles(
+            image, located, (p <= RULE.low) & ~asked)
+        unsure = ((p > RULE.low) | asked) & (p < RULE.high)
+        looked = np.flatnonzero(unsure | (p >= RULE.high))
         given, none = self.face_probabilities(self.crops(image, located, looked))
-        kept = np.where(unsure[looked], none < NONE_BELOW, True)
+        kept = np.where(unsure[looked], RULE.unsure_holds_tile(none, empty_none), True)
         present = np.where(unsure[looked], 1.0 - none, scores.confidence[looked])[kept]
         occupied, given = looked[kept], given[kept]
-        missed, missed_given, missed_none = self._missed_tiles(image, located, (p <= UNSURE[0]) & ~asked)
         occupied = np.concatenate([occupied, missed])
         given = np.concatenate([given, missed_given])
         present = np.concatenate([present, 1.0 - missed_none])
@@ -240,24 +275,25 @@ class SquareBoardReader:
         return BoardReading(True, cells, ms, findings, frozenset(self.squares))
 
     def _missed_tiles(self, image: np.ndarray, location: BoardLocation, empty: np.ndarray
-                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """The squares presence finds ``empty`` (bool [squares]) that hold a tile all the same: read
-        at one view, those read "none" under MAYBE_TILE read again at the config's views (where
-        that is more than one), and kept where that reading's "none" is under SURE_TILE.
+                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+        """The squares presence finds ``empty`` (bool [squares]) that hold a tile all the same, by
+        RULE (SquareRule.empty_may_hold_tile, then SquareRule.empty_holds_tile at the config's views).
 
         Returns:
-            (squares, given, none): their indices (int [k]), the faces given a tile (float64
-            [k, len(faces)]) and "none" (float64 [k]) of the reading at the config's views.
+            (squares, given, none, empty_none): their indices (int [k]), the faces given a tile
+            (float64 [k, len(faces)]) and "none" (float64 [k]) of the reading at the config's views,
+            and the frame's empty_none (SquareRule.empty_none).
         """
         squares = np.flatnonzero(empty)
         crops = self.crops(image, location, squares)
         given, none = self.face_probabilities(crops, 1)
-        maybe = none < MAYBE_TILE
+        empty_none = RULE.empty_none(none)
+        maybe = RULE.empty_may_hold_tile(none, empty_none)
         squares, crops, given, none = squares[maybe], crops[maybe], given[maybe], none[maybe]
         if self.config.views > 1:
             given, none = self.face_probabilities(crops)
-        tile = none < SURE_TILE
-        return squares[tile], given[tile], none[tile]
+        tile = RULE.empty_holds_tile(none, empty_none)
+        return squares[tile], given[tile], none[tile], empty_none
 
 
 def square_crops(sheet: Sheet, image: np.ndarray, location: BoardLocation, indices: np.ndarray,

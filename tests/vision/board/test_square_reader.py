@@ -282,14 +282,14 @@ def test_blank_tiles_presence_finds_empty_are_read(square_board, tmp_path):
     the reader reads the square all the same and keeps the tile where it surely reads one."""
     _, geometry = square_board
     config = SquareReadConfig(geometry, TileReader())
-    addresses = SquareBoardReader(config).sheet.addresses
+    plain = SquareBoardReader(config)
+    addresses = plain.sheet.addresses
     empty_to_presence = kept = extra = 0
     for seed in BLIND_FRAMES:
         rng = np.random.default_rng(seed)
         faces = {addresses[i]: "#" for i in rng.choice(len(addresses), BLANKS, replace=False)}
         frame = render_square_frame(geometry, faces, "held_out", rng)
         image = written(frame.image, tmp_path / f"blind{seed}.jpg")
-        plain = SquareBoardReader(config)
         location = plain.locator.locate(image, "frame")
         blind = SquareBoardReader(replace(config, empty_board=plain.presence_view.rectify(image, location)))
         p = blind.presence.measure(blind.presence_view.rectify(image, location)).probability

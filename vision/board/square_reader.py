@@ -5,11 +5,11 @@ the frame through the homography (board.json's corners) -> presence per square o
 board (vision.board.presence with the square board's model, vision/board/presence_square.json,
 trained by bench/train_square_presence.py; where it is unsure, the reader's "none" decides, and
 where it finds a square empty, the reader's "none" read surely low overrules it, each "none" weighed
-against the frame's own empty squares, which read less surely empty out of focus) -> one tile crop
-per occupied square (vision.reader.crop.tile_crops, as the reader was trained) -> the learned reader
-(vision.reader.model.TileReader) on each crop at the four quarter turns, its faces limited to
-Yushino's -> the rules' prior on the whole board: every line of tiles a Yushino sequence
-where the reader was unsure (vision.board.square_lines, §2) ->
+against the frame's own empty squares, which read less surely empty in some frames than in others:
+``SquareRule``) -> one tile crop per occupied square (vision.reader.crop.tile_crops, as the reader
+was trained) -> the learned reader (vision.reader.model.TileReader) on each crop at the four
+quarter turns, its faces limited to Yushino's -> the rules' prior on the whole board: every line of
+tiles a Yushino sequence where the reader was unsure (vision.board.square_lines, §2) ->
 :class:`vision.board.board_reader.BoardReading` with squares as cells.
 
 Tiles lie at any quarter turn: the reader finds up from the digit's underline or the tile's foot bar.

@@ -4,7 +4,7 @@ Renders frames of Yushino's printed board (calibration.square_board's default sh
 font families (vision.sim.square_scene; the held-out figures of bench/bench_yushino_read.py use the
 HELD-OUT ones): seeded random games (seeds 3 and 4, 40 frames each), the same kind blurred by
 2.5 px as by a camera out of focus (seed 5, 40), frames with 60 blank tiles each (seed 6, 24) and
-empty boards (seed 7, 25). Each is written as JPEG (quality 90) and read back; every square's
+empty boards (seed 7, 25). Each goes through JPEG (quality 90) in memory; every square's
 presence probability and the reader's "none" at one view and at the reader's views are recorded
 once, then the square reader's rule (``SquareRule``, as ``SquareBoardReader.read`` applies it) is
 applied at every setting of the grid, with the "none" weighed by the frame's empty_none and without
@@ -20,9 +20,7 @@ import argparse
 import itertools
 import os
 import sys
-import tempfile
 from dataclasses import dataclass
-from pathlib import Path
 
 import cv2
 import numpy as np
@@ -30,8 +28,9 @@ import numpy as np
 from calibration.square_board import SquareSpec, design_square_board
 from tilescribe.progress import add_quiet_option, progress
 from vision.board.square_reader import RULE, SquareBoardReader, SquareReadConfig, SquareRule
-from vision.capture.images import load_image
 from vision.reader.model import TileReader
+from vision.sim.board_crops import JPEG_QUALITY
+from vision.sim.camera import jpeg_round_trip
 from vision.sim.square_scene import game_frame, render_square_frame
 
 #: The frames: (kind, seed, frames).
@@ -68,30 +67,27 @@ def record(quiet: bool) -> list[Squares]:
     addresses = reader.sheet.addresses
     every = np.arange(len(addresses))
     frames = []
-    with tempfile.TemporaryDirectory() as folder:
-        path = str(Path(folder) / "frame.jpg")
-        for kind, seed, count in FRAME_SETS:
-            for k in progress(range(count), quiet=quiet, desc=f"{kind} {seed}", unit="frame"):
-                rng = np.random.default_rng([seed, k])
-                if kind == "blanks":
-                    faces = {addresses[i]: "#" for i in rng.choice(len(addresses), BLANKS, replace=False)}
-                    frame = render_square_frame(geometry, faces, "train", rng)
-                elif kind == "empty":
-                    frame = render_square_frame(geometry, {}, "train", rng)
-                else:
-                    frame = game_frame(geometry, "train", rng, seed * 100_000 + k)
-                image = frame.image
-                if kind == "blurred":
-                    image = cv2.GaussianBlur(image, (0, 0), BLUR_SIGMA)
-                cv2.imwrite(path, image, [cv2.IMWRITE_JPEG_QUALITY, 90])
-                image = load_image(path)
-                location = reader.locator.locate(image, path)
-                presence = reader.presence.measure(reader.presence_view.rectify(image, location)).probability
-                crops = reader.crops(image, location, every)
-                _, none_one = reader.face_probabilities(crops, 1)
-                _, none_all = reader.face_probabilities(crops)
-                tile = np.array([a in frame.faces for a in addresses])
-                frames.append(Squares(kind, tile, presence.astype(np.float64), none_one, none_all))
+    for kind, seed, count in FRAME_SETS:
+        for k in progress(range(count), quiet=quiet, desc=f"{kind} {seed}", unit="frame"):
+            rng = np.random.default_rng([seed, k])
+            if kind == "blanks":
+                faces = {addresses[i]: "#" for i in rng.choice(len(addresses), BLANKS, replace=False)}
+                frame = render_square_frame(geometry, faces, "train", rng)
+            elif kind == "empty":
+                frame = render_square_frame(geometry, {}, "train", rng)
+            else:
+                frame = game_frame(geometry, "train", rng, seed * 100_000 + k)
+            image = frame.image
+            if kind == "blurred":
+                image = cv2.GaussianBlur(image, (0, 0), BLUR_SIGMA)
+            image = jpeg_round_trip(image, JPEG_QUALITY)
+            location = reader.locator.locate(image, f"{kind} frame {k}")
+            presence = reader.presence.measure(reader.presence_view.rectify(image, location)).probability
+            crops = reader.crops(image, location, every)
+            _, none_one = reader.face_probabilities(crops, 1)
+            _, none_all = reader.face_probabilities(crops)
+            tile = np.array([a in frame.faces for a in addresses])
+            frames.append(Squares(kind, tile, presence.astype(np.float64), none_one, none_all))
     return frames
 
 
